@@ -1,0 +1,135 @@
+"""Websocket consumer for live authoring: drafts in, the live model's probabilities out.
+
+Protocol (also in the README): the client sends
+``{"type": "draft", "prompt": str, "choices": [4 str], "answer": int | null, "seq": int?}``
+and receives ``{"type": "prediction", "probs": [4 floats], "predicted": int,
+"model_version": str, "fooled": bool | null, "seq": int | null}`` for its newest draft.
+Bad messages get ``{"type": "error", "message": str}`` and the connection stays open; model
+trouble gets ``{"type": "status", "state": "busy" | "unavailable", "message": str}``.
+"""
+import asyncio
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.core.exceptions import ValidationError
+
+from collector import selectors, services
+from collector.exceptions import AccessError
+from collector.inference import inference_service
+from collector.models import ModelVersion, Round
+from collector.validation import clean_question, first_message
+from mlcore.configs import MCExample
+from mlcore.serving import BatcherOverloaded
+
+logger = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 16_000
+BUSY_MESSAGE = "The model is busy right now; it will answer your next change. You can still submit."
+UNAVAILABLE_MESSAGE = (
+    "The model is unavailable right now. You can keep writing and submit: "
+    "your question is saved and scored on the server as soon as the model is back."
+)
+
+
+class ClientError(Exception):
+    """A mistake in what the client sent; its message goes back as an error message."""
+
+
+class AuthorConsumer(AsyncJsonWebsocketConsumer):
+    """One author's connection on ``ws/author/<round_id>/``."""
+
+    round: Round | None = None
+    version: ModelVersion | None = None
+
+    async def connect(self) -> None:
+        await self.accept()
+        self.latest_seq = 0
+        self.pending: asyncio.Task | None = None
+        try:
+            self.round = await database_sync_to_async(selectors.round_for_author)(
+                user=self.scope["user"], round_id=self.scope["url_route"]["kwargs"]["round_id"]
+            )
+            self.version = self.round.live_model or await database_sync_to_async(services.model_version_default)()
+        except AccessError as error:
+            await self.send_json({"type": "error", "message": error.message})
+            await self.close(code=4403)
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "pending", None) is not None:
+            self.pending.cancel()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
+        # Overridden so that a message that is not JSON gets an error instead of closing the socket.
+        if self.round is None:
+            return
+        try:
+            if text_data is None:
+                raise ClientError("Send JSON text messages, not binary data.")
+            if len(text_data) > MAX_MESSAGE_BYTES:
+                raise ClientError(f"Message too large (at most {MAX_MESSAGE_BYTES} characters).")
+            try:
+                content = json.loads(text_data)
+            except json.JSONDecodeError:
+                raise ClientError("Message is not valid JSON.") from None
+            await self.receive_json(content)
+        except ClientError as error:
+            await self.send_json({"type": "error", "message": str(error)})
+
+    async def receive_json(self, content: Any, **kwargs) -> None:
+        if not isinstance(content, dict):
+            raise ClientError('Send a JSON object with a "type" field.')
+        handlers = {"draft": self.on_draft, "ping": self.on_ping}
+        handler = handlers.get(content.get("type"))
+        if handler is None:
+            raise ClientError(f'Unknown message type {content.get("type")!r}; expected "draft" or "ping".')
+        await handler(content)
+
+    async def on_ping(self, content: dict) -> None:
+        await self.send_json({"type": "pong"})
+
+    async def on_draft(self, content: dict) -> None:
+        seq = content.get("seq")
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+            raise ClientError('"seq" must be an integer.')
+        if not self.round.is_open():
+            raise ClientError("This round is closed: it no longer accepts questions.")
+        try:
+            draft = clean_question(
+                prompt=content.get("prompt"), choices=content.get("choices"), answer=content.get("answer"),
+                answer_required=False,
+            )
+        except ValidationError as error:
+            raise ClientError(first_message(error)) from None
+        self.latest_seq += 1
+        # Run the model in the background so the next draft can replace this one while it waits.
+        self.pending = asyncio.ensure_future(self.predict(draft.prompt, draft.choices, draft.answer, self.latest_seq, seq))
+
+    async def predict(self, prompt: str, choices: tuple[str, ...], answer: int | None, local_seq: int, seq: int | None) -> None:
+        example = MCExample(prompt=prompt, choices=choices)
+        try:
+            result = await inference_service.predict_draft(version=self.version, key=id(self), example=example)
+        except BatcherOverloaded:
+            await self.send_json({"type": "status", "state": "busy", "message": BUSY_MESSAGE, "seq": seq})
+            return
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - any model failure: tell the author, keep authoring usable
+            logger.exception("Draft prediction failed for round %s", self.round.pk)
+            if local_seq == self.latest_seq:
+                await self.send_json({"type": "status", "state": "unavailable", "message": UNAVAILABLE_MESSAGE, "seq": seq})
+            return
+        if result is None or local_seq != self.latest_seq:
+            return  # a newer draft replaced this one; only the newest is answered
+        await self.send_json(
+            {
+                "type": "prediction",
+                "probs": list(result.probs),
+                "predicted": result.predicted,
+                "model_version": self.version.name,
+                "fooled": None if answer is None else result.predicted != answer,
+                "seq": seq,
+            }
+        )

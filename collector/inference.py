@@ -1,0 +1,54 @@
+"""Glue between registered model versions and the Django-free scorers in ``mlcore``.
+
+One process-wide ``InferenceService`` serves websocket drafts: a ``DraftBatcher`` per model
+version batches concurrent drafts, keeps only each connection's newest one and bounds the queue.
+Submissions call ``predict_questions`` directly; the worker calls it for anything left pending.
+"""
+import asyncio
+from collections.abc import Hashable, Sequence
+
+from django.conf import settings
+
+from collector.models import ModelVersion
+from mlcore.configs import MCExample, MCPrediction, ScorerKind, ScorerSpec
+from mlcore.loading import load_scorer, set_torch_threads
+from mlcore.serving import DraftBatcher
+
+
+def scorer_spec_for(version: ModelVersion) -> ScorerSpec:
+    return ScorerSpec(kind=ScorerKind(version.kind), path=version.path, name=version.name, revision=version.revision)
+
+
+def predict_examples(version: ModelVersion, examples: Sequence[MCExample]) -> list[MCPrediction]:
+    """Score examples with a version's model, loading it on first use in this process."""
+    set_torch_threads(settings.STUMPER_TORCH_THREADS)
+    return load_scorer(scorer_spec_for(version)).predict(list(examples))
+
+
+class InferenceService:
+    """Per-process registry of draft batchers, one per model version."""
+
+    def __init__(self) -> None:
+        self._batchers: dict[tuple[int, int], DraftBatcher] = {}
+
+    def _batcher(self, version: ModelVersion) -> DraftBatcher:
+        # Keyed by the running loop too: test clients and servers may each run their own loop.
+        key = (version.pk, id(asyncio.get_running_loop()))
+        batcher = self._batchers.get(key)
+        if batcher is None:
+            batcher = DraftBatcher(
+                lambda examples: predict_examples(version, examples),
+                max_pending=settings.STUMPER_INFERENCE_MAX_PENDING,
+                max_batch=settings.STUMPER_INFERENCE_MAX_BATCH,
+            )
+            self._batchers[key] = batcher
+        return batcher
+
+    async def predict_draft(self, *, version: ModelVersion, key: Hashable, example: MCExample) -> MCPrediction | None:
+        """The prediction for this draft, or None when a newer draft of ``key`` replaced it."""
+        return await asyncio.wait_for(
+            self._batcher(version).submit(key, example), timeout=settings.STUMPER_INFERENCE_TIMEOUT
+        )
+
+
+inference_service = InferenceService()

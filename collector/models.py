@@ -1,0 +1,169 @@
+"""Courses, rounds, adversarial questions, model versions and the predictions stored with them."""
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.utils import timezone
+
+from mlcore.configs import CATEGORIES
+
+CATEGORY_CHOICES = [(c, c.capitalize()) for c in CATEGORIES]
+NUM_CHOICES = 4
+
+
+def new_join_code() -> str:
+    """Eight characters from an alphabet without look-alikes (0/O, 1/I/L)."""
+    alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
+
+
+def all_categories() -> list[str]:
+    return list(CATEGORIES)
+
+
+class Course(models.Model):
+    """A class of students run by one or more instructors; students join with the join code."""
+
+    name = models.CharField(max_length=200)
+    join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_courses")
+    instructors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="taught_courses", blank=True)
+    students = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Enrollment", related_name="enrolled_courses", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Enrollment(models.Model):
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="enrollments")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="enrollments")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["course", "user"], name="unique_enrollment")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.course}"
+
+
+class ModelVersion(models.Model):
+    """A registered model: where its weights are and how well it did."""
+
+    class Kind(models.TextChoices):
+        ZERO_SHOT = "zero_shot_embedding", "Zero-shot sentence-embedding scorer"
+        MULTIPLE_CHOICE = "multiple_choice", "Fine-tuned multiple-choice model"
+        QUESTION_ANSWERING = "question_answering", "Extractive question answering"
+
+    name = models.CharField(max_length=100, unique=True)
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    path = models.CharField(max_length=500, help_text="Local folder, hub id or packaged:all-MiniLM-L6-v2")
+    revision = models.CharField(max_length=64, blank=True)
+    metrics = models.JSONField(default=dict, blank=True)
+    description = models.TextField(blank=True)
+    base = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="derived")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+round_name_validator = RegexValidator(
+    r"^[A-Za-z0-9][A-Za-z0-9._-]*$", "Use letters, digits, '.', '_' or '-' (no spaces)."
+)
+
+
+class Round(models.Model):
+    """A collection period with its own live model and reward weights."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="rounds")
+    name = models.CharField(max_length=100, unique=True, validators=[round_name_validator])
+    title = models.CharField(max_length=200, blank=True)
+    instructions = models.TextField(blank=True)
+    opens_at = models.DateTimeField(null=True, blank=True)
+    closes_at = models.DateTimeField(null=True, blank=True)
+    live_model = models.ForeignKey(
+        ModelVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="live_in_rounds"
+    )
+    weight_live = models.FloatField(default=1.0, validators=[MinValueValidator(0.0)])
+    weight_cv = models.FloatField(default=1.0, validators=[MinValueValidator(0.0)])
+    categories = models.JSONField(default=all_categories, help_text="Categories offered to authors")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.title or self.name
+
+    def is_open(self, at=None) -> bool:
+        at = at or timezone.now()
+        started = self.opens_at is None or self.opens_at <= at
+        not_ended = self.closes_at is None or at < self.closes_at
+        return started and not_ended
+
+
+class Question(models.Model):
+    """One CODAH-style question: a prompt, four completions, exactly one right."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="questions")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="questions")
+    prompt = models.TextField()
+    choices = models.JSONField(help_text="The four candidate completions, in the author's order")
+    correct_index = models.PositiveSmallIntegerField(validators=[MaxValueValidator(NUM_CHOICES - 1)])
+    categories = models.JSONField(default=list, blank=True)
+    time_spent_seconds = models.PositiveIntegerField(default=0)
+    # The browser sends a fresh token per question so a double submit is stored once.
+    client_token = models.UUIDField(null=True, blank=True)
+    source = models.CharField(max_length=16, default="authored", choices=[("authored", "Authored"), ("imported", "Imported")])
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["author", "client_token"], name="unique_question_client_token"),
+        ]
+        indexes = [models.Index(fields=["round", "author"])]
+
+    def __str__(self) -> str:
+        return self.prompt[:60]
+
+
+class Prediction(models.Model):
+    """The model's answer to a question, computed on the server (never taken from the client)."""
+
+    class Kind(models.TextChoices):
+        LIVE = "live", "Live model at submission"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DONE = "done", "Done"
+
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="predictions")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.LIVE)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    model_version = models.ForeignKey(ModelVersion, null=True, blank=True, on_delete=models.PROTECT)
+    model_revision = models.CharField(max_length=64, blank=True)
+    probs = models.JSONField(null=True, blank=True)
+    predicted_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    fooled = models.BooleanField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["question", "kind"], name="unique_prediction_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} prediction for question {self.question_id}: {self.status}"

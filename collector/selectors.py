@@ -1,0 +1,261 @@
+"""Read-only queries of the collector; views, consumers and commands read through these."""
+import re
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from accounts.models import User
+from collector.exceptions import AccessError
+from collector.models import Course, Enrollment, Prediction, Question, Round
+from mlcore.codah import format_codah_tsv
+from mlcore.configs import CATEGORIES, MCExample
+
+
+def user_manages_course(*, user: User, course: Course) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser or course.owner_id == user.id:
+        return True
+    return course.instructors.filter(pk=user.pk).exists()
+
+
+def user_in_course(*, user: User, course: Course) -> bool:
+    if not user.is_authenticated:
+        return False
+    return course.enrollments.filter(user=user).exists() or user_manages_course(user=user, course=course)
+
+
+def courses_managed_by(*, user: User) -> QuerySet[Course]:
+    courses = Course.objects.select_related("owner")
+    if user.is_staff or user.is_superuser:
+        return courses.all()
+    return courses.filter(Q(owner=user) | Q(instructors=user)).distinct()
+
+
+def rounds_for_user(*, user: User) -> QuerySet[Round]:
+    """Rounds a user can see: of courses they are in, or all of them for staff."""
+    rounds = Round.objects.select_related("course", "live_model")
+    if user.is_staff or user.is_superuser:
+        return rounds.all()
+    return rounds.filter(
+        Q(course__enrollments__user=user) | Q(course__owner=user) | Q(course__instructors=user)
+    ).distinct()
+
+
+def round_get(*, round_id: int) -> Round:
+    try:
+        return Round.objects.select_related("course", "live_model").get(pk=round_id)
+    except (Round.DoesNotExist, ValueError, TypeError):
+        raise AccessError("This round does not exist.") from None
+
+
+def round_get_by_name(*, name: str) -> Round:
+    try:
+        return Round.objects.select_related("course", "live_model").get(name=name)
+    except Round.DoesNotExist:
+        raise AccessError(f"No round is named {name!r}.") from None
+
+
+def user_get_by_username(*, username: str) -> User:
+    try:
+        return User.objects.get(username=username)
+    except User.DoesNotExist:
+        raise AccessError(f"No user is named {username!r}.") from None
+
+
+def round_for_author(*, user: User, round_id: int) -> Round:
+    """The round if ``user`` may write questions in it now; otherwise a clear AccessError."""
+    if not user.is_authenticated:
+        raise AccessError("Please sign in to write questions.")
+    round_ = round_get(round_id=round_id)
+    if not user_in_course(user=user, course=round_.course):
+        raise AccessError("This round belongs to a course you are not enrolled in.")
+    if not round_.is_open():
+        raise AccessError("This round is closed: it no longer accepts questions.")
+    return round_
+
+
+def round_for_manager(*, user: User, round_id: int) -> Round:
+    round_ = round_get(round_id=round_id)
+    if not user_manages_course(user=user, course=round_.course):
+        raise AccessError("Only the course's instructors can open this page.")
+    return round_
+
+
+def _with_live_prediction(questions: QuerySet[Question]) -> QuerySet[Question]:
+    live = Prediction.objects.filter(kind=Prediction.Kind.LIVE).select_related("model_version")
+    return questions.prefetch_related(Prefetch("predictions", queryset=live, to_attr="live_predictions"))
+
+
+def live_prediction_of(question: Question) -> Prediction | None:
+    """The live prediction, using the prefetch from the selectors above when present."""
+    if hasattr(question, "live_predictions"):
+        return question.live_predictions[0] if question.live_predictions else None
+    return question.predictions.filter(kind=Prediction.Kind.LIVE).first()
+
+
+def questions_of_author(*, user: User, round_: Round | None = None) -> QuerySet[Question]:
+    questions = Question.objects.filter(author=user).select_related("round", "round__course")
+    if round_ is not None:
+        questions = questions.filter(round=round_)
+    return _with_live_prediction(questions)
+
+
+def round_questions(
+    *,
+    round_: Round,
+    category: str | None = None,
+    fooled: bool | None = None,
+    author_id: int | None = None,
+    search: str = "",
+) -> QuerySet[Question]:
+    questions = Question.objects.filter(round=round_).select_related("author")
+    if category:
+        # A quoted substring match on the JSON text works on SQLite and PostgreSQL alike and is
+        # exact, because category names contain no quotes.
+        questions = questions.filter(categories__icontains=f'"{category}"')
+    if fooled is not None:
+        questions = questions.filter(predictions__kind=Prediction.Kind.LIVE, predictions__fooled=fooled)
+    if author_id:
+        questions = questions.filter(author_id=author_id)
+    if search:
+        questions = questions.filter(prompt__icontains=search)
+    return _with_live_prediction(questions)
+
+
+def question_credit(*, question: Question, prediction: Prediction | None) -> float:
+    """Credit earned so far: weight_live x fooled_live (cross-validation credit is added later)."""
+    if prediction is None or prediction.fooled is None:
+        return 0.0
+    return question.round.weight_live * float(prediction.fooled)
+
+
+def round_stats(*, round_: Round) -> dict:
+    """Counts for `round_stats --json` and the instructor page."""
+    questions = Question.objects.filter(round=round_)
+    per_category = {category: 0 for category in CATEGORIES}
+    for categories in questions.values_list("categories", flat=True):
+        for category in categories or ["other"]:
+            per_category[category] = per_category.get(category, 0) + 1
+    live = Prediction.objects.filter(question__round=round_, kind=Prediction.Kind.LIVE)
+    counts = live.aggregate(
+        done=Count("id", filter=Q(status=Prediction.Status.DONE)),
+        pending=Count("id", filter=Q(status=Prediction.Status.PENDING)),
+        fooled=Count("id", filter=Q(fooled=True)),
+    )
+    total = questions.count()
+    return {
+        "round": round_.name,
+        "questions": total,
+        "authors": questions.values("author").distinct().count(),
+        "categories": per_category,
+        "fooled_live": counts["fooled"],
+        "predicted_live": counts["done"],
+        "pending_live": counts["pending"],
+        "fooling_rate_live": (counts["fooled"] / counts["done"]) if counts["done"] else None,
+    }
+
+
+def _single_line(text: str) -> str:
+    # CODAH TSV has no quoting: a tab or line break typed into a form would split the row.
+    return re.sub(r"[\t\r\n]", " ", text)
+
+
+def round_examples(*, round_: Round) -> list[MCExample]:
+    """The round's questions as labelled examples, oldest first (TSV export and fine-tuning)."""
+    questions = Question.objects.filter(round=round_).order_by("created_at", "id")
+    return [
+        MCExample(
+            prompt=_single_line(q.prompt),
+            choices=tuple(_single_line(c) for c in q.choices),
+            label=q.correct_index,
+            categories=tuple(c for c in q.categories if c in CATEGORIES),
+        )
+        for q in questions
+    ]
+
+
+def round_export_codah_tsv(*, round_: Round) -> str:
+    """The round's questions in CODAH's 7-column TSV format, readable by ``import_codah``."""
+    return format_codah_tsv(round_examples(round_=round_))
+
+
+def round_export_records(*, round_: Round) -> list[dict]:
+    """One JSON-ready record per question with its live prediction, oldest first (JSONL export)."""
+    questions = _with_live_prediction(
+        Question.objects.filter(round=round_).select_related("author").order_by("created_at", "id")
+    )
+    records = []
+    for q in questions:
+        prediction = live_prediction_of(q)
+        done = prediction is not None and prediction.status == Prediction.Status.DONE
+        records.append(
+            {
+                "id": q.pk,
+                "author": q.author.username,
+                "prompt": q.prompt,
+                "choices": list(q.choices),
+                "answer": q.correct_index,
+                "categories": list(q.categories),
+                "created_at": q.created_at.isoformat(),
+                "live_prediction": None if prediction is None else {
+                    "status": prediction.status,
+                    "probs": prediction.probs if done else None,
+                    "predicted": prediction.predicted_index if done else None,
+                    "fooled": prediction.fooled if done else None,
+                    "model_version": prediction.model_version.name if prediction.model_version else None,
+                },
+            }
+        )
+    return records
+
+
+# --- Reads for the HTML pages and the API ---------------------------------------------------------
+
+
+def course_for_manager(*, user: User, course_id: int) -> Course:
+    """The course if ``user`` teaches it (or is staff); otherwise a clear AccessError."""
+    try:
+        course = Course.objects.select_related("owner").get(pk=course_id)
+    except (Course.DoesNotExist, ValueError, TypeError):
+        raise AccessError("This course does not exist.") from None
+    if not user_manages_course(user=user, course=course):
+        raise AccessError("Only the course's instructors can open this page.")
+    return course
+
+
+def courses_with_counts(*, user: User) -> QuerySet[Course]:
+    """The courses ``user`` manages, each with ``num_students`` and ``num_rounds``."""
+    return courses_managed_by(user=user).annotate(
+        num_students=Count("enrollments", distinct=True), num_rounds=Count("rounds", distinct=True)
+    )
+
+
+def course_enrollments(*, course: Course) -> QuerySet[Enrollment]:
+    return course.enrollments.select_related("user").order_by("user__username")
+
+
+def course_rounds(*, course: Course) -> QuerySet[Round]:
+    """The course's rounds, newest first, each with ``num_questions``."""
+    return (
+        Round.objects.filter(course=course)
+        .select_related("live_model")
+        .annotate(num_questions=Count("questions"))
+        .order_by("-created_at")
+    )
+
+
+def rounds_open_for_author(*, user: User) -> list[Round]:
+    """Rounds ``user`` may write questions in right now (the authoring page's access rule)."""
+    return [round_ for round_ in rounds_for_user(user=user).order_by("closes_at", "-created_at") if round_.is_open()]
+
+
+def round_authors(*, round_: Round) -> QuerySet[User]:
+    return User.objects.filter(questions__round=round_).distinct().order_by("username")
+
+
+def author_credit_total(*, user: User) -> float:
+    """Sum of ``question_credit`` over all of ``user``'s questions."""
+    return sum(
+        question_credit(question=question, prediction=live_prediction_of(question))
+        for question in questions_of_author(user=user)
+    )

@@ -1,0 +1,269 @@
+"""Writes of the collector: courses, rounds, model versions, questions and their predictions."""
+import logging
+import uuid
+from collections.abc import Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.services import user_create
+from collector import selectors
+from collector.exceptions import AccessError, ImportFailed
+from collector.inference import predict_examples
+from collector.models import Course, Enrollment, ModelVersion, Prediction, Question, Round
+from collector.validation import clean_question
+from mlcore.codah import parse_codah_tsv
+from mlcore.configs import PACKAGED_MINILM, MCExample
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MODEL_NAME = "v0-minilm-zero-shot"
+MAX_TIME_SPENT_SECONDS = 24 * 3600
+
+
+@transaction.atomic
+def course_create(*, owner: User, name: str, join_code: str | None = None) -> Course:
+    """Create a course owned (and taught) by ``owner``; a join code is generated unless given."""
+    if not owner.is_instructor:
+        raise AccessError("Only instructors can create courses.")
+    course = Course(owner=owner, name=(name or "").strip())
+    if join_code:
+        course.join_code = join_code.strip().upper()
+    course.full_clean()
+    course.save()
+    course.instructors.add(owner)
+    return course
+
+
+@transaction.atomic
+def course_join(*, user: User, join_code: str) -> Enrollment:
+    """Enrol ``user`` in the course with this join code (joining twice is harmless)."""
+    code = (join_code or "").strip().upper()
+    course = Course.objects.filter(join_code=code).first()
+    if course is None:
+        raise ValidationError({"join_code": "No course has this join code. Check it with your instructor."})
+    enrollment, _ = Enrollment.objects.get_or_create(course=course, user=user)
+    return enrollment
+
+
+@transaction.atomic
+def student_register(*, username: str, password: str, join_code: str, email: str = "") -> User:
+    """Sign a student up and enrol them, or do neither."""
+    if not Course.objects.filter(join_code=(join_code or "").strip().upper()).exists():
+        raise ValidationError({"join_code": "No course has this join code. Check it with your instructor."})
+    user = user_create(username=username, password=password, email=email, role=User.Role.STUDENT)
+    course_join(user=user, join_code=join_code)
+    return user
+
+
+def model_version_register(
+    *,
+    name: str,
+    kind: str,
+    path: str,
+    revision: str = "",
+    metrics: dict | None = None,
+    description: str = "",
+    base: ModelVersion | None = None,
+) -> ModelVersion:
+    """Create or update the version called ``name`` (idempotent on the name)."""
+    version, _ = ModelVersion.objects.update_or_create(
+        name=name,
+        defaults={
+            "kind": kind,
+            "path": str(path),
+            "revision": revision,
+            "metrics": metrics or {},
+            "description": description,
+            "base": base,
+        },
+    )
+    return version
+
+
+def model_version_default() -> ModelVersion:
+    """Version 0: a zero-shot scorer on the packaged MiniLM weights, meaningful on a fresh install."""
+    version, _ = ModelVersion.objects.get_or_create(
+        name=DEFAULT_MODEL_NAME,
+        defaults={
+            "kind": ModelVersion.Kind.ZERO_SHOT,
+            "path": PACKAGED_MINILM,
+            "description": "Cosine similarity of MiniLM sentence embeddings; no training.",
+        },
+    )
+    return version
+
+
+@transaction.atomic
+def round_create(
+    *,
+    course: Course,
+    name: str,
+    title: str = "",
+    opens_at=None,
+    closes_at=None,
+    live_model: ModelVersion | None = None,
+    weight_live: float = 1.0,
+    weight_cv: float = 1.0,
+    categories: Sequence[str] | None = None,
+    instructions: str = "",
+) -> Round:
+    round_ = Round(
+        course=course,
+        name=name,
+        title=title,
+        opens_at=opens_at,
+        closes_at=closes_at,
+        live_model=live_model or model_version_default(),
+        weight_live=weight_live,
+        weight_cv=weight_cv,
+        instructions=instructions,
+    )
+    if categories is not None:
+        round_.categories = list(categories)
+    round_.full_clean()
+    if round_.closes_at and round_.opens_at and round_.closes_at <= round_.opens_at:
+        raise ValidationError({"closes_at": "The round must close after it opens."})
+    round_.save()
+    return round_
+
+
+@transaction.atomic
+def round_set_live_model(*, round_: Round, model_version: ModelVersion) -> Round:
+    if model_version.kind not in (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE):
+        raise ValidationError({"live_model": "A round's live model must answer multiple-choice questions."})
+    Round.objects.filter(pk=round_.pk).update(live_model=model_version)
+    round_.live_model = model_version
+    return round_
+
+
+def _live_model_of(round_: Round) -> ModelVersion:
+    return round_.live_model or model_version_default()
+
+
+def question_submit(
+    *,
+    user: User,
+    round_id: int,
+    prompt: str,
+    choices: Sequence[str],
+    correct_index: int,
+    categories: Sequence[str] | None = None,
+    time_spent_seconds: int = 0,
+    client_token: uuid.UUID | None = None,
+    compute_prediction: bool = True,
+) -> Question:
+    """Store a question, then score it with the round's live model on the server.
+
+    The question is committed before the model runs, so a model failure never loses it: the
+    prediction stays pending and a worker computes it later. Submitting the same
+    ``client_token`` twice returns the first question.
+    """
+    round_ = selectors.round_for_author(user=user, round_id=round_id)
+    clean = clean_question(
+        prompt=prompt, choices=choices, answer=correct_index, categories=categories,
+        allowed_categories=round_.categories,
+    )
+    if client_token is not None:
+        existing = Question.objects.filter(author=user, client_token=client_token).first()
+        if existing is not None:
+            return existing
+    try:
+        with transaction.atomic():
+            question = Question(
+                round=round_, author=user, prompt=clean.prompt, choices=list(clean.choices),
+                correct_index=clean.answer, categories=list(clean.categories or ("other",)),
+                time_spent_seconds=max(0, min(int(time_spent_seconds or 0), MAX_TIME_SPENT_SECONDS)),
+                client_token=client_token,
+            )
+            question.full_clean(validate_constraints=False)
+            question.save()
+            prediction = Prediction.objects.create(question=question, model_version=_live_model_of(round_))
+    except IntegrityError:
+        # The same client token arrived twice at once: the other request stored it.
+        return Question.objects.get(author=user, client_token=client_token)
+    if compute_prediction:
+        prediction = prediction_compute(prediction_id=prediction.pk)
+    if prediction.status == Prediction.Status.PENDING:
+        prediction_schedule(prediction_id=prediction.pk)
+    return question
+
+
+def prediction_schedule(*, prediction_id: int) -> None:
+    """Ask a worker to compute a pending prediction; a broker outage only delays it."""
+    from collector.tasks import prediction_compute_task
+
+    try:
+        prediction_compute_task.delay(prediction_id)
+    except Exception:  # noqa: BLE001 - the worker's start-up sweep picks pending ones up
+        logger.exception("Could not enqueue prediction %s; it stays pending", prediction_id)
+
+
+def prediction_compute(*, prediction_id: int) -> Prediction:
+    """Compute a pending prediction; idempotent, and a model failure leaves it pending."""
+    prediction = Prediction.objects.select_related("question", "model_version").get(pk=prediction_id)
+    if prediction.status == Prediction.Status.DONE:
+        return prediction
+    question = prediction.question
+    version = prediction.model_version or model_version_default()
+    example = MCExample(prompt=question.prompt, choices=tuple(question.choices), label=question.correct_index)
+    try:
+        result = predict_examples(version, [example])[0]
+    except Exception as error:  # noqa: BLE001 - any model failure must not lose the question
+        logger.exception("Prediction %s failed with model %s", prediction_id, version.name)
+        Prediction.objects.filter(pk=prediction_id).update(
+            attempts=F("attempts") + 1, last_error=f"{type(error).__name__}: {error}"[:2000]
+        )
+        prediction.refresh_from_db()
+        return prediction
+    Prediction.objects.filter(pk=prediction_id, status=Prediction.Status.PENDING).update(
+        status=Prediction.Status.DONE,
+        model_version=version,
+        model_revision=result.model_revision[:64],
+        probs=list(result.probs),
+        predicted_index=result.predicted,
+        fooled=result.predicted != question.correct_index,
+        attempts=F("attempts") + 1,
+        last_error="",
+        computed_at=timezone.now(),
+    )
+    prediction.refresh_from_db()
+    return prediction
+
+
+def predictions_schedule_pending() -> int:
+    """Enqueue every pending live prediction (run when a worker starts); returns how many."""
+    ids = list(Prediction.objects.filter(status=Prediction.Status.PENDING).values_list("pk", flat=True))
+    for prediction_id in ids:
+        prediction_schedule(prediction_id=prediction_id)
+    return len(ids)
+
+
+@transaction.atomic
+def codah_import(*, round_: Round, text: str, author: User) -> list[Question]:
+    """Import CODAH TSV rows into a round: every row or none, bad rows reported by line."""
+    parsed = parse_codah_tsv(text)
+    if parsed.errors:
+        raise ImportFailed([(error.line, error.message) for error in parsed.errors])
+    if not parsed.examples:
+        raise ImportFailed([(1, "The file has no questions.")])
+    offered = set(round_.categories)
+    outside = [
+        (line, f"category {c!r} is not offered in round {round_.name}")
+        for line, example in enumerate(parsed.examples, start=1)
+        for c in example.categories
+        if c not in offered
+    ]
+    if outside:
+        raise ImportFailed(outside)
+    questions = [
+        Question(
+            round=round_, author=author, prompt=example.prompt, choices=list(example.choices),
+            correct_index=example.label, categories=list(example.categories or ("other",)), source="imported",
+        )
+        for example in parsed.examples
+    ]
+    return Question.objects.bulk_create(questions)

@@ -1,0 +1,155 @@
+"""The live-authoring websocket, driven with Channels' WebsocketCommunicator on a tiny model."""
+import json
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
+
+from accounts.models import User
+from collector.models import Question
+from collector.routing import websocket_urlpatterns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DRAFT = {
+    "type": "draft",
+    "prompt": "Tom forgot his umbrella. He",
+    "choices": ["got wet.", "stayed dry.", "flew home.", "ate the rain."],
+    "answer": 1,
+}
+
+
+async def connect(user, round_id):
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/author/{round_id}/")
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def test_draft_gets_a_prediction_from_the_live_model(student, open_round):
+    communicator = await connect(student, open_round.pk)
+    await communicator.send_json_to({**DRAFT, "seq": 7})
+    reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "prediction"
+    assert len(reply["probs"]) == 4
+    assert sum(reply["probs"]) == pytest.approx(1.0, abs=1e-5)
+    assert reply["predicted"] == max(range(4), key=lambda i: reply["probs"][i])
+    assert reply["model_version"] == "tiny-test-model"
+    assert reply["fooled"] == (reply["predicted"] != 1)
+    assert reply["seq"] == 7
+    await communicator.disconnect()
+
+
+async def test_draft_without_answer_has_unknown_fooled_state(student, open_round):
+    communicator = await connect(student, open_round.pk)
+    await communicator.send_json_to({**DRAFT, "answer": None})
+    reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "prediction"
+    assert reply["fooled"] is None
+    await communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    "message, expected",
+    [
+        ("not json at all", "not valid JSON"),
+        (json.dumps([1, 2, 3]), "JSON object"),
+        (json.dumps({"type": "shout"}), "Unknown message type"),
+        (json.dumps({**DRAFT, "choices": DRAFT["choices"][:3]}), "exactly 4"),
+        (json.dumps({**DRAFT, "choices": DRAFT["choices"] + ["more."]}), "exactly 4"),
+        (json.dumps({**DRAFT, "choices": "got wet."}), "exactly 4"),
+        (json.dumps({**DRAFT, "prompt": "   "}), "empty"),
+        (json.dumps({**DRAFT, "prompt": 12}), "must be text"),
+        (json.dumps({**DRAFT, "answer": 9}), "between 0 and 3"),
+        (json.dumps({**DRAFT, "answer": "first"}), "number"),
+        (json.dumps({**DRAFT, "choices": ["a.", "a.", "b.", "c."]}), "repeats"),
+        (json.dumps({**DRAFT, "prompt": "x" * 600}), "too long"),
+        (json.dumps({**DRAFT, "seq": "one"}), "seq"),
+    ],
+)
+async def test_bad_messages_get_an_error_and_the_socket_stays_usable(student, open_round, message, expected):
+    communicator = await connect(student, open_round.pk)
+    await communicator.send_to(text_data=message)
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply["type"] == "error"
+    assert expected in reply["message"]
+    await communicator.send_json_to(DRAFT)
+    assert (await communicator.receive_json_from(timeout=30))["type"] == "prediction"
+    await communicator.disconnect()
+
+
+async def test_binary_frames_are_refused_politely(student, open_round):
+    communicator = await connect(student, open_round.pk)
+    await communicator.send_to(bytes_data=b"\x00\x01")
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply == {"type": "error", "message": "Send JSON text messages, not binary data."}
+    await communicator.disconnect()
+
+
+async def test_only_the_newest_of_a_burst_of_drafts_is_answered_last(student, open_round):
+    communicator = await connect(student, open_round.pk)
+    for seq in range(1, 11):
+        await communicator.send_json_to({**DRAFT, "prompt": f"Draft number {seq}. He", "seq": seq})
+    replies = []
+    while True:
+        reply = await communicator.receive_json_from(timeout=30)
+        replies.append(reply)
+        if reply.get("seq") == 10:
+            break
+    assert all(reply["type"] == "prediction" for reply in replies)
+    assert len(replies) < 10  # stale drafts were dropped, not computed one by one
+    assert await communicator.receive_nothing(timeout=0.5)
+    await communicator.disconnect()
+
+
+async def test_anonymous_users_are_told_to_sign_in(open_round):
+    communicator = await connect(AnonymousUser(), open_round.pk)
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply["type"] == "error" and "sign in" in reply["message"]
+    assert (await communicator.receive_output(timeout=5))["type"] == "websocket.close"
+
+
+async def test_students_of_another_course_are_refused(open_round):
+    outsider = await database_sync_to_async(User.objects.create_user)(username="outsider", password="pw-123-abc")
+    communicator = await connect(outsider, open_round.pk)
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply["type"] == "error" and "not enrolled" in reply["message"]
+
+
+async def test_closed_round_and_missing_round_are_refused(student, open_round):
+    open_round.closes_at = timezone.now() - timedelta(hours=1)
+    await database_sync_to_async(open_round.save)()
+    communicator = await connect(student, open_round.pk)
+    assert "closed" in (await communicator.receive_json_from(timeout=10))["message"]
+    communicator = await connect(student, 999999)
+    assert "does not exist" in (await communicator.receive_json_from(timeout=10))["message"]
+
+
+async def test_model_failure_is_reported_and_authoring_goes_on(student, open_round):
+    communicator = await connect(student, open_round.pk)
+    with mock.patch("collector.inference.load_scorer", side_effect=OSError("no weights")):
+        await communicator.send_json_to(DRAFT)
+        reply = await communicator.receive_json_from(timeout=10)
+    assert reply["type"] == "status" and reply["state"] == "unavailable"
+    assert "submit" in reply["message"]
+    await communicator.send_json_to(DRAFT)
+    assert (await communicator.receive_json_from(timeout=30))["type"] == "prediction"
+    assert await database_sync_to_async(Question.objects.count)() == 0  # drafts are never stored
+    await communicator.disconnect()
+
+
+async def test_overload_tells_the_author_the_model_is_busy(student, open_round):
+    from mlcore.serving import BatcherOverloaded
+
+    communicator = await connect(student, open_round.pk)
+    with mock.patch("collector.inference.InferenceService.predict_draft", side_effect=BatcherOverloaded("full")):
+        await communicator.send_json_to(DRAFT)
+        reply = await communicator.receive_json_from(timeout=10)
+    assert reply["type"] == "status" and reply["state"] == "busy"
+    await communicator.disconnect()

@@ -1,0 +1,149 @@
+import uuid
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from accounts.models import User
+from collector import services
+from collector.exceptions import AccessError
+from collector.models import Prediction, Question
+
+CHOICES = ["bakes a cake.", "flies to the moon.", "eats a chair.", "sings to the oven."]
+
+
+def submit(user, round_, **overrides):
+    fields = dict(
+        user=user, round_id=round_.pk, prompt="Maria loves baking. She", choices=CHOICES,
+        correct_index=0, categories=["other"], time_spent_seconds=42,
+    )
+    fields.update(overrides)
+    return services.question_submit(**fields)
+
+
+@pytest.mark.django_db
+def test_submit_stores_question_and_server_side_prediction(student, open_round, fixed_prediction):
+    question = submit(student, open_round)
+    prediction = question.predictions.get()
+    assert question.prompt == "Maria loves baking. She"
+    assert question.choices == CHOICES
+    assert question.time_spent_seconds == 42
+    assert prediction.status == Prediction.Status.DONE
+    assert prediction.probs == [0.1, 0.2, 0.3, 0.4]
+    assert prediction.predicted_index == 3
+    assert prediction.fooled is True  # model picked 3, the key is 0
+    assert prediction.model_version == open_round.live_model
+
+
+@pytest.mark.django_db
+def test_not_fooled_when_model_picks_the_key(student, open_round, fixed_prediction):
+    question = submit(student, open_round, correct_index=3)
+    assert question.predictions.get().fooled is False
+
+
+@pytest.mark.django_db
+def test_submission_is_stripped_and_defaults_to_other(student, open_round, fixed_prediction):
+    question = submit(student, open_round, prompt="  Spaces around. He  ", categories=[])
+    assert question.prompt == "Spaces around. He"
+    assert question.categories == ["other"]
+
+
+@pytest.mark.django_db
+def test_model_failure_keeps_question_with_pending_prediction(student, open_round):
+    with mock.patch("collector.services.predict_examples", side_effect=RuntimeError("model exploded")), \
+            mock.patch("collector.services.prediction_schedule") as schedule:
+        question = submit(student, open_round)
+    prediction = question.predictions.get()
+    assert Question.objects.count() == 1
+    assert prediction.status == Prediction.Status.PENDING
+    assert "model exploded" in prediction.last_error
+    assert prediction.attempts == 1
+    schedule.assert_called_once_with(prediction_id=prediction.pk)
+
+
+@pytest.mark.django_db
+def test_same_client_token_is_stored_once(student, open_round, fixed_prediction):
+    token = uuid.uuid4()
+    first = submit(student, open_round, client_token=token)
+    second = submit(student, open_round, client_token=token)
+    assert first.pk == second.pk
+    assert Question.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "overrides, field",
+    [
+        ({"prompt": "   "}, "prompt"),
+        ({"prompt": ""}, "prompt"),
+        ({"prompt": "x" * 501}, "prompt"),
+        ({"choices": CHOICES[:3]}, "choices"),
+        ({"choices": CHOICES + ["a fifth one."]}, "choices"),
+        ({"choices": [CHOICES[0], CHOICES[1], "  ", CHOICES[3]]}, "choice_2"),
+        ({"choices": [CHOICES[0], CHOICES[1], "Bakes a  cake.", CHOICES[3]]}, "choice_2"),
+        ({"choices": [CHOICES[0], "y" * 201, CHOICES[2], CHOICES[3]]}, "choice_1"),
+        ({"correct_index": 4}, "answer"),
+        ({"correct_index": -1}, "answer"),
+        ({"correct_index": None}, "answer"),
+        ({"correct_index": "two"}, "answer"),
+        ({"categories": ["sarcasm"]}, "categories"),
+        ({"categories": "idioms"}, "categories"),
+    ],
+)
+def test_bad_input_is_rejected_with_a_message_and_stores_nothing(student, open_round, fixed_prediction, overrides, field):
+    with pytest.raises(ValidationError) as caught:
+        submit(student, open_round, **overrides)
+    assert field in caught.value.message_dict
+    assert all(message.strip() for message in caught.value.message_dict[field])
+    assert Question.objects.count() == 0
+    assert Prediction.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_category_not_offered_in_round_is_rejected(student, open_round, fixed_prediction):
+    open_round.categories = ["other"]
+    open_round.save()
+    with pytest.raises(ValidationError) as caught:
+        submit(student, open_round, categories=["idioms"])
+    assert "Not offered" in caught.value.message_dict["categories"][0]
+
+
+@pytest.mark.django_db
+def test_closed_round_refuses_submissions(student, open_round, fixed_prediction):
+    open_round.closes_at = timezone.now() - timedelta(minutes=1)
+    open_round.save()
+    with pytest.raises(AccessError, match="closed"):
+        submit(student, open_round)
+    assert Question.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_round_not_yet_open_refuses_submissions(student, open_round, fixed_prediction):
+    open_round.opens_at = timezone.now() + timedelta(days=1)
+    open_round.save()
+    with pytest.raises(AccessError, match="closed"):
+        submit(student, open_round)
+
+
+@pytest.mark.django_db
+def test_student_of_another_course_is_refused(open_round, fixed_prediction):
+    outsider = User.objects.create_user(username="outsider", password="pw-outsider-123")
+    with pytest.raises(AccessError, match="not enrolled"):
+        submit(outsider, open_round)
+    assert Question.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_anonymous_user_is_refused(open_round, fixed_prediction):
+    from django.contrib.auth.models import AnonymousUser
+
+    with pytest.raises(AccessError, match="sign in"):
+        submit(AnonymousUser(), open_round)
+
+
+@pytest.mark.django_db
+def test_time_spent_is_clamped(student, open_round, fixed_prediction):
+    assert submit(student, open_round, time_spent_seconds=-5).time_spent_seconds == 0
+    assert submit(student, open_round, time_spent_seconds=10**9, prompt="Another one. It").time_spent_seconds == 86400

@@ -1,0 +1,25 @@
+"""Test settings: fast hashing, eager Celery unless a test starts a real worker."""
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
+
+from config.settings.base import *  # noqa: E402,F401,F403
+from config.settings.base import CELERY_BROKER_URL, DATABASES, VAR_DIR, env  # noqa: E402
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=True)
+STUMPER_TEST_MODEL_DIR = VAR_DIR / "test-models"
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file, not :memory:, so live-server tests and real worker processes share the test DB.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
+
+if CELERY_BROKER_URL == "filesystem://" and "STUMPER_BROKER_DIR" not in os.environ:
+    # Worker tests get a broker folder of their own, never the demo's queue.
+    _broker = VAR_DIR / f"test-broker-{os.getpid()}"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker / "out"),
+        "data_folder_out": str(_broker / "out"),
+        "processed_folder": str(_broker / "processed"),
+        "store_processed": False,
+    }
