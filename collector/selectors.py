@@ -1,7 +1,7 @@
 """Read-only queries of the collector; views, consumers and commands read through these."""
 import re
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from accounts.models import User
 from collector.exceptions import AccessError
@@ -108,7 +108,7 @@ def round_questions(
     author_id: int | None = None,
     search: str = "",
 ) -> QuerySet[Question]:
-    questions = Question.objects.filter(round=round_).select_related("author")
+    questions = Question.objects.filter(round=round_).select_related("author", "round")
     if category:
         # A quoted substring match on the JSON text works on SQLite and PostgreSQL alike and is
         # exact, because category names contain no quotes.
@@ -246,7 +246,8 @@ def course_rounds(*, course: Course) -> QuerySet[Round]:
 
 def rounds_open_for_author(*, user: User) -> list[Round]:
     """Rounds ``user`` may write questions in right now (the authoring page's access rule)."""
-    return [round_ for round_ in rounds_for_user(user=user).order_by("closes_at", "-created_at") if round_.is_open()]
+    rounds = rounds_for_user(user=user).order_by(F("closes_at").asc(nulls_last=True), "-created_at")
+    return [round_ for round_ in rounds if round_.is_open()]
 
 
 def round_authors(*, round_: Round) -> QuerySet[User]:

@@ -3,6 +3,7 @@ import logging
 import uuid
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -243,9 +244,18 @@ def predictions_schedule_pending() -> int:
 
 
 @transaction.atomic
-def codah_import(*, round_: Round, text: str, author: User) -> list[Question]:
-    """Import CODAH TSV rows into a round: every row or none, bad rows reported by line."""
-    parsed = parse_codah_tsv(text)
+def codah_import(*, round_: Round, text: str, author: User, allow_duplicate_choices: bool = False) -> list[Question]:
+    """Import CODAH TSV rows into a round: every row or none, bad rows reported by line.
+
+    ``allow_duplicate_choices`` admits rows that repeat a completion, which the public CODAH
+    release does in three rows; authored questions never may.
+    """
+    parsed = parse_codah_tsv(
+        text,
+        max_prompt_chars=settings.STUMPER_MAX_PROMPT_CHARS,
+        max_choice_chars=settings.STUMPER_MAX_CHOICE_CHARS,
+        allow_duplicate_choices=allow_duplicate_choices,
+    )
     if parsed.errors:
         raise ImportFailed([(error.line, error.message) for error in parsed.errors])
     if not parsed.examples:
@@ -253,7 +263,7 @@ def codah_import(*, round_: Round, text: str, author: User) -> list[Question]:
     offered = set(round_.categories)
     outside = [
         (line, f"category {c!r} is not offered in round {round_.name}")
-        for line, example in enumerate(parsed.examples, start=1)
+        for line, example in zip(parsed.lines, parsed.examples)
         for c in example.categories
         if c not in offered
     ]

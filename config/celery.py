@@ -14,6 +14,6 @@ app.autodiscover_tasks()
 def _ensure_broker_folders(sender: Celery, **kwargs) -> None:
     """The filesystem transport needs its folders before the first message."""
     options = sender.conf.broker_transport_options or {}
-    for key in ("data_folder_in", "data_folder_out", "processed_folder"):
+    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
         if options.get(key):
             os.makedirs(options[key], exist_ok=True)

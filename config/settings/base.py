@@ -120,6 +120,7 @@ if CELERY_BROKER_URL == "filesystem://":
         "data_folder_in": str(BROKER_DIR / "out"),
         "data_folder_out": str(BROKER_DIR / "out"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),  # kombu's default is ./control
         "store_processed": False,
     }
 else:

@@ -4,7 +4,7 @@ import os
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
 
 from config.settings.base import *  # noqa: E402,F401,F403
-from config.settings.base import CELERY_BROKER_URL, DATABASES, VAR_DIR, env  # noqa: E402
+from config.settings.base import CELERY_BROKER_URL, DATABASES, STATIC_ROOT, VAR_DIR, env  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=True)
@@ -13,6 +13,10 @@ STUMPER_TEST_MODEL_DIR = VAR_DIR / "test-models"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not :memory:, so live-server tests and real worker processes share the test DB.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
+else:
+    # Explicit, because Channels' live server derives the name again in its forked child and
+    # would otherwise prefix an already prefixed name (test_test_stumper).
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}"}
 
 if CELERY_BROKER_URL == "filesystem://" and "STUMPER_BROKER_DIR" not in os.environ:
     # Worker tests get a broker folder of their own, never the demo's queue.
@@ -21,5 +25,7 @@ if CELERY_BROKER_URL == "filesystem://" and "STUMPER_BROKER_DIR" not in os.envir
         "data_folder_in": str(_broker / "out"),
         "data_folder_out": str(_broker / "out"),
         "processed_folder": str(_broker / "processed"),
+        "control_folder": str(_broker / "control"),
         "store_processed": False,
     }
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every request otherwise

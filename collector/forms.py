@@ -1,0 +1,143 @@
+"""Forms of the collector's HTML pages.
+
+They parse what the browser sends (types, dates, which boxes are ticked); the services own the
+rules (non-empty, lengths, duplicates, access), so the form and the API show the same messages.
+"""
+import uuid
+
+from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+from collector.models import CATEGORY_CHOICES, NUM_CHOICES, Round
+from mlcore.configs import CATEGORIES
+
+CHOICE_FIELDS = tuple(f"choice_{i}" for i in range(NUM_CHOICES))
+LETTERS = "ABCD"
+
+
+class ServiceErrorsMixin:
+    """Show a service's ValidationError next to the field it is about (or above the form)."""
+
+    def add_service_errors(self, error: ValidationError) -> None:
+        if not hasattr(error, "error_dict"):
+            self.add_error(None, error.messages)
+            return
+        for key, messages in error.message_dict.items():
+            self.add_error(key if key in self.fields else None, messages)
+
+
+class QuestionForm(ServiceErrorsMixin, forms.Form):
+    """The authoring form: a prompt, four completions, which one is right, categories."""
+
+    prompt = forms.CharField(
+        required=False,
+        strip=False,
+        help_text="Context plus the start of a sentence, e.g. “The man ate the whole pizza by himself. He”",
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": settings.STUMPER_MAX_PROMPT_CHARS, "autofocus": True}),
+    )
+    answer = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[(i, f"Completion {LETTERS[i]} is right") for i in range(NUM_CHOICES)],
+        widget=forms.RadioSelect,
+    )
+    categories = forms.MultipleChoiceField(required=False, choices=(), widget=forms.CheckboxSelectMultiple)
+    # Filled in by author.js; a missing or odd value only loses the timing, never the question.
+    time_spent_seconds = forms.CharField(required=False, initial=0, widget=forms.HiddenInput)
+    client_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, round_: Round, **kwargs) -> None:
+        kwargs.setdefault("initial", {}).setdefault("client_token", uuid.uuid4())
+        super().__init__(*args, **kwargs)
+        for position, name in enumerate(CHOICE_FIELDS):
+            self.fields[name] = forms.CharField(
+                label=f"Completion {LETTERS[position]}",
+                required=False,
+                strip=False,
+                widget=forms.TextInput(
+                    attrs={"maxlength": settings.STUMPER_MAX_CHOICE_CHARS, "autocomplete": "off", "data-choice": position}
+                ),
+            )
+        offered = [c for c in CATEGORIES if c in (round_.categories or [])]
+        self.fields["categories"].choices = [(c, label) for c, label in CATEGORY_CHOICES if c in offered]
+
+    def clean_time_spent_seconds(self) -> int:
+        try:
+            return max(0, int(float(self.cleaned_data.get("time_spent_seconds") or 0)))
+        except (TypeError, ValueError, OverflowError):
+            return 0
+
+    def choice_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in CHOICE_FIELDS]
+
+    def choice_rows(self) -> list[tuple[forms.BoundField, object]]:
+        """Each completion's text field next to its "this one is right" radio button."""
+        return list(zip(self.choice_fields(), self["answer"]))
+
+    def service_kwargs(self) -> dict:
+        """The keyword arguments of ``services.question_submit`` from the cleaned data."""
+        data = self.cleaned_data
+        return {
+            "prompt": data["prompt"],
+            "choices": [data[name] for name in CHOICE_FIELDS],
+            "correct_index": data["answer"],
+            "categories": data["categories"],
+            "time_spent_seconds": data["time_spent_seconds"] or 0,
+            "client_token": data["client_token"],
+        }
+
+
+class CourseCreateForm(ServiceErrorsMixin, forms.Form):
+    name = forms.CharField(label="Course name", max_length=200)
+
+
+class RoundCreateForm(ServiceErrorsMixin, forms.Form):
+    name = forms.CharField(
+        max_length=100,
+        help_text="A short id without spaces, e.g. fall25-round1.",
+    )
+    title = forms.CharField(max_length=200, required=False, help_text="What students see, e.g. “Round 1: idioms”.")
+    instructions = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    opens_at = forms.DateTimeField(
+        label="Opens", required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="Empty: open now.",
+    )
+    closes_at = forms.DateTimeField(
+        label="Closes", required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="Empty: never closes.",
+    )
+    weight_live = forms.FloatField(label="Credit for fooling the live model", initial=1.0, min_value=0.0)
+    weight_cv = forms.FloatField(label="Credit for fooling the cross-validated model", initial=1.0, min_value=0.0)
+    categories = forms.MultipleChoiceField(
+        choices=CATEGORY_CHOICES, initial=list(CATEGORIES), widget=forms.CheckboxSelectMultiple,
+        help_text="Categories authors may tag their questions with.",
+    )
+
+
+class QuestionFilterForm(forms.Form):
+    """Filters of the instructor's question table (GET parameters; invalid ones are ignored)."""
+
+    FOOLED_CHOICES = [("", "Any"), ("yes", "Fooled"), ("no", "Not fooled")]
+
+    q = forms.CharField(label="Search prompts", required=False, max_length=200)
+    category = forms.ChoiceField(required=False, choices=[("", "Any"), *CATEGORY_CHOICES])
+    fooled = forms.ChoiceField(required=False, choices=FOOLED_CHOICES)
+    author = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, choices=())
+
+    def __init__(self, *args, authors: list[tuple[int, str]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["author"].choices = [("", "Anyone"), *authors]
+
+    def selector_kwargs(self) -> dict:
+        """Keyword arguments of ``selectors.round_questions``; an invalid filter counts as unset."""
+        self.is_valid()  # cleaned_data keeps the fields that are valid even when others are not
+        data = self.cleaned_data
+        fooled = {"yes": True, "no": False}.get(data.get("fooled") or "")
+        return {
+            "category": data.get("category") or None,
+            "fooled": fooled,
+            "author_id": data.get("author"),
+            "search": (data.get("q") or "").strip(),
+        }

@@ -1,0 +1,38 @@
+"""``manage.py import_codah PATH --round NAME [--author USERNAME]``: load CODAH TSV questions."""
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from collector import selectors, services
+from collector.exceptions import AccessError, ImportFailed
+
+
+class Command(BaseCommand):
+    help = "Import questions from a CODAH TSV file into a round: every row or none."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", type=Path, help="CODAH TSV file (7 tab-separated fields, no header)")
+        parser.add_argument("--round", required=True, dest="round_name", help="Round name")
+        parser.add_argument("--author", help="Username stored as author (default: the course owner)")
+        parser.add_argument(
+            "--allow-duplicate-choices", action="store_true",
+            help="Accept rows that repeat a completion (three rows of the public CODAH release do)",
+        )
+
+    def handle(self, *args, path: Path, round_name: str, author: str | None, allow_duplicate_choices: bool,
+               **options) -> None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise CommandError(f"Cannot read {path}: {error}") from None
+        try:
+            round_ = selectors.round_get_by_name(name=round_name)
+            user = selectors.user_get_by_username(username=author) if author else round_.course.owner
+            questions = services.codah_import(
+                round_=round_, text=text, author=user, allow_duplicate_choices=allow_duplicate_choices
+            )
+        except AccessError as error:
+            raise CommandError(error.message) from None
+        except ImportFailed as error:
+            raise CommandError(f"{path}: {error}") from None
+        self.stdout.write(f"Imported {len(questions)} questions into round {round_.name}")

@@ -1,0 +1,41 @@
+"""``manage.py round_stats --round NAME [--json]``: question counts of a round."""
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from collector import selectors
+from collector.exceptions import AccessError
+
+
+class Command(BaseCommand):
+    help = "Print a round's question counts per category and how often the live model was fooled."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--round", required=True, dest="round_name", help="Round name")
+        parser.add_argument("--json", action="store_true", dest="as_json", help="Print JSON")
+
+    def handle(self, *args, round_name: str, as_json: bool, **options) -> None:
+        try:
+            stats = selectors.round_stats(round_=selectors.round_get_by_name(name=round_name))
+        except AccessError as error:
+            raise CommandError(error.message) from None
+        if as_json:
+            self.stdout.write(json.dumps(stats, indent=2))
+            return
+        self.stdout.write(_table(stats))
+
+
+def _table(stats: dict) -> str:
+    rate = stats.get("fooling_rate_live")
+    rows = [
+        ("Round", stats["round"]),
+        ("Questions", stats["questions"]),
+        ("Authors", stats.get("authors", "")),
+        *((f"  {name}", count) for name, count in stats["categories"].items()),
+        ("Live predictions done", stats.get("predicted_live", "")),
+        ("Live predictions pending", stats.get("pending_live", "")),
+        ("Fooled the live model", stats["fooled_live"]),
+        ("Fooling rate", "-" if rate is None else f"{rate:.1%}"),
+    ]
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(f"{label:<{width}}  {value}" for label, value in rows)

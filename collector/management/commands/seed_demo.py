@@ -1,0 +1,27 @@
+"""``manage.py seed_demo``: the demo course, round, users and questions (safe to run again)."""
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from collector import demo
+from collector.exceptions import AccessError
+from collector.validation import first_message
+
+
+class Command(BaseCommand):
+    help = "Create the demo instructor, students, course and open round with example questions (idempotent)."
+
+    def handle(self, *args, **options) -> None:
+        try:
+            seed = demo.demo_seed()
+        except AccessError as error:
+            raise CommandError(error.message) from None
+        except ValidationError as error:
+            raise CommandError(f"Could not seed the demo: {first_message(error)}") from None
+        self.stdout.write(
+            f"Demo course {seed.course.name!r} (join code {seed.course.join_code}), "
+            f"round {seed.round_.name!r}: {len(seed.created_users)} users and "
+            f"{seed.created_questions} questions created"
+        )
+        self.stdout.write("Demo logins:")
+        for username, password in (demo.INSTRUCTOR_LOGIN, *demo.STUDENT_LOGINS):
+            self.stdout.write(f"  {username:<12} {password}")

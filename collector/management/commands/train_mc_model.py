@@ -1,0 +1,105 @@
+"""``manage.py train_mc_model``: fine-tune a multiple-choice model and register it.
+
+    train_mc_model (--tsv PATH | --round NAME) --name VERSION [--base CHECKPOINT] [--epochs E]
+                   [--lr LR] [--batch-size B] [--eval-tsv PATH] [--make-live ROUND]
+"""
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from collector import selectors, training
+from collector.exceptions import AccessError, ImportFailed
+from collector.validation import first_message
+from mlcore.configs import FineTuneConfig
+from mlcore.finetune import TrainProgress
+from mlcore.loading import ModelLoadError
+
+
+class Command(BaseCommand):
+    help = "Fine-tune a multiple-choice model on CODAH-style questions and register it as a model version."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        source = parser.add_mutually_exclusive_group(required=True)
+        source.add_argument("--tsv", type=Path, help="Training questions as CODAH TSV")
+        source.add_argument("--round", dest="round_name", help="Train on the questions of this round")
+        parser.add_argument("--name", required=True, help="Name of the new model version")
+        parser.add_argument("--base", help="Starting checkpoint: folder, registered version name or hub id "
+                            "(default: STUMPER_BASE_CHECKPOINT)")
+        defaults = FineTuneConfig()
+        parser.add_argument("--epochs", type=int, default=defaults.epochs)
+        parser.add_argument("--lr", type=float, default=defaults.learning_rate)
+        parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+        parser.add_argument("--eval-tsv", type=Path, help="Held-out CODAH TSV to report accuracy on")
+        parser.add_argument("--make-live", metavar="ROUND", help="Make the new version this round's live model")
+
+    def handle(self, *args, **options) -> None:
+        try:
+            # Everything that can be wrong with the arguments fails here, before minutes of training.
+            config = FineTuneConfig(
+                epochs=options["epochs"], learning_rate=options["lr"], batch_size=options["batch_size"],
+                threads=settings.STUMPER_TORCH_THREADS,
+            )
+            training.model_version_name_check(name=options["name"])
+            live_round = selectors.round_get_by_name(name=options["make_live"]) if options["make_live"] else None
+            if options["tsv"]:
+                examples = training.training_examples_from_tsv(path=options["tsv"])
+            else:
+                examples = selectors.round_examples(round_=selectors.round_get_by_name(name=options["round_name"]))
+            eval_examples = training.training_examples_from_tsv(path=options["eval_tsv"]) if options["eval_tsv"] else []
+            if not examples:
+                raise CommandError("There are no questions to train on.")
+            self.stdout.write(f"Training {options['name']!r} on {len(examples)} questions "
+                              f"({config.epochs} epoch(s), lr {config.learning_rate}, batch {config.batch_size})")
+            version = training.model_version_train(
+                name=options["name"], train_examples=examples, base=options["base"], config=config,
+                eval_examples=eval_examples, live_round=live_round, progress=ProgressBar(self.stdout),
+            )
+        except (AccessError, ModelLoadError) as error:
+            raise CommandError(str(getattr(error, "message", error))) from None
+        except ImportFailed as error:
+            raise CommandError(str(error)) from None
+        except ValidationError as error:
+            raise CommandError(first_message(error)) from None
+        except (ValueError, OSError, UnicodeDecodeError) as error:
+            raise CommandError(str(error)) from None
+        self._report(version, live_round)
+
+    def _report(self, version, live_round) -> None:
+        metrics = version.metrics
+        self.stdout.write(f"Saved {version.name} to {version.path} (revision {version.revision})")
+        if metrics.get("eval_accuracy") is not None:
+            self.stdout.write(f"Eval accuracy: {metrics['eval_accuracy']:.3f} on {metrics['eval_examples']} questions")
+        if live_round is not None:
+            self.stdout.write(f"{version.name} is now the live model of round {live_round.name}")
+
+
+class ProgressBar:
+    """One self-rewriting line on a terminal; a line per ~10% when piped into a log."""
+
+    WIDTH = 30
+
+    def __init__(self, stdout) -> None:
+        self.stdout = stdout
+        self.interactive = stdout.isatty()
+        self.last_decile = -1
+
+    def __call__(self, p: TrainProgress) -> None:
+        done = p.step / p.total_steps
+        filled = int(done * self.WIDTH)
+        eta = p.elapsed_seconds / p.step * (p.total_steps - p.step)
+        line = (f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] step {p.step}/{p.total_steps} "
+                f"epoch {p.epoch} loss {p.loss:.4f} ETA {_clock(eta)}")
+        if self.interactive:
+            self.stdout.write("\r" + line, ending="\n" if p.step == p.total_steps else "")
+            self.stdout.flush()
+        elif int(done * 10) > self.last_decile or p.step == p.total_steps:
+            self.last_decile = int(done * 10)
+            self.stdout.write(line)
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from collector.views import home
+
+urlpatterns = [
+    path("", home, name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("api/", include("collector.api_urls")),
+    path("", include("collector.urls")),
+]

@@ -1,0 +1,31 @@
+# Stumper web server: Django + Channels under daphne (HTTP and websockets on one port).
+# Build from the repository root:  docker compose -f docker/compose.yml build
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HF_HUB_OFFLINE=1 \
+    DJANGO_SETTINGS_MODULE=config.settings.production \
+    STUMPER_VAR_DIR=/app/var
+
+WORKDIR /app
+
+# Dependencies first so that code changes reuse this layer. The CPU index keeps torch small
+# (PyPI's default torch wheel is a CUDA build of several GB).
+COPY requirements.txt .
+RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt
+
+COPY . .
+# Settings demand a SECRET_KEY even for collectstatic; this throwaway one never reaches runtime.
+RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput -v 0 \
+    && useradd --create-home --uid 10001 stumper \
+    && mkdir -p /app/var/media /app/var/models \
+    && chown -R stumper:stumper /app/var
+
+USER stumper
+EXPOSE 8000
+
+# Migrations run here (the worker waits for this container to be healthy before it starts).
+CMD ["sh", "-c", "python manage.py migrate --noinput && exec daphne -b 0.0.0.0 -p 8000 --proxy-headers config.asgi:application"]

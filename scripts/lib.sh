@@ -1,0 +1,81 @@
+# shellcheck shell=bash
+# Shared by scripts/start.sh and scripts/test.sh: paths, logging, the venv and its dependencies.
+# Source it; it does not change the caller's shell options.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+PY="$VENV/bin/python"
+
+log() { printf '==> %s\n' "$*"; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# The interpreter that creates the venv: Python 3.11 or newer (the pinned torch wheel is 3.11's).
+find_python() {
+    local candidate
+    for candidate in "${PYTHON:-}" python3.11 python3.12 python3; do
+        [ -n "$candidate" ] || continue
+        if command -v "$candidate" >/dev/null 2>&1 \
+            && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            command -v "$candidate"
+            return 0
+        fi
+    done
+    die "Python 3.11 or newer is needed (set PYTHON=/path/to/python3.11)."
+}
+
+ensure_venv() {
+    if [ ! -x "$PY" ]; then
+        local python
+        python="$(find_python)"
+        log "Creating the virtual environment in .venv ($("$python" --version))"
+        "$python" -m venv "$VENV" || die "Could not create .venv (on Debian/Ubuntu: apt-get install python3-venv)."
+    fi
+}
+
+# pip install -r requirements.txt, skipped when the file has not changed since the last install.
+install_requirements() {
+    local stamp="$VENV/.requirements.sha256" wanted
+    wanted="$(cd "$ROOT" && "$PY" -c 'import hashlib; print(hashlib.sha256(open("requirements.txt", "rb").read()).hexdigest())')"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
+        log "Python packages are up to date"
+        return 0
+    fi
+    local args=(install --disable-pip-version-check -q -r "$ROOT/requirements.txt")
+    if [ -d /opt/wheels ]; then
+        args+=(--find-links /opt/wheels)  # this machine keeps the CPU torch wheel on disk
+    else
+        # Without it, PyPI's torch is a CUDA build of several GB; the CPU index has the small one.
+        args+=(--extra-index-url "${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cpu}")
+    fi
+    log "Installing Python packages from requirements.txt (the first time takes a few minutes)"
+    "$PY" -m pip "${args[@]}" || die "pip install failed; see the messages above."
+    printf '%s\n' "$wanted" >"$stamp"
+}
+
+# A local .env with a fresh random SECRET_KEY; settings refuse to start without one.
+ensure_env_file() {
+    if [ ! -f "$ROOT/.env" ]; then
+        log "Writing .env with a new random SECRET_KEY"
+        local key
+        key="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(50))')"
+        (umask 077 && printf '# Written by scripts/start.sh; see README.md "Configuration".\nSECRET_KEY=%s\nDEBUG=true\n' "$key" >"$ROOT/.env")
+    fi
+}
+
+# Wait until an HTTP server answers at $1 (any status counts), for at most $2 seconds.
+wait_for_http() {
+    "$PY" - "$1" "${2:-60}" <<'PYEOF'
+import sys, time, urllib.error, urllib.request
+
+url, deadline = sys.argv[1], time.monotonic() + float(sys.argv[2])
+while time.monotonic() < deadline:
+    try:
+        urllib.request.urlopen(url, timeout=2)
+        sys.exit(0)
+    except urllib.error.HTTPError:
+        sys.exit(0)  # a 404 or 500 still means the server is up
+    except OSError:
+        time.sleep(0.5)
+sys.exit(1)
+PYEOF
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Start Stumper on this machine: web server (daphne) and a Celery worker, with a demo course.
+#
+#   bash scripts/start.sh            # http://127.0.0.1:8000/
+#   PORT=8777 bash scripts/start.sh
+#
+# Needs only Python 3.11: creates .venv, installs requirements.txt, writes .env (random
+# SECRET_KEY), migrates the SQLite database in var/, seeds the demo, then runs both processes
+# until Ctrl+C. Logs: var/log/web.log and var/log/worker.log.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+PORT="${PORT:-8000}"
+export HF_HUB_OFFLINE=1  # models come from installed packages and var/models, never from the network
+export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings.local}"
+
+ensure_venv
+install_requirements
+ensure_env_file
+mkdir -p var/log
+
+if ! "$PY" -c 'import socket, sys; s = socket.socket(); sys.exit(s.connect_ex(("127.0.0.1", int(sys.argv[1]))) == 0)' "$PORT"; then
+    die "Port $PORT is already in use. Stop what runs there or pick another: PORT=8001 bash scripts/start.sh"
+fi
+
+log "Migrating the database"
+"$PY" manage.py migrate --noinput
+log "Collecting static files"
+"$PY" manage.py collectstatic --noinput -v 0
+log "Seeding the demo course"
+SEED_OUTPUT="$("$PY" manage.py seed_demo)"
+printf '%s\n' "$SEED_OUTPUT" | head -n 1  # the logins are printed once the server answers
+
+WEB_PID=""
+WORKER_PID=""
+stop_all() {
+    trap - INT TERM EXIT
+    local pids=($WEB_PID $WORKER_PID) pid alive
+    [ ${#pids[@]} -gt 0 ] || return 0
+    echo
+    log "Stopping the web server and the worker"
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    # Celery finishes its running task on TERM (warm shutdown); give it time, then insist.
+    for _ in $(seq 1 30); do
+        alive=0
+        for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+        [ "$alive" = 1 ] || break
+        sleep 0.5
+    done
+    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    log "Stopped"
+}
+trap stop_all EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+log "Starting the web server on port $PORT (log: var/log/web.log)"
+"$VENV/bin/daphne" -b 127.0.0.1 -p "$PORT" config.asgi:application >>var/log/web.log 2>&1 &
+WEB_PID=$!
+log "Starting the Celery worker (log: var/log/worker.log)"
+"$VENV/bin/celery" -A config worker -l info --pool=threads --concurrency=2 -Q default >>var/log/worker.log 2>&1 &
+WORKER_PID=$!
+
+if ! wait_for_http "http://127.0.0.1:$PORT/" 90 || ! kill -0 "$WEB_PID" 2>/dev/null; then
+    tail -n 30 var/log/web.log >&2 || true
+    die "The web server did not answer on port $PORT (last lines of var/log/web.log above)."
+fi
+
+cat <<MSG
+
+  Stumper is running at   http://127.0.0.1:$PORT/
+
+  Demo logins (course join code DEMO2026, round demo-round-1):
+$(printf '%s\n' "$SEED_OUTPUT" | sed -n '/^Demo logins:/,$p' | tail -n +2 | sed 's/^/  /')
+
+  Logs: var/log/web.log, var/log/worker.log.  Press Ctrl+C to stop both.
+
+MSG
+
+# Run until Ctrl+C or until one of the two processes dies (then stop the other too).
+while kill -0 "$WEB_PID" 2>/dev/null && kill -0 "$WORKER_PID" 2>/dev/null; do
+    sleep 1
+done
+if ! kill -0 "$WEB_PID" 2>/dev/null; then
+    echo "The web server stopped; last lines of var/log/web.log:" >&2
+    tail -n 20 var/log/web.log >&2 || true
+else
+    echo "The worker stopped; last lines of var/log/worker.log:" >&2
+    tail -n 20 var/log/worker.log >&2 || true
+fi
+exit 1

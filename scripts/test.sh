@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Run the whole test suite twice: on the embedded default (SQLite, in-memory channel layer,
+# filesystem broker) and on PostgreSQL + Redis when they are reachable.
+#
+#   bash scripts/test.sh                # both passes
+#   bash scripts/test.sh -k import      # extra arguments go to pytest
+#
+# Set PG_DATABASE_URL / PG_REDIS_URL to test against other servers. With CI=true an unreachable
+# PostgreSQL or Redis fails the run instead of skipping the second pass.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+set -e
+ensure_venv
+install_requirements
+set +e
+
+export HF_HUB_OFFLINE=1
+export DJANGO_SETTINGS_MODULE=config.settings.test
+# Tests never read the developer's .env (it may point at other databases).
+export STUMPER_ENV_FILE=/dev/null
+PG_DATABASE_URL="${PG_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/stumper}"
+PG_REDIS_URL="${PG_REDIS_URL:-redis://127.0.0.1:6379/0}"
+
+run_pass() {
+    local title="$1"
+    shift
+    printf '\n==> pytest pass: %s\n' "$title"
+    env "$@" "$PY" -m pytest -q "${PYTEST_ARGS[@]}"
+}
+
+# Prints why PostgreSQL or Redis cannot be used, or nothing when both answer.
+services_problem() {
+    "$PY" - "$PG_DATABASE_URL" "$PG_REDIS_URL" <<'PYEOF'
+import sys
+
+import environ
+import psycopg
+import redis
+
+database_url, redis_url = sys.argv[1], sys.argv[2]
+db = environ.Env.db_url_config(database_url)
+try:
+    psycopg.connect(host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], password=db["PASSWORD"] or None,
+                    dbname="postgres", connect_timeout=3).close()
+except Exception as error:
+    print(f"PostgreSQL at {db['HOST']}:{db['PORT']} is not reachable ({str(error).strip().splitlines()[0]})")
+try:
+    redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
+except Exception as error:
+    print(f"Redis at {redis_url} is not reachable ({error})")
+PYEOF
+}
+
+PYTEST_ARGS=("$@")
+declare -A RESULT
+STATUS=0
+
+if run_pass "embedded (SQLite + in-memory channel layer + filesystem broker)" \
+        -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL; then
+    RESULT[embedded]="passed"
+else
+    RESULT[embedded]="FAILED"
+    STATUS=1
+fi
+
+PROBLEM="$(services_problem)"
+if [ -z "$PROBLEM" ]; then
+    if run_pass "PostgreSQL + Redis ($PG_DATABASE_URL, $PG_REDIS_URL)" \
+            -u CELERY_BROKER_URL DATABASE_URL="$PG_DATABASE_URL" REDIS_URL="$PG_REDIS_URL"; then
+        RESULT[services]="passed"
+    else
+        RESULT[services]="FAILED"
+        STATUS=1
+    fi
+elif [ "${CI:-}" = "true" ]; then
+    printf '\nERROR: CI=true but the PostgreSQL/Redis pass cannot run:\n%s\n' "$PROBLEM" >&2
+    RESULT[services]="FAILED (services unreachable)"
+    STATUS=1
+else
+    printf '\nSKIPPED the PostgreSQL/Redis pass: %s\n' "$(printf '%s' "$PROBLEM" | paste -sd ';' -)"
+    RESULT[services]="SKIPPED"
+fi
+
+printf '\n==> Summary: embedded %s; PostgreSQL/Redis %s\n' "${RESULT[embedded]}" "${RESULT[services]}"
+exit "$STATUS"

@@ -1,0 +1,347 @@
+/*
+ * Live feedback on the authoring page (collector/templates/collector/round_write.html).
+ *
+ * Drafts go to the websocket ws(s)://host/ws/author/<round_id>/ and the live model's
+ * probabilities come back; the protocol is documented in collector/consumers.py.
+ * Plain JavaScript without a build step. User text is only ever written with textContent.
+ */
+(function () {
+  "use strict";
+
+  var form = document.getElementById("author-form");
+  if (!form || !("WebSocket" in window)) {
+    return; // the plain form POST still works
+  }
+
+  var DEBOUNCE_MS = 250;
+  var MAX_BACKOFF_MS = 30000;
+  var CLOSE_FORBIDDEN = 4403; // the consumer's "you may not write here" close code
+  var MESSAGES = {
+    incomplete: "Fill in all four completions to see the model's guess",
+    waiting: "Asking the model…",
+    noGuess: "No guess from the model right now — you can still submit",
+    noAnswer: "Mark the right answer to see whether the model is fooled",
+    fooled: "The model is fooled",
+    notFooled: "The model is not fooled — it picks the right answer",
+  };
+
+  var storageKey = "stumper:draft:" + form.dataset.roundId;
+  var promptEl = form.elements.prompt;
+  var choiceEls = [0, 1, 2, 3].map(function (i) { return form.elements["choice_" + i]; });
+  var answerEls = Array.prototype.slice.call(form.querySelectorAll('input[name="answer"]'));
+  var categoryEls = Array.prototype.slice.call(form.querySelectorAll('input[name="categories"]'));
+  var rows = Array.prototype.slice.call(form.querySelectorAll(".choice-row"));
+  var timeInput = form.elements.time_spent_seconds;
+  var tokenInput = form.elements.client_token;
+  var verdictEl = document.getElementById("verdict");
+  var noticeEl = document.getElementById("notice");
+  var connectionEl = document.getElementById("connection");
+  var timeEl = document.getElementById("time-spent");
+  var modelNameEl = document.getElementById("model-name");
+  var submitButton = document.getElementById("submit-question");
+
+  var socket = null;
+  var retries = 0;
+  var leaving = false; // set on submit so the closing socket doesn't announce a reconnect
+  var stopped = false; // the server refused this round: don't reconnect
+  var debounceTimer = null;
+  var seq = 0;
+  var sentKeys = {}; // seq -> the draft text it was sent for
+  var lastPrediction = null; // {probs, predicted, key}
+  var modelSilent = false; // the last draft got an error or status instead of a prediction
+  var elapsed = 0; // seconds on this question while the page was visible
+
+  // ---- draft -----------------------------------------------------------------------------
+
+  function checkedAnswer() {
+    for (var i = 0; i < answerEls.length; i += 1) {
+      if (answerEls[i].checked) { return i; }
+    }
+    return null;
+  }
+
+  function currentDraft() {
+    return {
+      prompt: promptEl.value.trim(),
+      choices: choiceEls.map(function (el) { return el.value.trim(); }),
+      answer: checkedAnswer(),
+    };
+  }
+
+  function isComplete(draft) {
+    return draft.prompt !== "" && draft.choices.every(function (c) { return c !== ""; });
+  }
+
+  function draftKey(draft) {
+    return JSON.stringify([draft.prompt, draft.choices]);
+  }
+
+  // ---- sessionStorage: a reload must not lose what the author typed ------------------------
+
+  function saveDraft() {
+    try {
+      sessionStorage.setItem(storageKey, JSON.stringify({
+        prompt: promptEl.value,
+        choices: choiceEls.map(function (el) { return el.value; }),
+        answer: checkedAnswer(),
+        categories: categoryEls.filter(function (el) { return el.checked; }).map(function (el) { return el.value; }),
+        elapsed: elapsed,
+        // Kept so that re-sending after a lost response is still recognised as the same question.
+        token: tokenInput ? tokenInput.value : "",
+      }));
+    } catch (e) { /* storage full or disabled: live feedback still works */ }
+  }
+
+  function clearDraft() {
+    try { sessionStorage.removeItem(storageKey); } catch (e) { /* ignore */ }
+  }
+
+  function restoreDraft() {
+    var saved = null;
+    try { saved = JSON.parse(sessionStorage.getItem(storageKey) || "null"); } catch (e) { saved = null; }
+    if (!saved || typeof saved !== "object") { return; }
+    if (typeof saved.prompt === "string") { promptEl.value = saved.prompt; }
+    if (Array.isArray(saved.choices)) {
+      choiceEls.forEach(function (el, i) { if (typeof saved.choices[i] === "string") { el.value = saved.choices[i]; } });
+    }
+    answerEls.forEach(function (el, i) { el.checked = saved.answer === i; });
+    if (Array.isArray(saved.categories)) {
+      categoryEls.forEach(function (el) { el.checked = saved.categories.indexOf(el.value) !== -1; });
+    }
+    if (typeof saved.elapsed === "number" && saved.elapsed >= 0) { elapsed = Math.floor(saved.elapsed); }
+    if (tokenInput && typeof saved.token === "string" && /^[0-9a-f-]{36}$/i.test(saved.token)) {
+      tokenInput.value = saved.token;
+    }
+  }
+
+  // ---- display ---------------------------------------------------------------------------
+
+  function setVerdict(state, text) {
+    verdictEl.className = "verdict verdict-" + state;
+    verdictEl.textContent = text;
+  }
+
+  function showNotice(kind, text) {
+    noticeEl.className = "notice notice-" + kind;
+    noticeEl.textContent = text;
+    noticeEl.hidden = false;
+  }
+
+  function hideNotice() {
+    noticeEl.hidden = true;
+    noticeEl.textContent = "";
+  }
+
+  function setStale(stale) {
+    form.classList.toggle("is-stale", stale);
+  }
+
+  function renderBars(prediction) {
+    rows.forEach(function (row, i) {
+      var bar = row.querySelector(".prob-bar");
+      var value = row.querySelector(".prob-value");
+      var tag = row.querySelector(".tag-pick");
+      var isPick = prediction !== null && prediction.predicted === i;
+      if (prediction === null) {
+        bar.style.width = "0";
+        value.textContent = "—";
+      } else {
+        var pct = Math.max(0, Math.min(1, Number(prediction.probs[i]) || 0)) * 100;
+        bar.style.width = pct.toFixed(1) + "%";
+        value.textContent = Math.round(pct) + "%";
+      }
+      row.classList.toggle("is-pick", isPick);
+      tag.hidden = !isPick;
+    });
+  }
+
+  function renderVerdict() {
+    var draft = currentDraft();
+    if (!isComplete(draft)) {
+      setVerdict("idle", MESSAGES.incomplete);
+    } else if (lastPrediction === null) {
+      setVerdict("idle", modelSilent || stopped ? MESSAGES.noGuess : MESSAGES.waiting);
+    } else if (draft.answer === null) {
+      setVerdict("unknown", MESSAGES.noAnswer);
+    } else if (lastPrediction.predicted !== draft.answer) {
+      setVerdict("fooled", MESSAGES.fooled);
+    } else {
+      setVerdict("not-fooled", MESSAGES.notFooled);
+    }
+  }
+
+  function formatDuration(seconds) {
+    var minutes = Math.floor(seconds / 60);
+    var rest = seconds % 60;
+    return minutes + ":" + (rest < 10 ? "0" : "") + rest;
+  }
+
+  function renderTime() {
+    timeEl.textContent = formatDuration(elapsed);
+    if (timeInput) { timeInput.value = String(elapsed); }
+  }
+
+  // ---- websocket -------------------------------------------------------------------------
+
+  function sendDraft() {
+    var draft = currentDraft();
+    if (!isComplete(draft)) {
+      lastPrediction = null;
+      renderBars(null);
+      setStale(false);
+      renderVerdict();
+      return;
+    }
+    var key = draftKey(draft);
+    if (lastPrediction !== null && lastPrediction.key === key) {
+      renderVerdict(); // only the marked answer changed: the model's guess is the same
+      setStale(false);
+      return;
+    }
+    if (socket === null || socket.readyState !== WebSocket.OPEN) {
+      setStale(lastPrediction !== null);
+      renderVerdict();
+      return; // sent again as soon as the socket (re)opens
+    }
+    seq += 1;
+    modelSilent = false;
+    sentKeys = {};
+    sentKeys[seq] = key;
+    socket.send(JSON.stringify({ type: "draft", prompt: draft.prompt, choices: draft.choices, answer: draft.answer, seq: seq }));
+    setStale(lastPrediction !== null);
+    renderVerdict();
+  }
+
+  function scheduleSend() {
+    window.clearTimeout(debounceTimer);
+    debounceTimer = window.setTimeout(sendDraft, DEBOUNCE_MS);
+  }
+
+  function onPrediction(message) {
+    if (!Array.isArray(message.probs) || typeof message.predicted !== "number") { return; }
+    var current = draftKey(currentDraft());
+    var key = sentKeys[message.seq];
+    lastPrediction = { probs: message.probs, predicted: message.predicted, key: key || null };
+    renderBars(lastPrediction);
+    // An answer to an older draft still shows, dimmed, until the newest one arrives.
+    setStale(key !== current);
+    if (typeof message.model_version === "string" && message.model_version) {
+      modelNameEl.textContent = message.model_version;
+    }
+    modelSilent = false;
+    hideNotice();
+    renderVerdict();
+  }
+
+  function onMessage(event) {
+    var message;
+    try { message = JSON.parse(event.data); } catch (e) { return; }
+    if (!message || typeof message !== "object") { return; }
+    if (message.type === "prediction") {
+      onPrediction(message);
+    } else if (message.type === "error") {
+      showNotice("error", String(message.message || "The server could not read this draft."));
+      modelSilent = true;
+      setStale(lastPrediction !== null);
+      renderVerdict();
+    } else if (message.type === "status") {
+      showNotice(message.state === "busy" ? "busy" : "warning", String(message.message || "The model is not available."));
+      modelSilent = true;
+      setStale(lastPrediction !== null);
+      renderVerdict();
+    }
+  }
+
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + window.location.host + form.dataset.wsPath);
+    socket.addEventListener("open", function () {
+      retries = 0;
+      connectionEl.textContent = "";
+      lastPrediction = lastPrediction && { probs: lastPrediction.probs, predicted: lastPrediction.predicted, key: null };
+      sendDraft(); // whatever changed while we were offline
+    });
+    socket.addEventListener("message", onMessage);
+    socket.addEventListener("close", function (event) {
+      socket = null;
+      if (leaving) { return; }
+      if (event.code === CLOSE_FORBIDDEN) {
+        stopped = true;
+        connectionEl.textContent = "Live feedback is off for this round.";
+        renderVerdict();
+        return;
+      }
+      // Exponential backoff with jitter so a restarted server isn't hit by everyone at once.
+      var delay = Math.min(MAX_BACKOFF_MS, 1000 * Math.pow(2, retries)) * (0.75 + Math.random() / 2);
+      retries += 1;
+      connectionEl.textContent = "Live feedback lost — reconnecting…";
+      setStale(lastPrediction !== null);
+      window.setTimeout(function () { if (!stopped && !leaving) { connect(); } }, delay);
+    });
+  }
+
+  // ---- events ----------------------------------------------------------------------------
+
+  function onEdit() {
+    saveDraft();
+    scheduleSend();
+  }
+
+  form.addEventListener("input", onEdit);
+  form.addEventListener("change", onEdit);
+
+  form.addEventListener("submit", function () {
+    renderTime();
+    saveDraft(); // kept until the page confirms the question was stored
+    leaving = true;
+    // Disabled after the submit event has fired, so this submission still goes through.
+    window.setTimeout(function () { submitButton.disabled = true; }, 0);
+  });
+
+  window.addEventListener("pageshow", function () {
+    // Coming back with the back button: the form is usable again.
+    submitButton.disabled = false;
+    if (leaving) {
+      leaving = false;
+      if (socket === null && !stopped) { connect(); }
+    }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var digit = /^(Digit|Numpad)([1-4])$/.exec(event.code || "");
+    if (event.altKey && !event.ctrlKey && !event.metaKey && digit) {
+      event.preventDefault();
+      var radio = answerEls[Number(digit[2]) - 1];
+      if (radio) {
+        radio.checked = true;
+        radio.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    } else if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
+      event.preventDefault();
+      if (typeof form.requestSubmit === "function") { form.requestSubmit(); } else { form.submit(); }
+    }
+  });
+
+  window.setInterval(function () {
+    if (document.visibilityState === "visible" && !leaving) {
+      elapsed += 1;
+      renderTime();
+      if (elapsed % 5 === 0) { saveDraft(); }
+    }
+  }, 1000);
+
+  // ---- start -----------------------------------------------------------------------------
+
+  if (document.querySelector(".question-saved")) {
+    clearDraft(); // the server confirmed the last question: start afresh
+  } else if (form.dataset.bound === "1") {
+    // The server sent the form back with errors and the author's input: it wins over storage.
+    elapsed = parseInt(timeInput && timeInput.value, 10) || 0;
+  } else {
+    restoreDraft();
+  }
+  renderTime();
+  renderBars(null);
+  renderVerdict();
+  connect();
+}());

@@ -1,0 +1,215 @@
+"""End to end: a student writes a question in real Chromium against a live Daphne server.
+
+Daphne runs in a forked process (channels' ``ChannelsLiveServerTestCase``) and shares the
+file-based SQLite test database with this process. Its live model is a tiny randomly
+initialised BERT, so the websocket answers with real (if meaningless) probabilities.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from daphne.testing import DaphneProcess
+from django.test import override_settings
+from django.urls import reverse
+
+from accounts.models import User
+from accounts.services import user_create
+from collector import services
+from collector.models import Prediction, Question
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOT = Path("/tmp/stumper-author.png")
+PASSWORD = "a-long-test-password-42"
+# Words from mlcore.testing's tiny vocabulary, so the tokenizer sees few unknown tokens.
+PROMPT = "the man ate the whole cake . he"
+CHOICES = ["was very hungry .", "was not hungry .", "gave the cake to a dog .", "is good at math ."]
+TIMEOUT_MS = 30_000
+
+
+def _build_tiny_model(directory: Path) -> None:
+    # Built in a child process: this process must not initialise torch's thread pools before
+    # Daphne is forked from it.
+    code = "import sys; from mlcore.testing import build_tiny_bert; build_tiny_bert(sys.argv[1])"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    subprocess.run([sys.executable, "-c", code, str(directory)], check=True, env=env, timeout=300)
+
+
+class ForkSafeDaphneProcess(DaphneProcess):
+    """Daphne in the forked child, minus the thread pools the fork copied without their threads.
+
+    Earlier tests in the same run (e.g. the consumer tests) start asgiref's shared
+    single-thread executor; the child inherits it with a worker thread that doesn't exist there,
+    so every ``database_sync_to_async`` call of the consumer would wait forever.
+    """
+
+    def run(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        from asgiref.sync import SyncToAsync
+
+        from collector.inference import inference_service
+
+        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+        inference_service.__init__()  # batchers of the parent's event loops are no use here
+        super().run()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
+@override_settings(STUMPER_TORCH_THREADS=1)  # one thread: nothing of OpenMP's state crosses the fork
+class AuthoringEndToEndTests(ChannelsLiveServerTestCase):
+    host = "localhost"
+    ProtocolServerProcess = ForkSafeDaphneProcess
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls._saved_hf_offline = os.environ.get("HF_HUB_OFFLINE")
+        os.environ["HF_HUB_OFFLINE"] = "1"  # inherited by the forked server: never try the network
+        cls.model_dir = Path(tempfile.mkdtemp(prefix="stumper-e2e-model-"))
+        _build_tiny_model(cls.model_dir)
+        super().setUpClass()  # forks Daphne
+        # Playwright's sync API keeps an event loop in this thread; the ORM calls in the test
+        # are still plain synchronous code. Set only after the fork so Daphne keeps the check.
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        from playwright.sync_api import sync_playwright
+
+        try:
+            cls.playwright = sync_playwright().start()
+            cls.browser = cls.playwright.chromium.launch(
+                executable_path=CHROMIUM,
+                headless=True,
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
+        except Exception:
+            # tearDownClass won't run after a failed setUpClass: stop the server here.
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            super().tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.browser.close()
+        cls.playwright.stop()
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        super().tearDownClass()
+        if cls._saved_hf_offline is None:
+            os.environ.pop("HF_HUB_OFFLINE", None)
+        else:
+            os.environ["HF_HUB_OFFLINE"] = cls._saved_hf_offline
+        shutil.rmtree(cls.model_dir, ignore_errors=True)
+
+    def setUp(self) -> None:
+        instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
+        course = services.course_create(owner=instructor, name="NLP 101")
+        model = services.model_version_register(
+            name="tiny-bert-e2e", kind="multiple_choice", path=str(self.model_dir), revision="e2e"
+        )
+        self.round = services.round_create(
+            course=course, name="e2e-round", title="Round one", instructions="Try to stump the model.",
+            live_model=model, categories=["idioms", "negation", "other"],
+        )
+        self.student = services.student_register(username="alice", password=PASSWORD, join_code=course.join_code)
+        self.context = self.browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.console_errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
+
+    def tearDown(self) -> None:
+        self.context.close()
+
+    def url(self, name: str, *args) -> str:
+        return self.live_server_url + reverse(name, args=args)
+
+    def sign_in(self) -> None:
+        page = self.page
+        page.goto(self.url("accounts:login"))
+        page.get_by_label("Username").fill("alice")
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_url(self.url("collector:dashboard"))
+
+    def wait_for_prediction(self) -> list[int]:
+        """Wait until the websocket's answer is drawn; returns the four percentages shown."""
+        page = self.page
+        page.wait_for_selector(".choice-row.is-pick")
+        page.wait_for_selector("#verdict.verdict-fooled, #verdict.verdict-not-fooled")
+        page.wait_for_function("!document.getElementById('author-form').classList.contains('is-stale')")
+        values = page.locator(".prob-value").all_text_contents()
+        return [int(value.rstrip("%")) for value in values]
+
+    def test_student_writes_a_question_with_live_feedback(self) -> None:
+        page = self.page
+        self.sign_in()
+        page.get_by_role("link", name="Write questions").click()
+        page.wait_for_url(self.url("collector:round_write", self.round.pk))
+        assert page.locator("h1").inner_text() == "Round one"
+        assert page.locator("#model-name").inner_text() == "tiny-bert-e2e"
+
+        page.get_by_label("Prompt").fill(PROMPT)
+        for position, text in enumerate(CHOICES[:3]):
+            page.get_by_label(f"Completion {'ABCD'[position]}", exact=True).fill(text)
+        assert "Fill in all four completions" in page.locator("#verdict").inner_text()
+        page.get_by_label("Completion D", exact=True).fill(CHOICES[3])
+
+        # The model answers before any answer is marked ...
+        page.wait_for_selector(".choice-row.is-pick")
+        page.wait_for_selector("#verdict.verdict-unknown")
+        assert "Mark the right answer" in page.locator("#verdict").inner_text()
+
+        # ... then Alt+1 marks completion A as right and the verdict follows.
+        page.get_by_label("Completion D", exact=True).press("Alt+1")
+        assert page.locator("#id_answer_0").is_checked()
+        percentages = self.wait_for_prediction()
+        assert len(percentages) == 4 and 97 <= sum(percentages) <= 103
+        picked = page.locator(".choice-row").evaluate_all(
+            "rows => rows.findIndex(row => row.classList.contains('is-pick'))"
+        )
+        verdict = page.locator("#verdict").inner_text()
+        expected = "The model is not fooled" if picked == 0 else "The model is fooled"
+        assert verdict.startswith(expected), verdict
+        page.get_by_label("Negation").check()
+
+        # A reload keeps the draft (sessionStorage) and asks the model again.
+        page.reload()
+        assert page.get_by_label("Prompt").input_value() == PROMPT
+        assert page.get_by_label("Completion D", exact=True).input_value() == CHOICES[3]
+        assert page.locator("#id_answer_0").is_checked() and page.get_by_label("Negation").is_checked()
+        assert self.wait_for_prediction() == percentages
+        page.wait_for_function("Number(document.getElementById('time-spent').textContent.split(':')[1]) >= 1")
+        page.screenshot(path=str(SCREENSHOT), full_page=True)
+
+        page.keyboard.press("Control+Enter")
+        saved = page.locator(".question-saved")
+        saved.wait_for()
+        message = saved.inner_text()
+        live_pick_text = CHOICES[picked]
+        if picked == 0:
+            assert message.startswith(f"Not fooled: the model picked “{live_pick_text}”"), message
+        else:
+            assert message.startswith(f"Stumped! The model picked “{live_pick_text}”"), message
+        # The form is empty again and the stored draft is gone.
+        assert page.get_by_label("Prompt").input_value() == ""
+        stored = page.evaluate(f"sessionStorage.getItem('stumper:draft:{self.round.pk}')")
+        assert stored is None or json.loads(stored)["prompt"] == ""
+
+        question = Question.objects.get()
+        assert (question.author_id, question.prompt, question.choices) == (self.student.pk, PROMPT, CHOICES)
+        assert question.correct_index == 0 and question.categories == ["negation"]
+        assert question.time_spent_seconds >= 1
+        prediction = question.predictions.get()
+        assert prediction.status == Prediction.Status.DONE and prediction.predicted_index == picked
+
+        page.get_by_role("link", name="Dashboard").click()
+        page.wait_for_url(self.url("collector:dashboard"))
+        card = page.locator(".question-card", has_text=PROMPT)
+        card.wait_for()
+        assert f"The model answered “{live_pick_text}”" in card.inner_text()
+        assert self.console_errors == []
