@@ -53,6 +53,7 @@ class AuthorConsumer(AsyncJsonWebsocketConsumer):
                 user=self.scope["user"], round_id=self.scope["url_route"]["kwargs"]["round_id"]
             )
             self.version = self.round.live_model or await database_sync_to_async(services.model_version_default)()
+            inference_service.warm_up(self.version)
         except AccessError as error:
             await self.send_json({"type": "error", "message": error.message})
             await self.close(code=4403)

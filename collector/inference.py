@@ -5,6 +5,7 @@ version batches concurrent drafts, keeps only each connection's newest one and b
 Submissions call ``predict_questions`` directly; the worker calls it for anything left pending.
 """
 import asyncio
+import logging
 from collections.abc import Hashable, Sequence
 
 from django.conf import settings
@@ -13,6 +14,8 @@ from collector.models import ModelVersion
 from mlcore.configs import MCExample, MCPrediction, ScorerKind, ScorerSpec
 from mlcore.loading import load_scorer, set_torch_threads
 from mlcore.serving import DraftBatcher
+
+logger = logging.getLogger(__name__)
 
 
 def scorer_spec_for(version: ModelVersion) -> ScorerSpec:
@@ -43,6 +46,13 @@ class InferenceService:
             )
             self._batchers[key] = batcher
         return batcher
+
+    def warm_up(self, version: ModelVersion) -> None:
+        """Start loading a version's model in the background so the author's first draft is fast."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(None, lambda: load_scorer(scorer_spec_for(version)))
+        # A failed load is reported when a draft needs the model; here it is only logged.
+        future.add_done_callback(lambda done: done.exception() and logger.warning("Warm-up of %s failed: %s", version.name, done.exception()))
 
     async def predict_draft(self, *, version: ModelVersion, key: Hashable, example: MCExample) -> MCPrediction | None:
         """The prediction for this draft, or None when a newer draft of ``key`` replaced it."""
