@@ -1,19 +1,19 @@
-"""Fixtures shared by the Django apps' tests and the cross-app tests in tests/."""
+"""Fixtures shared by the Django apps' tests and the cross-app tests in tests/.
+
+Models are never loaded unless a test asks for one: ``fake_model`` patches the services' model
+call with a fixed prediction that picks completion D (index 3); ``tiny_model_version`` is a
+tiny randomly initialised BERT on disk for tests that run the real inference path.
+"""
 import os
 import shutil
+from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
-
-@pytest.fixture(scope="session")
-def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A tiny randomly initialised BERT multiple-choice model saved on disk."""
-    from mlcore.testing import build_tiny_bert
-
-    return build_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -26,6 +26,14 @@ def _remove_test_broker_folder():
         shutil.rmtree(Path(folder).parent, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny randomly initialised BERT multiple-choice model saved on disk."""
+    from mlcore.testing import build_tiny_bert
+
+    return build_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
+
+
 @pytest.fixture
 def tiny_model_version(db, tiny_model_dir):
     from collector.services import model_version_register
@@ -34,42 +42,95 @@ def tiny_model_version(db, tiny_model_dir):
 
 
 @pytest.fixture
+def fake_model() -> Iterator[mock.MagicMock]:
+    from collector.tests.factories import FIXED_PREDICTION
+
+    with mock.patch("collector.services.predict_examples", return_value=[FIXED_PREDICTION]) as patched:
+        yield patched
+
+
+@pytest.fixture
+def broken_model() -> Iterator[mock.MagicMock]:
+    """A model that fails, so predictions stay pending (and scheduling them does nothing)."""
+    with mock.patch("collector.services.predict_examples", side_effect=RuntimeError("model down")) as patched, \
+            mock.patch("collector.services.prediction_schedule"):
+        yield patched
+
+
+def _user(username: str, role: str = "student", **extra):
+    from collector.tests.factories import make_user
+
+    return make_user(username, role=role, **extra)
+
+
+@pytest.fixture
 def instructor(db):
-    from accounts.models import User
-
-    return User.objects.create_user(username="teacher", password="pw-teacher-123", role=User.Role.INSTRUCTOR)
+    return _user("prof", role="instructor")
 
 
 @pytest.fixture
-def student(db):
-    from accounts.models import User
-
-    return User.objects.create_user(username="student1", password="pw-student-123", role=User.Role.STUDENT)
+def other_instructor(db):
+    return _user("otherprof", role="instructor")
 
 
 @pytest.fixture
-def course(instructor, student):
-    from collector.services import course_create, course_join
+def staff(db):
+    return _user("admin", role="student", is_staff=True)
 
-    course = course_create(owner=instructor, name="Test course")
-    course_join(user=student, join_code=course.join_code)
-    return course
+
+@pytest.fixture
+def crowdworker(db):
+    return _user("worker", role="crowdworker")
+
+
+@pytest.fixture
+def outsider(db):
+    """A student of no course."""
+    return _user("mallory")
+
+
+@pytest.fixture
+def course(instructor):
+    from collector.services import course_create
+
+    return course_create(owner=instructor, name="NLP 101")
+
+
+@pytest.fixture
+def student(course):
+    """A student enrolled in ``course``."""
+    from collector.services import course_join
+
+    user = _user("alice")
+    course_join(user=user, join_code=course.join_code)
+    return user
+
+
+@pytest.fixture
+def round_(course):
+    from collector.services import round_create
+
+    return round_create(
+        course=course, name="r1", title="Round one", instructions="Try idioms and negation.",
+        categories=["idioms", "negation", "other"],
+    )
+
+
+@pytest.fixture
+def closed_round(course):
+    from django.utils import timezone
+
+    from collector.services import round_create
+
+    now = timezone.now()
+    return round_create(
+        course=course, name="r0", title="Old round", opens_at=now - timedelta(days=10), closes_at=now - timedelta(days=1)
+    )
 
 
 @pytest.fixture
 def open_round(course, tiny_model_version):
+    """An open round whose live model is the tiny BERT (real inference, no patching)."""
     from collector.services import round_create
 
     return round_create(course=course, name="round-1", title="Round 1", live_model=tiny_model_version)
-
-
-@pytest.fixture
-def fixed_prediction():
-    """Patch the model call of the services with a fixed answer (picks completion 3)."""
-    from unittest import mock
-
-    from mlcore.configs import MCPrediction
-
-    result = MCPrediction(probs=(0.1, 0.2, 0.3, 0.4), predicted=3, model_name="fixed", model_revision="r1")
-    with mock.patch("collector.services.predict_examples", return_value=[result]) as patched:
-        yield patched

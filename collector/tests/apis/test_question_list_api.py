@@ -3,7 +3,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from collector import services
-from collector.tests.web_fixtures import question_data
+from collector.tests.factories import question_data
 
 URL = reverse("api:question_list")
 

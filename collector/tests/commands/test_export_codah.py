@@ -37,7 +37,7 @@ def test_tsv_export_round_trips_through_import(tmp_path, course, plain_round, go
 
 
 @pytest.mark.django_db
-def test_tsv_export_keeps_rows_on_one_line(tmp_path, student, plain_round, fixed_prediction):
+def test_tsv_export_keeps_rows_on_one_line(tmp_path, student, plain_round, fake_model):
     # Typed text may hold tabs or newlines; CODAH TSV cannot, so they become spaces.
     services.question_submit(
         user=student, round_id=plain_round.pk, prompt="Line one.\nLine\ttwo. He",
@@ -51,7 +51,7 @@ def test_tsv_export_keeps_rows_on_one_line(tmp_path, student, plain_round, fixed
 
 
 @pytest.mark.django_db
-def test_jsonl_export_has_one_record_per_question_with_live_prediction(tmp_path, student, plain_round, fixed_prediction):
+def test_jsonl_export_has_one_record_per_question_with_live_prediction(tmp_path, student, plain_round, fake_model):
     question = services.question_submit(
         user=student, round_id=plain_round.pk, prompt="It rained, so Omar",
         choices=["opened an umbrella.", "wore sunglasses.", "watered plants.", "lit a fire."],

@@ -14,11 +14,11 @@ def stats_json(round_name: str) -> dict:
 
 
 @pytest.mark.django_db
-def test_json_counts_questions_categories_and_fooled(tmp_path, student, plain_round, good_tsv_text, fixed_prediction):
+def test_json_counts_questions_categories_and_fooled(tmp_path, student, plain_round, good_tsv_text, fake_model):
     path = tmp_path / "good.tsv"
     path.write_text(good_tsv_text, encoding="utf-8")
     call_command("import_codah", str(path), "--round", plain_round.name, stdout=StringIO())
-    # fixed_prediction always picks completion 3: fooled when the key is 0, not when it is 3.
+    # fake_model always picks completion 3: fooled when the key is 0, not when it is 3.
     for answer in (0, 3):
         services.question_submit(
             user=student, round_id=plain_round.pk, prompt=f"Answer {answer}. He",

@@ -10,7 +10,6 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from accounts.models import User
 from collector.models import Question
 from collector.routing import websocket_urlpatterns
 
@@ -115,8 +114,7 @@ async def test_anonymous_users_are_told_to_sign_in(open_round):
     assert (await communicator.receive_output(timeout=5))["type"] == "websocket.close"
 
 
-async def test_students_of_another_course_are_refused(open_round):
-    outsider = await database_sync_to_async(User.objects.create_user)(username="outsider", password="pw-123-abc")
+async def test_students_of_another_course_are_refused(open_round, outsider):
     communicator = await connect(outsider, open_round.pk)
     reply = await communicator.receive_json_from(timeout=10)
     assert reply["type"] == "error" and "not enrolled" in reply["message"]

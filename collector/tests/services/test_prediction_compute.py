@@ -18,7 +18,7 @@ def pending_prediction(student, open_round):
 
 
 @pytest.mark.django_db
-def test_pending_prediction_is_computed_by_the_service(pending_prediction, fixed_prediction):
+def test_pending_prediction_is_computed_by_the_service(pending_prediction, fake_model):
     assert pending_prediction.status == Prediction.Status.PENDING
     done = services.prediction_compute(prediction_id=pending_prediction.pk)
     assert done.status == Prediction.Status.DONE
@@ -27,10 +27,10 @@ def test_pending_prediction_is_computed_by_the_service(pending_prediction, fixed
 
 
 @pytest.mark.django_db
-def test_compute_is_idempotent(pending_prediction, fixed_prediction):
+def test_compute_is_idempotent(pending_prediction, fake_model):
     services.prediction_compute(prediction_id=pending_prediction.pk)
     services.prediction_compute(prediction_id=pending_prediction.pk)
-    assert fixed_prediction.call_count == 1
+    assert fake_model.call_count == 1
     assert Prediction.objects.get().attempts == 1
 
 

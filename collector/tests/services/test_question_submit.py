@@ -6,7 +6,6 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from accounts.models import User
 from collector import services
 from collector.exceptions import AccessError
 from collector.models import Prediction, Question
@@ -24,7 +23,7 @@ def submit(user, round_, **overrides):
 
 
 @pytest.mark.django_db
-def test_submit_stores_question_and_server_side_prediction(student, open_round, fixed_prediction):
+def test_submit_stores_question_and_server_side_prediction(student, open_round, fake_model):
     question = submit(student, open_round)
     prediction = question.predictions.get()
     assert question.prompt == "Maria loves baking. She"
@@ -38,13 +37,13 @@ def test_submit_stores_question_and_server_side_prediction(student, open_round, 
 
 
 @pytest.mark.django_db
-def test_not_fooled_when_model_picks_the_key(student, open_round, fixed_prediction):
+def test_not_fooled_when_model_picks_the_key(student, open_round, fake_model):
     question = submit(student, open_round, correct_index=3)
     assert question.predictions.get().fooled is False
 
 
 @pytest.mark.django_db
-def test_submission_is_stripped_and_defaults_to_other(student, open_round, fixed_prediction):
+def test_submission_is_stripped_and_defaults_to_other(student, open_round, fake_model):
     question = submit(student, open_round, prompt="  Spaces around. He  ", categories=[])
     assert question.prompt == "Spaces around. He"
     assert question.categories == ["other"]
@@ -64,7 +63,7 @@ def test_model_failure_keeps_question_with_pending_prediction(student, open_roun
 
 
 @pytest.mark.django_db
-def test_same_client_token_is_stored_once(student, open_round, fixed_prediction):
+def test_same_client_token_is_stored_once(student, open_round, fake_model):
     token = uuid.uuid4()
     first = submit(student, open_round, client_token=token)
     second = submit(student, open_round, client_token=token)
@@ -92,7 +91,7 @@ def test_same_client_token_is_stored_once(student, open_round, fixed_prediction)
         ({"categories": "idioms"}, "categories"),
     ],
 )
-def test_bad_input_is_rejected_with_a_message_and_stores_nothing(student, open_round, fixed_prediction, overrides, field):
+def test_bad_input_is_rejected_with_a_message_and_stores_nothing(student, open_round, fake_model, overrides, field):
     with pytest.raises(ValidationError) as caught:
         submit(student, open_round, **overrides)
     assert field in caught.value.message_dict
@@ -102,7 +101,7 @@ def test_bad_input_is_rejected_with_a_message_and_stores_nothing(student, open_r
 
 
 @pytest.mark.django_db
-def test_category_not_offered_in_round_is_rejected(student, open_round, fixed_prediction):
+def test_category_not_offered_in_round_is_rejected(student, open_round, fake_model):
     open_round.categories = ["other"]
     open_round.save()
     with pytest.raises(ValidationError) as caught:
@@ -111,7 +110,7 @@ def test_category_not_offered_in_round_is_rejected(student, open_round, fixed_pr
 
 
 @pytest.mark.django_db
-def test_closed_round_refuses_submissions(student, open_round, fixed_prediction):
+def test_closed_round_refuses_submissions(student, open_round, fake_model):
     open_round.closes_at = timezone.now() - timedelta(minutes=1)
     open_round.save()
     with pytest.raises(AccessError, match="closed"):
@@ -120,7 +119,7 @@ def test_closed_round_refuses_submissions(student, open_round, fixed_prediction)
 
 
 @pytest.mark.django_db
-def test_round_not_yet_open_refuses_submissions(student, open_round, fixed_prediction):
+def test_round_not_yet_open_refuses_submissions(student, open_round, fake_model):
     open_round.opens_at = timezone.now() + timedelta(days=1)
     open_round.save()
     with pytest.raises(AccessError, match="closed"):
@@ -128,15 +127,14 @@ def test_round_not_yet_open_refuses_submissions(student, open_round, fixed_predi
 
 
 @pytest.mark.django_db
-def test_student_of_another_course_is_refused(open_round, fixed_prediction):
-    outsider = User.objects.create_user(username="outsider", password="pw-outsider-123")
+def test_student_of_another_course_is_refused(open_round, outsider, fake_model):
     with pytest.raises(AccessError, match="not enrolled"):
         submit(outsider, open_round)
     assert Question.objects.count() == 0
 
 
 @pytest.mark.django_db
-def test_anonymous_user_is_refused(open_round, fixed_prediction):
+def test_anonymous_user_is_refused(open_round, fake_model):
     from django.contrib.auth.models import AnonymousUser
 
     with pytest.raises(AccessError, match="sign in"):
@@ -144,6 +142,6 @@ def test_anonymous_user_is_refused(open_round, fixed_prediction):
 
 
 @pytest.mark.django_db
-def test_time_spent_is_clamped(student, open_round, fixed_prediction):
+def test_time_spent_is_clamped(student, open_round, fake_model):
     assert submit(student, open_round, time_spent_seconds=-5).time_spent_seconds == 0
     assert submit(student, open_round, time_spent_seconds=10**9, prompt="Another one. It").time_spent_seconds == 86400

@@ -3,7 +3,7 @@ from django.urls import reverse
 
 from collector import services
 from collector.models import Question
-from collector.tests.web_fixtures import question_data
+from collector.tests.factories import question_data
 
 URL = reverse("collector:dashboard")
 

@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from collector import services
-from collector.tests.web_fixtures import make_user, question_data
+from collector.tests.factories import make_user, question_data
 
 
 def round_url(round_) -> str:
