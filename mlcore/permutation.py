@@ -1,0 +1,376 @@
+"""Usual/unusual label sets and the exact permutation test of [SDS23] §3 (SPEC-bias §2).
+
+Given the selected features ``S`` and their usual labels ``Λ(w)`` (argmax of the
+training counts, ties all usual), every evaluation instance that contains a
+selected feature joins ``U`` (its gold label is usual for one of its features)
+and/or ``N`` (unusual for one of them). Under H0 the ``K`` correct predictions
+fall on a uniformly random ``K``-subset of the ``M = |U| + |N|`` slots, so the
+number ``a`` of correct slots in ``U`` is hypergeometric and the one-sided
+p-value is its upper tail ``P(X >= a)``.
+
+Everything is vectorised over instances; the only loop is over the tail's terms.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import gammaln, logsumexp
+
+from mlcore.lexical import LexicalFeatures, encode_labels
+from mlcore.lexical_association import FeatureSelection, LexicalZScores
+
+__all__ = [
+    "LexicalBiasTestResult",
+    "UsualUnusualSets",
+    "format_pvalue",
+    "hypergeom_log10_sf",
+    "lexical_bias_test",
+    "permutation_test_from_counts",
+    "usual_labels",
+    "usual_unusual_sets",
+]
+
+# Up to this population the tail is summed in exact integer arithmetic and rounded
+# once (C(1000, 500) has 300 digits, so it costs microseconds); above it, log space.
+_EXACT_MAX_POPULATION = 1000
+_LN10 = math.log(10.0)
+_LN2 = math.log(2.0)
+
+
+def usual_labels(counts: np.ndarray) -> np.ndarray:
+    """``Λ(w)`` as a boolean ``(V, |Y|)`` mask: every label with the maximal count (SPEC §2.1).
+
+    Examples
+    --------
+    >>> usual_labels(np.array([[0, 0, 2], [0, 1, 1]])).tolist()
+    [[False, False, True], [False, True, True]]
+    """
+    counts = np.asarray(counts)
+    if counts.ndim != 2:
+        raise ValueError("counts must be a (V, |Y|) table")
+    return (counts == counts.max(axis=1, keepdims=True)) & (counts > 0)
+
+
+@dataclass(frozen=True)
+class UsualUnusualSets:
+    """Membership of every evaluation instance in ``U`` and ``N`` (both may hold)."""
+
+    in_usual: np.ndarray  # (n_eval,) bool
+    in_unusual: np.ndarray  # (n_eval,) bool
+    n_features_seen: int  # selected features present in the evaluation split
+
+    @property
+    def n_U(self) -> int:
+        """``|U|``."""
+        return int(self.in_usual.sum())
+
+    @property
+    def n_N(self) -> int:
+        """``|N|``."""
+        return int(self.in_unusual.sum())
+
+    @property
+    def n_overlap(self) -> int:
+        """``|U ∩ N|``."""
+        return int((self.in_usual & self.in_unusual).sum())
+
+
+def usual_unusual_sets(eval_matrix: sp.spmatrix, gold: np.ndarray, usual: np.ndarray) -> UsualUnusualSets:
+    """``U`` and ``N`` on an evaluation split (SPEC-bias §2.2).
+
+    Parameters
+    ----------
+    eval_matrix : sparse (n_eval, |S|)
+        Presence of each selected feature in each evaluation instance (non-zero = present).
+    gold : ndarray of int, shape (n_eval,)
+        Gold label indices into the label set.
+    usual : ndarray of bool, shape (|S|, |Y|)
+        ``Λ(w)`` of every selected feature, from :func:`usual_labels`.
+
+    Returns
+    -------
+    UsualUnusualSets
+
+    Examples
+    --------
+    >>> present = sp.csr_matrix(np.array([[1, 1], [1, 0], [0, 0]]))
+    >>> sets = usual_unusual_sets(present, np.array([0, 1, 0]), np.array([[True, False], [False, True]]))
+    >>> sets.in_usual.tolist(), sets.in_unusual.tolist()
+    ([True, False, False], [True, True, False])
+    """
+    present = sp.csr_matrix(eval_matrix, dtype=np.int64)
+    present.data = (present.data != 0).astype(np.int64)
+    present.eliminate_zeros()
+    gold = np.asarray(gold, dtype=np.int64)
+    if present.shape[0] != len(gold) or present.shape[1] != usual.shape[0]:
+        raise ValueError(f"shapes disagree: matrix {present.shape}, gold {gold.shape}, usual {usual.shape}")
+    # per_label[i, y] = how many of instance i's features have y among their usual labels
+    per_label = np.asarray(present @ usual.astype(np.int64))
+    n_usual_features = per_label[np.arange(len(gold)), gold] if len(gold) else np.zeros(0, np.int64)
+    n_features = np.diff(present.indptr)
+    return UsualUnusualSets(
+        in_usual=n_usual_features > 0,
+        in_unusual=(n_features - n_usual_features) > 0,
+        n_features_seen=int((np.diff(present.tocsc().indptr) > 0).sum()),
+    )
+
+
+def _log_comb(n: float | np.ndarray, k: float | np.ndarray) -> np.ndarray:
+    return gammaln(np.add(n, 1)) - gammaln(np.add(k, 1)) - gammaln(np.subtract(n, k) + 1)
+
+
+def hypergeom_log10_sf(a: int, M: int, K: int, n_draws: int) -> float:
+    """``log10 P(X >= a)`` for ``X ~ Hypergeometric(M, K, n_draws)``, finite even below 1e-308.
+
+    Log space follows SPEC §2.3, ``ln p = logsumexp_x [lnC(K, x) + lnC(M - K, n - x)] - lnC(M, n)``,
+    with ``lnC(M, n)`` taken as the logsumexp over the whole support (the same number, with
+    less rounding; ~1e-12 absolute on SPEC R11 against ~2e-11). For ``M <= 1000`` the tail is
+    summed in exact integer arithmetic instead.
+
+    Examples
+    --------
+    >>> round(hypergeom_log10_sf(8, 16, 10, 10), 6)
+    -1.036646
+    >>> round(hypergeom_log10_sf(19_000, 40_000, 29_000, 20_000), 6)
+    -2474.419903
+    """
+    return _hypergeom_sf(a, M, K, n_draws)[1]
+
+
+def _hypergeom_sf(a: int, M: int, K: int, n_draws: int) -> tuple[float, float]:
+    """``(P(X >= a), log10 P(X >= a))``."""
+    if not (0 <= K <= M and 0 <= n_draws <= M):
+        raise ValueError(f"need 0 <= K <= M and 0 <= n <= M, got M={M}, K={K}, n={n_draws}")
+    support_low, high = max(0, n_draws - (M - K)), min(K, n_draws)
+    low = max(int(a), support_low)
+    if low > high:
+        return 0.0, -math.inf
+    if low == support_low:
+        return 1.0, 0.0  # the tail is the whole support
+    if M <= _EXACT_MAX_POPULATION:
+        # Exact rational, rounded once: small tables get the correctly rounded p (SPEC R8: 1/2).
+        numerator, denominator = _exact_tail_numerator(low, high, M, K, n_draws), math.comb(M, n_draws)
+        return float(Fraction(numerator, denominator)), math.log10(numerator) - math.log10(denominator)
+    # Log-space reference formula of SPEC §2.3, over the whole support so that (i) the sum
+    # normalises itself (no separate lnC(M, n)) and (ii) a tail above 1/2 is taken as one minus
+    # the other tail, keeping p near 1 accurate to ~1e-16 instead of ~1e-13.
+    x = np.arange(support_low, high + 1)
+    terms = _log_comb(K, x) + _log_comb(M - K, n_draws - x)
+    log_total = logsumexp(terms)
+    log_p = float(logsumexp(terms[low - support_low :]) - log_total)
+    if log_p > -_LN2:
+        log_p = float(np.log1p(-np.exp(logsumexp(terms[: low - support_low]) - log_total)))
+    log_p = min(log_p, 0.0)
+    return math.exp(log_p), log_p / _LN10  # exp underflows to 0.0 below ~1e-308, as SPEC §0 allows
+
+
+def _exact_tail_numerator(low: int, high: int, M: int, K: int, n_draws: int) -> int:
+    """``Σ_{x=low..high} C(K, x) C(M-K, n-x)`` with each term's binomials updated exactly in O(digits)."""
+    successes, failures = math.comb(K, low), math.comb(M - K, n_draws - low)
+    total = 0
+    for x in range(low, high + 1):
+        total += successes * failures
+        if x < high:  # C(K, x+1) = C(K, x)(K-x)/(x+1); C(F, r-1) = C(F, r) r/(F-r+1); both exact
+            successes = successes * (K - x) // (x + 1)
+            failures = failures * (n_draws - x) // (M - K - n_draws + x + 1)
+    return total
+
+
+def format_pvalue(log10_pvalue: float) -> str:
+    """Display rule of SPEC §0: ``f"{m:.1f}e{e}"`` with ``e = floor(L)``, ``m = 10**(L - e)``.
+
+    When ``m`` rounds to 10.0 the exponent is carried (``1.0e-3``, not ``10.0e-4``).
+
+    Examples
+    --------
+    >>> format_pvalue(-2474.419903)
+    '3.8e-2475'
+    >>> format_pvalue(0.0)
+    '1.0e0'
+    """
+    if not math.isfinite(log10_pvalue):
+        raise ValueError(f"log10_pvalue must be finite, got {log10_pvalue!r}")
+    exponent = math.floor(log10_pvalue)
+    mantissa = 10.0 ** (log10_pvalue - exponent)
+    if round(mantissa, 1) >= 10.0:
+        mantissa, exponent = mantissa / 10.0, exponent + 1
+    return f"{mantissa:.1f}e{exponent}"
+
+
+@dataclass(frozen=True)
+class LexicalBiasTestResult:
+    """Result of the usual/unusual permutation test (SPEC-bias §2.3).
+
+    ``statistic`` is ``a``, the number of correct predictions in ``U``; ``pvalue`` is
+    ``P(X >= a)`` and may underflow to 0.0, ``log10_pvalue`` is always finite.
+    Field names (``n_U``, ``acc_N``, ``M``, ``K``) are the SPEC's, so reports match it.
+    """
+
+    n_U: int
+    n_N: int
+    n_overlap: int
+    a: int
+    b: int
+    acc_U: float
+    acc_N: float
+    M: int
+    K: int
+    pvalue: float
+    log10_pvalue: float
+    degenerate: bool
+    n_features_selected: int = 0
+    n_features_seen_in_eval: int = 0
+
+    @property
+    def statistic(self) -> int:
+        """The test statistic ``a`` (correct predictions in ``U``)."""
+        return self.a
+
+    def pvalue_display(self) -> str:
+        """The p-value printed by the SPEC §0 rule, e.g. ``3.8e-2475``."""
+        return format_pvalue(self.log10_pvalue)
+
+
+def permutation_test_from_counts(
+    *,
+    n_usual: int,
+    correct_usual: int,
+    n_unusual: int,
+    correct_unusual: int,
+    n_overlap: int = 0,
+    n_features_selected: int = 0,
+    n_features_seen_in_eval: int = 0,
+) -> LexicalBiasTestResult:
+    """Exact one-sided p-value from the four counts ``n_U, a, n_N, b`` (SPEC-bias §2.3).
+
+    Parameters
+    ----------
+    n_usual, correct_usual : int
+        ``|U|`` and ``a``, the number of correct predictions in ``U``.
+    n_unusual, correct_unusual : int
+        ``|N|`` and ``b``.
+    n_overlap, n_features_selected, n_features_seen_in_eval : int
+        Carried into the result for reporting only.
+
+    Returns
+    -------
+    LexicalBiasTestResult
+        ``degenerate=True`` with ``pvalue = 1.0`` when a set is empty or ``K`` is 0 or ``M``.
+
+    Examples
+    --------
+    >>> r = permutation_test_from_counts(n_usual=10, correct_usual=8, n_unusual=6, correct_unusual=2)
+    >>> r.pvalue == 92 / 1001, round(r.log10_pvalue, 6)
+    (True, -1.036646)
+    >>> r = permutation_test_from_counts(n_usual=20_000, correct_usual=19_000, n_unusual=20_000, correct_unusual=10_000)
+    >>> r.pvalue, r.pvalue_display()
+    (0.0, '3.8e-2475')
+    """
+    for name, value in [("n_usual", n_usual), ("correct_usual", correct_usual), ("n_unusual", n_unusual),
+                        ("correct_unusual", correct_unusual), ("n_overlap", n_overlap)]:
+        if int(value) != value or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    if correct_usual > n_usual or correct_unusual > n_unusual:
+        raise ValueError("a set cannot have more correct predictions than members")
+    n_u, a, n_n, b = int(n_usual), int(correct_usual), int(n_unusual), int(correct_unusual)
+    population, correct = n_u + n_n, a + b
+    degenerate = n_u == 0 or n_n == 0 or correct == 0 or correct == population
+    if degenerate:  # X is constant: no evidence either way
+        pvalue, log10_p = 1.0, 0.0
+    else:
+        pvalue, log10_p = _hypergeom_sf(a, population, correct, n_u)
+    return LexicalBiasTestResult(
+        n_U=n_u,
+        n_N=n_n,
+        n_overlap=int(n_overlap),
+        a=a,
+        b=b,
+        acc_U=a / n_u if n_u else math.nan,
+        acc_N=b / n_n if n_n else math.nan,
+        M=population,
+        K=correct,
+        pvalue=pvalue,
+        log10_pvalue=log10_p,
+        degenerate=degenerate,
+        n_features_selected=int(n_features_selected),
+        n_features_seen_in_eval=int(n_features_seen_in_eval),
+    )
+
+
+def lexical_bias_test(
+    eval_features: LexicalFeatures,
+    gold: Sequence[Hashable],
+    pred: Sequence[Hashable],
+    *,
+    zscores: LexicalZScores,
+    selection: FeatureSelection,
+) -> LexicalBiasTestResult:
+    """Permutation test for lexical bias of one model on an evaluation split ([SDS23] §3).
+
+    Parameters
+    ----------
+    eval_features : LexicalFeatures
+        Features of the evaluation split, built like the training features (e.g. with
+        ``vocabulary=selection.features``); selected features it lacks count as absent.
+    gold, pred : sequence
+        Gold labels (must be in the label set) and predictions (anything outside the
+        label set is wrong) of every evaluation instance.
+    zscores : LexicalZScores
+        Training statistics; their counts define the usual labels ``Λ(w)``.
+    selection : FeatureSelection
+        The selected features ``S``.
+
+    Returns
+    -------
+    LexicalBiasTestResult
+
+    Examples
+    --------
+    >>> from mlcore.lexical import lexical_features
+    >>> from mlcore.lexical_association import lexical_zscores, select_top_features
+    >>> train = lexical_features(["Nobody sleeps.", "Nobody runs.", "A dog runs.", "A cat sleeps."])
+    >>> z = lexical_zscores(train, ["C", "C", "E", "N"], label_set=("E", "N", "C"))
+    >>> s = select_top_features(z, k=1)
+    >>> test = lexical_features(["Nobody is here.", "Nobody sings.", "The dog eats."], vocabulary=s.features)
+    >>> r = lexical_bias_test(test, ["C", "E", "E"], ["C", "C", "E"], zscores=z, selection=s)
+    >>> (r.n_U, r.n_N, r.a, r.b, r.pvalue)
+    (2, 1, 2, 0, 0.3333333333333333)
+    """
+    label_set = zscores.label_set
+    gold_idx = encode_labels(gold, label_set)
+    pred_idx = encode_labels(pred, label_set, unknown=-1)
+    if not (len(gold_idx) == len(pred_idx) == eval_features.n_instances):
+        raise ValueError(
+            f"{eval_features.n_instances} instances, {len(gold_idx)} gold labels, {len(pred_idx)} predictions"
+        )
+    selected = selection.features
+    usual = usual_labels(zscores.counts[[zscores.row[w] for w in selected]].reshape(len(selected), len(label_set)))
+    # Re-index evaluation columns to positions in S; selected features the evaluation
+    # vocabulary lacks simply have no entries.
+    to_selected = np.full(len(eval_features.vocabulary), -1, dtype=np.int64)
+    for j, feature in enumerate(selected):
+        if feature in eval_features.column:
+            to_selected[eval_features.column[feature]] = j
+    cells = eval_features.matrix.tocoo()
+    keep = (to_selected[cells.col] >= 0) & (cells.data != 0)
+    present = sp.csr_matrix(
+        (np.ones(int(keep.sum()), np.int64), (cells.row[keep], to_selected[cells.col[keep]])),
+        shape=(len(gold_idx), len(selected)),
+    )
+    sets = usual_unusual_sets(present, gold_idx, usual)
+    correct = pred_idx == gold_idx
+    return permutation_test_from_counts(
+        n_usual=sets.n_U,
+        correct_usual=int((correct & sets.in_usual).sum()),
+        n_unusual=sets.n_N,
+        correct_unusual=int((correct & sets.in_unusual).sum()),
+        n_overlap=sets.n_overlap,
+        n_features_selected=len(selected),
+        n_features_seen_in_eval=sets.n_features_seen,
+    )
