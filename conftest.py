@@ -134,3 +134,27 @@ def open_round(course, tiny_model_version):
     from collector.services import round_create
 
     return round_create(course=course, name="round-1", title="Round 1", live_model=tiny_model_version)
+
+
+@pytest.fixture
+def graded_round(round_, course, student, instructor, fake_model):
+    """alice: 2 questions (1 fooled live); bob: 1 (fooled live); carol: none; the instructor's own
+    question is not graded. CV (2 trials): alice's fool 1.0 and 0.5 of trials, bob's 0."""
+    from collector import services
+    from collector.tests.factories import finished_scoring_run, make_user, question_data
+
+    round_.weight_cv = 2.0
+    round_.save()
+    bob = make_user("bob", email="bob@example.edu", first_name="Bob", last_name="Brown", sis_user_id="S2", section="B")
+    carol = make_user("carol", email="carol@example.edu", sis_user_id="S3")
+    for user in (bob, carol):
+        services.course_join(user=user, join_code=course.join_code)
+
+    def submit(user, prompt, answer):
+        # fake_model always picks completion 3: fooled unless the key is 3.
+        return services.question_submit(user=user, round_id=round_.pk, **question_data(prompt=prompt, correct_index=answer))
+
+    q1, q2 = submit(student, "Alice one. She", 0), submit(student, "Alice two. She", 3)
+    q3, q4 = submit(bob, "Bob one. He", 0), submit(instructor, "Prof tries. He", 0)
+    finished_scoring_run(round_, {q1.pk: [False, False], q2.pk: [False, True], q3.pk: [True, True], q4.pk: [False, False]})
+    return round_

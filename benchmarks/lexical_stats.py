@@ -28,11 +28,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mlcore.lexical import lexical_features, lexical_tokens  # noqa: E402
-from mlcore.lexical_association import lexical_zscores, select_top_features  # noqa: E402
-from mlcore.permutation import lexical_bias_test  # noqa: E402
-from mlcore.reweighting import bigram_balance_check, reweight, reweighting_features  # noqa: E402
-from mlcore.stopwords import NLTK_ENGLISH_STOPWORDS, STOP_WORDS  # noqa: E402
+from mlcore.lexical import lexical_features, lexical_tokens
+from mlcore.lexical_association import lexical_zscores, select_top_features
+from mlcore.permutation import lexical_bias_test
+from mlcore.reweighting import bigram_balance_check, reweight, reweighting_features
+from mlcore.stopwords import NLTK_ENGLISH_STOPWORDS, STOP_WORDS
 
 LABELS = ("entailment", "neutral", "contradiction")
 

@@ -381,7 +381,7 @@ def main() -> int:
         OUT_FILE.write_text(json.dumps(results, indent=2), encoding="utf-8")
         print(f"\nWrote {OUT_FILE.relative_to(ROOT)}")
         return 1 if crowd.missing_finals else 0
-    except Exception as error:  # noqa: BLE001 - show the server log, which usually says why
+    except Exception as error:
         log = var_dir / "daphne.log"
         if log.is_file():
             print(f"--- last lines of {log} ---\n{log.read_text(errors='replace')[-3000:]}", file=sys.stderr)

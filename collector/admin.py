@@ -1,6 +1,13 @@
 from django.contrib import admin
 
-from collector.models import Course, Enrollment, ModelVersion, Prediction, Question, Round
+from collector.models import (
+    Course,
+    Enrollment,
+    ModelVersion,
+    Prediction,
+    Question,
+    Round,
+)
 
 
 class EnrollmentInline(admin.TabularInline):

@@ -1,4 +1,5 @@
-"""Websocket consumer for live authoring: drafts in, the live model's probabilities out.
+"""Websocket consumers: live authoring (drafts in, the live model's probabilities out) and
+the progress of a round's scoring runs (``ScoringProgressConsumer``, at the end).
 
 Protocol (also in the README): the client sends
 ``{"type": "draft", "prompt": str, "choices": [4 str], "answer": int | null, "seq": int?}``
@@ -20,6 +21,7 @@ from collector import selectors, services
 from collector.exceptions import AccessError
 from collector.inference import inference_service
 from collector.models import ModelVersion, Round
+from collector.presentation import scoring_run_payload
 from collector.validation import clean_question, first_message
 from mlcore.configs import MCExample
 from mlcore.serving import BatcherOverloaded
@@ -117,7 +119,7 @@ class AuthorConsumer(AsyncJsonWebsocketConsumer):
             return
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 - any model failure: tell the author, keep authoring usable
+        except Exception:
             logger.exception("Draft prediction failed for round %s", self.round.pk)
             if local_seq == self.latest_seq:
                 await self.send_json({"type": "status", "state": "unavailable", "message": UNAVAILABLE_MESSAGE, "seq": seq})
@@ -134,3 +136,63 @@ class AuthorConsumer(AsyncJsonWebsocketConsumer):
                 "seq": seq,
             }
         )
+
+
+class ScoringProgressConsumer(AsyncJsonWebsocketConsumer):
+    """The round's newest scoring run of each kind, for its instructors, on
+    ``ws/rounds/<round_id>/scoring/``.
+
+    Sends ``{"type": "scoring", "runs": [{id, kind, status, progress, summary, error, display}]}``
+    on connect and whenever a run changed. The worker writes progress to the database from
+    another process, so the consumer polls the database (through a selector, once a second)
+    instead of waiting for a group message: that works the same with the in-memory channel
+    layer and with Redis. The client may send ``{"type": "ping"}``.
+    """
+
+    poll_seconds = 1.0
+    round: Round | None = None
+
+    async def connect(self) -> None:
+        await self.accept()
+        self.poller: asyncio.Task | None = None
+        try:
+            self.round = await database_sync_to_async(selectors.round_for_manager)(
+                user=self.scope["user"], round_id=self.scope["url_route"]["kwargs"]["round_id"]
+            )
+        except AccessError as error:
+            await self.send_json({"type": "error", "message": error.message})
+            await self.close(code=4403)
+            return
+        self.last_runs: list[dict] | None = None
+        self.poller = asyncio.ensure_future(self.poll())
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "poller", None) is not None:
+            self.poller.cancel()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
+        if self.round is None:
+            return
+        try:
+            content = json.loads(text_data or "")
+        except (json.JSONDecodeError, TypeError):
+            content = None
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+            return
+        await self.send_json({"type": "error", "message": 'This socket only reports progress; send {"type": "ping"} at most.'})
+
+    async def poll(self) -> None:
+        while True:
+            try:
+                runs = await database_sync_to_async(self.snapshot)()
+            except Exception:
+                logger.exception("Could not read the scoring runs of round %s", self.round.pk)
+            else:
+                if runs != self.last_runs:
+                    self.last_runs = runs
+                    await self.send_json({"type": "scoring", "runs": runs})
+            await asyncio.sleep(self.poll_seconds)
+
+    def snapshot(self) -> list[dict]:
+        return [scoring_run_payload(run) for run in selectors.scoring_runs_latest(round_=self.round)]

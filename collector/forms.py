@@ -9,7 +9,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from collector.models import CATEGORY_CHOICES, NUM_CHOICES, Round
+from collector.models import CATEGORY_CHOICES, NUM_CHOICES, Round, ScoringRun
 from mlcore.configs import CATEGORIES
 
 CHOICE_FIELDS = tuple(f"choice_{i}" for i in range(NUM_CHOICES))
@@ -141,3 +141,36 @@ class QuestionFilterForm(forms.Form):
             "author_id": data.get("author"),
             "search": (data.get("q") or "").strip(),
         }
+
+
+class ScoringStartForm(forms.Form):
+    """The round page's "Score in cross-validation" / "Run answer-only baseline" buttons."""
+
+    kind = forms.ChoiceField(choices=ScoringRun.Kind.choices, widget=forms.HiddenInput)
+    folds = forms.IntegerField(min_value=2, max_value=20, initial=5, help_text="2 to 20")
+    trials = forms.IntegerField(min_value=1, max_value=10, initial=1, help_text="1 to 10")
+
+
+class ModelTrainForm(ServiceErrorsMixin, forms.Form):
+    """Train a new live model on every question so far; optionally make it a round's live model."""
+
+    name = forms.CharField(label="New model name", max_length=100, help_text="e.g. fall25-after-round1")
+    make_live_round = forms.TypedChoiceField(
+        label="Make it the live model of", required=False, coerce=int, empty_value=None, choices=(),
+    )
+
+    def __init__(self, *args, rounds: list[tuple[int, str]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["make_live_round"].choices = [("", "No round (just register it)"), *rounds]
+
+
+class GradesExportForm(forms.Form):
+    """The "Download grades" button (GET parameters)."""
+
+    format = forms.ChoiceField(
+        choices=[("canvas", "Canvas"), ("moodle", "Moodle"), ("csv", "Plain CSV")], initial="canvas",
+    )
+    points_possible = forms.FloatField(
+        label="Points possible", required=False, min_value=0.0,
+        help_text="Empty: points = credit. P: points = min(P, credit), so P credits are full marks.",
+    )

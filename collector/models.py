@@ -97,6 +97,13 @@ class Round(models.Model):
     weight_live = models.FloatField(default=1.0, validators=[MinValueValidator(0.0)])
     weight_cv = models.FloatField(default=1.0, validators=[MinValueValidator(0.0)])
     categories = models.JSONField(default=all_categories, help_text="Categories offered to authors")
+    base_checkpoint = models.CharField(
+        max_length=500, blank=True,
+        help_text="Model fine-tuned in cross-validation scoring (blank: STUMPER_BASE_CHECKPOINT)",
+    )
+    scoring_config = models.JSONField(
+        default=dict, blank=True, help_text="FineTuneConfig fields that override the scoring defaults"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -167,3 +174,88 @@ class Prediction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} prediction for question {self.question_id}: {self.status}"
+
+
+class ScoringRun(models.Model):
+    """Cross-validation scoring of a round (or its answer-only baseline), fold by fold.
+
+    Each finished fold is stored as a ``ScoringFold`` with its predictions, so a run that a
+    killed worker left behind resumes with the folds still missing.
+    """
+
+    class Kind(models.TextChoices):
+        CROSS_VALIDATION = "cross_validation", "Cross-validation"
+        ANSWER_ONLY = "answer_only", "Answer-only baseline"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scoring_runs")
+    kind = models.CharField(max_length=24, choices=Kind.choices, default=Kind.CROSS_VALIDATION)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    folds = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(2), MaxValueValidator(20)])
+    trials = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1), MaxValueValidator(10)])
+    seed = models.IntegerField(default=0)
+    base_checkpoint = models.CharField(max_length=500)
+    config = models.JSONField(default=dict, help_text="FineTuneConfig fields used for every fold")
+    # The data snapshot: exactly these questions are scored, whatever arrives meanwhile.
+    question_ids = models.JSONField(default=list)
+    progress = models.JSONField(default=dict, blank=True)
+    summary = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One active run per round and kind: a second start is refused by the database itself.
+            models.UniqueConstraint(
+                fields=["round", "kind"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="one_active_scoring_run",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.round.name} ({self.status})"
+
+
+class ScoringFold(models.Model):
+    """One finished (trial, fold) of a scoring run: its model's accuracy on the held-out fold."""
+
+    run = models.ForeignKey(ScoringRun, on_delete=models.CASCADE, related_name="fold_results")
+    trial = models.PositiveSmallIntegerField()
+    fold = models.PositiveSmallIntegerField()
+    accuracy = models.FloatField()
+    n_train = models.PositiveIntegerField()
+    n_test = models.PositiveIntegerField()
+    seconds = models.FloatField()
+    finished_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["trial", "fold"]
+        constraints = [models.UniqueConstraint(fields=["run", "trial", "fold"], name="unique_scoring_fold")]
+
+
+class CVPrediction(models.Model):
+    """A question's out-of-fold prediction in one trial of a scoring run."""
+
+    run = models.ForeignKey(ScoringRun, on_delete=models.CASCADE, related_name="predictions")
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="cv_predictions")
+    trial = models.PositiveSmallIntegerField()
+    fold = models.PositiveSmallIntegerField()
+    probs = models.JSONField()
+    predicted_index = models.PositiveSmallIntegerField()
+    correct = models.BooleanField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["run", "question", "trial"], name="unique_cv_prediction")]

@@ -6,7 +6,7 @@ the dashboard, the instructor table and the API describe a prediction the same w
 from dataclasses import dataclass
 
 from collector import selectors
-from collector.models import Prediction, Question
+from collector.models import Prediction, Question, ScoringRun
 
 LETTERS = "ABCD"
 
@@ -30,6 +30,10 @@ class QuestionView:
     predicted_letter: str | None
     credit: float
     model_name: str | None
+    fooled_cv: float | None  # share of CV trials fooled; None until scored in cross-validation
+    cv_text: str  # "yes" | "no" | "67% of trials" | "not scored yet"
+    live_credit: float
+    cv_credit: float
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,9 @@ def question_view(question: Question) -> QuestionView:
         for i, text in enumerate(question.choices)
     ]
     version = prediction.model_version if prediction is not None else None
+    fooled_cv = getattr(question, "fooled_cv", None)
+    credit = selectors.question_credit(question=question, prediction=prediction)
+    live_credit = question.round.weight_live * float(bool(prediction is not None and prediction.fooled))
     return QuestionView(
         question=question,
         prediction=prediction,
@@ -76,9 +83,24 @@ def question_view(question: Question) -> QuestionView:
         choices=choices,
         predicted_text=question.choices[predicted] if predicted is not None else None,
         predicted_letter=LETTERS[predicted] if predicted is not None else None,
-        credit=selectors.question_credit(question=question, prediction=prediction),
+        credit=credit,
         model_name=version.name if version is not None else None,
+        fooled_cv=fooled_cv,
+        cv_text=cv_text(fooled_cv),
+        live_credit=live_credit,
+        cv_credit=credit - live_credit,
     )
+
+
+def cv_text(fooled_cv: float | None) -> str:
+    """How a question did in cross-validation, in words."""
+    if fooled_cv is None:
+        return "not scored yet"
+    if fooled_cv >= 1.0:
+        return "yes"
+    if fooled_cv <= 0.0:
+        return "no"
+    return f"{100 * fooled_cv:.0f}% of trials"
 
 
 def prediction_payload(question: Question) -> dict:
@@ -120,3 +142,106 @@ def duration(seconds: int) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+# --- Scoring runs: one description for the round page, the websocket and the CLI ---------------
+
+
+def scoring_run_payload(run: ScoringRun) -> dict:
+    """``{id, kind, status, progress, summary, error, display}`` of one scoring run.
+
+    ``display`` holds the same run in words (status, progress line, result line, per-fold bars),
+    so the page, ``scoring.js`` and ``score_round`` say the same thing. The worker's host and
+    pid (``progress["owner"]``) stay on the server.
+    """
+    progress = {key: value for key, value in (run.progress or {}).items() if key != "owner"}
+    summary = run.summary or {}
+    return {
+        "id": run.pk,
+        "kind": run.kind,
+        "status": run.status,
+        "progress": progress,
+        "summary": summary,
+        "error": run.error,
+        "display": {
+            "kind": run.get_kind_display(),
+            "status": run.get_status_display(),
+            "percent": scoring_percent(run.status, progress),
+            "progress": scoring_progress_text(run, progress),
+            "result": scoring_result_text(run.kind, summary) if run.status == ScoringRun.Status.DONE else "",
+            "folds": fold_bars(summary),
+        },
+    }
+
+
+def scoring_percent(status: str, progress: dict) -> float:
+    """How much of the run is done, 0-100: finished folds plus the current fold's steps."""
+    if status == ScoringRun.Status.DONE:
+        return 100.0
+    total = progress.get("total_folds") or 0
+    if not total:
+        return 0.0
+    done = progress.get("done_folds") or 0
+    steps = progress.get("total_steps") or 0
+    step = progress.get("step") or 0
+    # A fold at its last step is counted once it is stored (done_folds), not twice meanwhile.
+    partial = step / steps if steps and step < steps and progress.get("stage") == "training" else 0.0
+    return round(100.0 * min(1.0, (done + partial) / total), 1)
+
+
+def scoring_progress_text(run: ScoringRun, progress: dict) -> str:
+    """One line: where the run is (fold, trial, step, loss) and about how long it still needs."""
+    done, total = progress.get("done_folds", 0), progress.get("total_folds", run.folds * run.trials)
+    if run.status == ScoringRun.Status.QUEUED:
+        return "Waiting for a worker to start it."
+    if run.status == ScoringRun.Status.DONE:
+        return f"Finished all {total} folds."
+    if run.status == ScoringRun.Status.FAILED:
+        return f"Stopped after {done} of {total} folds."
+    if progress.get("stage") != "training" or "fold" not in progress:
+        return f"Preparing ({done} of {total} folds done)."
+    parts = [f"Fold {progress['fold'] + 1} of {run.folds}"]
+    if run.trials > 1:
+        parts.append(f"trial {progress.get('trial', 0) + 1} of {run.trials}")
+    if progress.get("total_steps"):
+        parts.append(f"step {progress.get('step', 0)}/{progress['total_steps']}")
+    if progress.get("loss") is not None:
+        parts.append(f"loss {progress['loss']:.3f}")
+    if progress.get("eta_seconds") is not None:
+        parts.append(f"about {duration(progress['eta_seconds'])} left")
+    return " · ".join(parts)
+
+
+def scoring_result_text(kind: str, summary: dict) -> str:
+    """The finished run's headline: CV accuracy mean ± std, or answer-only accuracy vs chance."""
+    if kind == ScoringRun.Kind.ANSWER_ONLY and summary.get("answer_only_accuracy") is not None:
+        pvalue = summary.get("binomial_pvalue")
+        test = f" (one-sided binomial test p = {pvalue:.3g})" if pvalue is not None else ""
+        return f"Answer-only accuracy {100 * summary['answer_only_accuracy']:.1f}% vs 25% chance{test}."
+    if summary.get("mean") is None:
+        return ""
+    trials = len(summary.get("fold_accuracy") or []) or 1
+    spread = f" ± {100 * summary['std']:.1f}" if summary.get("std") is not None else ""
+    over = f"mean ± std over {trials} trials" if spread else "1 trial"
+    questions = f"; {summary['questions']} questions" if summary.get("questions") else ""
+    return f"Cross-validation accuracy {100 * summary['mean']:.1f}%{spread} ({over}{questions})."
+
+
+def fold_bars(summary: dict) -> list[dict]:
+    """Per-fold accuracy averaged over trials, as ``{label, accuracy, percent}`` bars."""
+    rows = summary.get("fold_accuracy") or []
+    if not rows:
+        return []
+    folds = len(rows[0])
+    bars = []
+    for fold in range(folds):
+        values = [row[fold] for row in rows if fold < len(row)]
+        accuracy = sum(values) / len(values)
+        bars.append({"label": f"Fold {fold + 1}", "accuracy": accuracy, "percent": round(100 * accuracy, 1)})
+    return bars
+
+
+def scoring_cards(payloads: list[dict]) -> list[dict]:
+    """One card per kind of run for the round page, ``run`` None for a kind never run."""
+    by_kind = {payload["kind"]: payload for payload in payloads}
+    return [{"kind": kind, "label": label, "run": by_kind.get(kind)} for kind, label in ScoringRun.Kind.choices]

@@ -1,11 +1,34 @@
 """Read-only queries of the collector; views, consumers and commands read through these."""
 import re
 
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import (
+    Avg,
+    BooleanField,
+    Case,
+    Count,
+    F,
+    FloatField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 
 from accounts.models import User
 from collector.exceptions import AccessError
-from collector.models import Course, Enrollment, Prediction, Question, Round
+from collector.models import (
+    Course,
+    CVPrediction,
+    Enrollment,
+    Prediction,
+    Question,
+    Round,
+    ScoringFold,
+    ScoringRun,
+)
 from mlcore.codah import format_codah_tsv
 from mlcore.configs import CATEGORIES, MCExample
 
@@ -81,9 +104,31 @@ def round_for_manager(*, user: User, round_id: int) -> Round:
     return round_
 
 
+def _latest_done_run(kind: str) -> Subquery:
+    # Nested in the CV-prediction subquery below, hence the double OuterRef to the question.
+    runs = ScoringRun.objects.filter(round=OuterRef(OuterRef("round_id")), kind=kind, status=ScoringRun.Status.DONE)
+    return Subquery(runs.order_by("-finished_at", "-pk").values("pk")[:1])
+
+
+def _fooled_cv_fraction() -> Subquery:
+    """Share of trials whose out-of-fold model got the question wrong, in the latest finished run."""
+    rows = CVPrediction.objects.filter(question=OuterRef("pk"), run=_latest_done_run(ScoringRun.Kind.CROSS_VALIDATION))
+    fooled = Avg(Case(When(correct=False, then=Value(1.0)), default=Value(0.0), output_field=FloatField()))
+    return Subquery(rows.values("question").annotate(fooled=fooled).values("fooled")[:1], output_field=FloatField())
+
+
+def _answer_only_correct() -> Subquery:
+    rows = CVPrediction.objects.filter(question=OuterRef("pk"), run=_latest_done_run(ScoringRun.Kind.ANSWER_ONLY), trial=0)
+    return Subquery(rows.values("correct")[:1], output_field=BooleanField())
+
+
 def _with_live_prediction(questions: QuerySet[Question]) -> QuerySet[Question]:
+    """Questions with their live prediction prefetched and ``fooled_cv`` / ``answer_only_correct``
+    annotated (None until a scoring run of that kind has finished)."""
     live = Prediction.objects.filter(kind=Prediction.Kind.LIVE).select_related("model_version")
-    return questions.prefetch_related(Prefetch("predictions", queryset=live, to_attr="live_predictions"))
+    return questions.prefetch_related(Prefetch("predictions", queryset=live, to_attr="live_predictions")).annotate(
+        fooled_cv=_fooled_cv_fraction(), answer_only_correct=_answer_only_correct()
+    )
 
 
 def live_prediction_of(question: Question) -> Prediction | None:
@@ -123,16 +168,20 @@ def round_questions(
 
 
 def question_credit(*, question: Question, prediction: Prediction | None) -> float:
-    """Credit earned so far: weight_live x fooled_live (cross-validation credit is added later)."""
-    if prediction is None or prediction.fooled is None:
-        return 0.0
-    return question.round.weight_live * float(prediction.fooled)
+    """Credit = weight_live x fooled_live + weight_cv x fooled_cv (fooled_cv: share of trials).
+
+    ``fooled_cv`` comes from the annotation of the selectors above; a question not yet scored in
+    cross-validation earns only its live credit.
+    """
+    live = float(bool(prediction and prediction.fooled))
+    cv = getattr(question, "fooled_cv", None) or 0.0
+    return question.round.weight_live * live + question.round.weight_cv * cv
 
 
 def round_stats(*, round_: Round) -> dict:
     """Counts for `round_stats --json` and the instructor page."""
     questions = Question.objects.filter(round=round_)
-    per_category = {category: 0 for category in CATEGORIES}
+    per_category = dict.fromkeys(CATEGORIES, 0)
     for categories in questions.values_list("categories", flat=True):
         for category in categories or ["other"]:
             per_category[category] = per_category.get(category, 0) + 1
@@ -152,7 +201,59 @@ def round_stats(*, round_: Round) -> dict:
         "predicted_live": counts["done"],
         "pending_live": counts["pending"],
         "fooling_rate_live": (counts["fooled"] / counts["done"]) if counts["done"] else None,
+        **_scoring_stats(round_),
     }
+
+
+def latest_scoring_run(*, round_: Round, kind: str, finished: bool = False) -> ScoringRun | None:
+    runs = ScoringRun.objects.filter(round=round_, kind=kind)
+    if finished:
+        runs = runs.filter(status=ScoringRun.Status.DONE)
+    return runs.order_by("-created_at", "-pk").first()
+
+
+def scoring_runs_latest(*, round_: Round) -> list[ScoringRun]:
+    """The newest run of each kind (any status), cross-validation first: the round page's
+    "Scoring" section and the scoring websocket show these."""
+    runs = (latest_scoring_run(round_=round_, kind=kind) for kind in ScoringRun.Kind.values)
+    return [run for run in runs if run is not None]
+
+
+def scoring_run_get(*, run_id: int) -> ScoringRun:
+    """A run re-read from the database (``score_round --wait`` polls its progress)."""
+    return ScoringRun.objects.select_related("round").get(pk=run_id)
+
+
+def scoring_run_folds(*, run_id: int, after_id: int = 0) -> QuerySet[ScoringFold]:
+    """The run's finished (trial, fold) results, in the order they finished; ``after_id`` skips
+    those already seen."""
+    return ScoringFold.objects.filter(run_id=run_id, pk__gt=after_id).order_by("pk")
+
+
+def _scoring_stats(round_: Round) -> dict:
+    """``scored_cv``, ``fooled_cv`` (trial-averaged, summed), ``cv_accuracy`` and, once run,
+    ``answer_only_accuracy`` from the latest finished runs."""
+    stats: dict = {"scored_cv": 0, "fooled_cv": 0.0, "cv_accuracy": None}
+    cv = latest_scoring_run(round_=round_, kind=ScoringRun.Kind.CROSS_VALIDATION, finished=True)
+    if cv is not None:
+        stats.update(
+            scored_cv=cv.predictions.values("question").distinct().count(),
+            fooled_cv=round(sum(1 - p for p in _correct_fraction_per_question(cv)), 6),
+            cv_accuracy=cv.summary.get("accuracy"),
+            cv_accuracy_mean=cv.summary.get("mean"),
+            cv_accuracy_std=cv.summary.get("std"),
+        )
+    answer_only = latest_scoring_run(round_=round_, kind=ScoringRun.Kind.ANSWER_ONLY, finished=True)
+    if answer_only is not None:
+        stats["answer_only_accuracy"] = answer_only.summary.get("accuracy")
+    return stats
+
+
+def _correct_fraction_per_question(run: ScoringRun) -> list[float]:
+    rows = run.predictions.values("question").annotate(
+        correct=Avg(Case(When(correct=True, then=Value(1.0)), default=Value(0.0), output_field=FloatField()))
+    )
+    return [row["correct"] for row in rows]
 
 
 def _single_line(text: str) -> str:
@@ -162,7 +263,18 @@ def _single_line(text: str) -> str:
 
 def round_examples(*, round_: Round) -> list[MCExample]:
     """The round's questions as labelled examples, oldest first (TSV export and fine-tuning)."""
-    questions = Question.objects.filter(round=round_).order_by("created_at", "id")
+    return _as_examples(Question.objects.filter(round=round_))
+
+
+def course_examples_so_far(*, round_: Round) -> list[MCExample]:
+    """Every question of ``round_`` and of the course's earlier rounds (by creation), oldest
+    first: the training set of the next round's live model."""
+    rounds = Round.objects.filter(course_id=round_.course_id, created_at__lte=round_.created_at)
+    return _as_examples(Question.objects.filter(Q(round__in=rounds) | Q(round=round_)))
+
+
+def _as_examples(questions: QuerySet[Question]) -> list[MCExample]:
+    questions = questions.order_by("created_at", "id")
     return [
         MCExample(
             prompt=_single_line(q.prompt),

@@ -14,7 +14,14 @@ from accounts.services import user_create
 from collector import selectors
 from collector.exceptions import AccessError, ImportFailed
 from collector.inference import predict_examples
-from collector.models import Course, Enrollment, ModelVersion, Prediction, Question, Round
+from collector.models import (
+    Course,
+    Enrollment,
+    ModelVersion,
+    Prediction,
+    Question,
+    Round,
+)
 from collector.validation import clean_question
 from mlcore.codah import parse_codah_tsv
 from mlcore.configs import PACKAGED_MINILM, MCExample
@@ -199,7 +206,7 @@ def prediction_schedule(*, prediction_id: int) -> None:
 
     try:
         prediction_compute_task.delay(prediction_id)
-    except Exception:  # noqa: BLE001 - the worker's start-up sweep picks pending ones up
+    except Exception:
         logger.exception("Could not enqueue prediction %s; it stays pending", prediction_id)
 
 
@@ -213,7 +220,7 @@ def prediction_compute(*, prediction_id: int) -> Prediction:
     example = MCExample(prompt=question.prompt, choices=tuple(question.choices), label=question.correct_index)
     try:
         result = predict_examples(version, [example])[0]
-    except Exception as error:  # noqa: BLE001 - any model failure must not lose the question
+    except Exception as error:
         logger.exception("Prediction %s failed with model %s", prediction_id, version.name)
         Prediction.objects.filter(pk=prediction_id).update(
             attempts=F("attempts") + 1, last_error=f"{type(error).__name__}: {error}"[:2000]

@@ -1,9 +1,10 @@
 """Celery tasks of the collector: thin wrappers that take ids and call idempotent services."""
 from celery import shared_task
 from celery.signals import worker_ready
+from django.conf import settings
 
-from collector import services
-from collector.models import Prediction
+from collector import scoring, selectors, services, training
+from collector.models import Prediction, ScoringRun
 
 
 class PredictionStillPending(Exception):
@@ -18,7 +19,24 @@ def prediction_compute_task(self, prediction_id: int) -> None:
         raise self.retry(exc=PredictionStillPending(prediction.last_error), countdown=5 * 2**self.request.retries)
 
 
+@shared_task(bind=True, acks_late=True, max_retries=None, name="collector.scoring_run")
+def scoring_run_task(self, run_id: int) -> None:
+    run = scoring.scoring_run(run_id=run_id)
+    if run.status in ScoringRun.ACTIVE:
+        # Another live worker holds the run; look again once its heartbeat could have gone stale.
+        raise self.retry(countdown=settings.STUMPER_SCORING_STALE_SECONDS)
+
+
+@shared_task(acks_late=True, name="collector.model_train")
+def model_train_task(round_id: int, name: str, live_round_id: int | None = None) -> None:
+    """Train the next round's live model; ``training.round_train_next_model`` does the work."""
+    round_ = selectors.round_get(round_id=round_id)
+    live_round = selectors.round_get(round_id=live_round_id) if live_round_id is not None else None
+    training.round_train_next_model(round_=round_, name=name, make_live_round=live_round)
+
+
 @worker_ready.connect
-def _sweep_pending_predictions(**kwargs) -> None:
-    """Predictions left pending while no worker ran (or the broker was down) get computed now."""
+def _resume_interrupted_work(**kwargs) -> None:
+    """Work left behind while no worker ran (or the broker was down) is picked up now."""
     services.predictions_schedule_pending()
+    scoring.scoring_resume_interrupted()

@@ -9,13 +9,33 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import (
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 
 from accounts.models import User
-from collector import selectors, services
+from collector import grades, scoring, selectors, services, training
 from collector.exceptions import AccessError
-from collector.forms import CourseCreateForm, QuestionFilterForm, QuestionForm, RoundCreateForm
-from collector.presentation import category_bars, question_view, submit_message
+from collector.forms import (
+    CourseCreateForm,
+    GradesExportForm,
+    ModelTrainForm,
+    QuestionFilterForm,
+    QuestionForm,
+    RoundCreateForm,
+    ScoringStartForm,
+)
+from collector.models import Round
+from collector.presentation import (
+    category_bars,
+    question_view,
+    scoring_cards,
+    scoring_run_payload,
+    submit_message,
+)
+from collector.validation import first_message
 
 DASHBOARD_PAGE_SIZE = 25
 ROUND_TABLE_PAGE_SIZE = 50
@@ -138,5 +158,92 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
         "filters": filters,
         "page_obj": page,
         "rows": [question_view(question) for question in page],
+        "scoring_cards": scoring_cards([scoring_run_payload(run) for run in selectors.scoring_runs_latest(round_=round_)]),
+        "train_form": ModelTrainForm(rounds=_round_choices(round_)),
+        "grades_form": GradesExportForm(),
     }
     return render(request, "collector/round_detail.html", context)
+
+
+def _round_choices(round_: Round) -> list[tuple[int, str]]:
+    return [(r.pk, f"{r} ({r.name})") for r in selectors.course_rounds(course=round_.course)]
+
+
+def _back_to_round(round_: Round) -> HttpResponse:
+    # No "#scoring" anchor: the flash message is at the top of the page and must be seen.
+    return redirect("collector:round_detail", round_id=round_.pk)
+
+
+def _form_errors(form) -> str:
+    """A form's errors on one line, each after its field's label (for a flash message)."""
+    parts = []
+    for field, errors in form.errors.items():
+        label = (form.fields[field].label or field.replace("_", " ").capitalize()) if field in form.fields else ""
+        parts.append(f"{label}: {' '.join(errors)}" if label else " ".join(errors))
+    return " ".join(parts)
+
+
+@login_required
+@require_POST
+def round_scoring_start(request: HttpRequest, round_id: int) -> HttpResponse:
+    """Queue cross-validation scoring or the answer-only baseline of the round."""
+    round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
+    form = ScoringStartForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Scoring not started. {_form_errors(form)}")
+        return _back_to_round(round_)
+    try:
+        run = scoring.scoring_start(round_=round_, user=request.user, **form.cleaned_data)
+    except scoring.ScoringRefused as error:
+        messages.error(request, error.message)
+    except ValidationError as error:
+        messages.error(request, f"Scoring not started. {first_message(error)}")
+    else:
+        messages.success(
+            request, f"{run.get_kind_display()} run {run.pk} of {run.folds} folds queued; a worker will run it. "
+            "Its progress shows below."
+        )
+    return _back_to_round(round_)
+
+
+@login_required
+@require_POST
+def round_model_train(request: HttpRequest, round_id: int) -> HttpResponse:
+    """Queue the training of a new live model on every question of the course so far."""
+    round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
+    form = ModelTrainForm(request.POST, rounds=_round_choices(round_))
+    if not form.is_valid():
+        messages.error(request, f"Training not started. {_form_errors(form)}")
+        return _back_to_round(round_)
+    live_id = form.cleaned_data["make_live_round"]
+    live_round = selectors.round_for_manager(user=request.user, round_id=live_id) if live_id else None
+    try:
+        training.round_train_next_model_schedule(round_=round_, name=form.cleaned_data["name"], make_live_round=live_round)
+    except ValidationError as error:
+        messages.error(request, f"Training not started. {first_message(error)}")
+    else:
+        then = f" and then becomes the live model of round {live_round}" if live_round else ""
+        messages.success(
+            request, f"Training of model “{form.cleaned_data['name']}” on all questions so far is queued; "
+            f"a worker runs it (this can take several minutes){then}."
+        )
+    return _back_to_round(round_)
+
+
+@login_required
+@require_safe
+def round_grades_download(request: HttpRequest, round_id: int) -> HttpResponse:
+    """One row per enrolled student as a Canvas, Moodle or plain CSV file."""
+    round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
+    form = GradesExportForm(request.GET)
+    if not form.is_valid():
+        messages.error(request, f"No grades exported. {_form_errors(form)}")
+        return _back_to_round(round_)
+    fmt, points_possible = form.cleaned_data["format"], form.cleaned_data["points_possible"]
+    rows = grades.round_grades(round_=round_, points_possible=points_possible)
+    response = HttpResponse(
+        grades.grades_csv(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible),
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="stumper-{round_.name}-grades-{fmt}.csv"'
+    return response

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 __all__ = [
+    "CACHE_DTYPES",
     "CATEGORIES",
     "CATEGORY_CODES",
     "NUM_CHOICES",
@@ -38,9 +39,11 @@ CATEGORY_CODES: dict[str, str] = {
 PACKAGED_MINILM = "packaged:all-MiniLM-L6-v2"
 #: CODAH questions always have exactly four candidate completions.
 NUM_CHOICES = 4
+#: Allowed ``FineTuneConfig.cache_dtype`` values (names of torch dtypes).
+CACHE_DTYPES: tuple[str, ...] = ("float32", "float16", "bfloat16")
 
 
-class ScorerKind(str, enum.Enum):
+class ScorerKind(enum.StrEnum):
     """Which scorer implementation a :class:`ScorerSpec` selects."""
 
     ZERO_SHOT = "zero_shot_embedding"
@@ -186,7 +189,25 @@ class FineTuneConfig:
     freeze_layers : int
         Freeze the embeddings and the first ``freeze_layers`` encoder layers
         (0 = train everything). Frozen layers make the backward pass cheaper
-        and later allow caching their outputs.
+        and allow caching their outputs (``cache_frozen``).
+    cache_frozen : bool or None
+        With ``freeze_layers > 0``, run the frozen layers once per question
+        and train the upper layers on their stored outputs
+        (:mod:`mlcore.fast_finetune`); the result equals training without the
+        cache up to float rounding. ``None`` (default) means
+        ``freeze_layers > 0``; it is resolved to a bool on construction.
+    cache_dtype : str
+        Storage type of cached states, ``"float32"``, ``"float16"`` or
+        ``"bfloat16"``; batches are upcast to float32 before use.
+    length_grouped : bool
+        Cached path only. Shuffle, then sort windows of 50 batches by length
+        and shuffle the batches: each batch holds questions of similar
+        length, so dynamic padding adds ~12% tokens instead of ~60% (CODAH).
+    bf16 : bool
+        Cached path only. Run the training forward/backward under
+        ``torch.autocast("cpu", torch.bfloat16)`` (weights and optimizer stay
+        float32; prediction stays float32). About 2x faster per step on CPUs
+        with AVX512-BF16/AMX, slower on CPUs without.
     """
 
     epochs: int = 4
@@ -200,11 +221,49 @@ class FineTuneConfig:
     threads: int = 2
     answer_only: bool = False
     freeze_layers: int = 0
+    cache_frozen: bool | None = None
+    cache_dtype: str = "float32"
+    length_grouped: bool = False
+    bf16: bool = False
 
     def __post_init__(self) -> None:
+        if self.cache_frozen is None:
+            object.__setattr__(self, "cache_frozen", self.freeze_layers > 0)
+        if (self.length_grouped or self.bf16) and not (self.freeze_layers > 0 and self.cache_frozen):
+            raise ValueError("length_grouped and bf16 need the cached path (freeze_layers > 0, cache_frozen)")
+        if self.cache_dtype not in CACHE_DTYPES:
+            raise ValueError(f"cache_dtype must be one of {CACHE_DTYPES}, got {self.cache_dtype!r}")
         if self.epochs < 1 or self.batch_size < 1 or self.max_length < 8:
             raise ValueError("epochs and batch_size must be >= 1 and max_length >= 8")
         if not 0.0 <= self.warmup_ratio < 1.0:
             raise ValueError(f"warmup_ratio must be in [0, 1), got {self.warmup_ratio}")
         if self.learning_rate <= 0 or self.freeze_layers < 0 or self.threads < 1:
             raise ValueError("learning_rate must be > 0, freeze_layers >= 0, threads >= 1")
+
+    @classmethod
+    def fast_cv(cls, **overrides: object) -> FineTuneConfig:
+        """Preset for cross-validation: cached frozen prefix, about 5x faster, same accuracy.
+
+        Embeddings and layers 1-2 of 6 frozen and cached (float16, ~200 MB
+        for all 2776 CODAH questions), length-grouped batches, bfloat16
+        autocast; the other settings are the defaults. Measured on CODAH
+        fold 0 (train 1665) from the packaged MiniLM, 2 threads on a shared
+        2-core CPU: 0.13 s per step against 0.67-0.77 s for the default full
+        fine-tune in the same session (~26 s per epoch against 117-150 s),
+        plus ~19 s once to build the cache. Test accuracy 0.573 / 0.550 /
+        0.566 for seeds 42 / 1 / 2 (mean 0.563; full fine-tune 0.564), dev
+        0.563 / 0.574 / 0.581 (full 0.563). Freezing 3 or 4 layers was
+        faster still but lost 2-4 points (dev 0.52-0.54); bfloat16 and the
+        float16 cache did not change accuracy (dev 0.563 with float32 for
+        both). Without AVX512-BF16/AMX use ``bf16=False`` (2.7x, same accuracy).
+
+        ``overrides`` replace fields, e.g. ``FineTuneConfig.fast_cv(seed=1)``.
+        """
+        settings: dict[str, object] = {
+            "freeze_layers": 2,
+            "cache_frozen": True,
+            "cache_dtype": "float16",
+            "length_grouped": True,
+            "bf16": True,
+        }
+        return cls(**{**settings, **overrides})  # type: ignore[arg-type]

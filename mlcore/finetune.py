@@ -3,9 +3,9 @@
 The loop is deliberately plain (AdamW, linear warmup then decay, gradient
 clipping, dynamic padding) so that it runs on a 2-core CPU in minutes for a
 6-layer MiniLM. ``FineTuneConfig.freeze_layers`` freezes the embeddings and
-the lowest encoder layers; because those layers are then pure functions of
-the input, a later version can cache their outputs per question
-(see ``_trainable_parameters`` and ``_batch_loss``, the two places to change).
+the lowest encoder layers; those layers are then pure functions of the input,
+so with ``cache_frozen`` (the default when freezing) ``fit`` hands over to
+:mod:`mlcore.fast_finetune`, which runs them once per question.
 """
 
 from __future__ import annotations
@@ -96,6 +96,10 @@ class MultipleChoiceTrainer:
     history_ : list of float
         Mean training loss of each epoch.
 
+    With ``freeze_layers > 0`` and ``cache_frozen`` (the default then),
+    ``fit`` trains through :mod:`mlcore.fast_finetune` on the cached output
+    of the frozen layers; the result is the same up to float rounding.
+
     Examples
     --------
     >>> trainer = MultipleChoiceTrainer(FineTuneConfig(epochs=3), PACKAGED_MINILM)  # doctest: +SKIP
@@ -125,6 +129,8 @@ class MultipleChoiceTrainer:
             raise ValueError("cannot fine-tune on zero examples")
         if any(ex.label is None for ex in examples):
             raise ValueError("every training example needs a label")
+        if cfg.freeze_layers > 0 and cfg.cache_frozen:
+            return self._fit_cached(examples, progress)
         self._load_base()
         batches_per_epoch = -(-len(examples) // cfg.batch_size)
         optimizer, scheduler = self._make_optimizer(batches_per_epoch * cfg.epochs)
@@ -139,6 +145,17 @@ class MultipleChoiceTrainer:
             batches = [[examples[i] for i in order[s : s + cfg.batch_size]] for s in starts]
             self.history_.append(self._train_epoch(epoch, batches, optimizer, scheduler, clock))
         self.model_.eval()
+        return self
+
+    def _fit_cached(
+        self, examples: Sequence[MCExample], progress: Callable[[TrainProgress], None] | None
+    ) -> MultipleChoiceTrainer:
+        # Imported here because mlcore.fast_finetune imports this module.
+        from mlcore.fast_finetune import FastMultipleChoiceTrainer, FrozenPrefixCache
+
+        cache = FrozenPrefixCache.build(self.base_path, examples, self.config)
+        fast = FastMultipleChoiceTrainer(self.config, cache).fit(progress=progress)
+        self.tokenizer_, self.model_, self.history_ = fast.tokenizer_, fast.model_, fast.history_
         return self
 
     def _load_base(self) -> None:
@@ -192,16 +209,7 @@ class MultipleChoiceTrainer:
             module.eval()
 
     def _trainable_parameters(self) -> list[dict[str, Any]]:
-        # Standard BERT recipe: no weight decay on biases and LayerNorm weights.
-        decay, no_decay = [], []
-        for name, param in self.model_.named_parameters():
-            if not param.requires_grad:
-                continue
-            (no_decay if name.endswith("bias") or "LayerNorm" in name else decay).append(param)
-        return [
-            {"params": decay, "weight_decay": self.config.weight_decay},
-            {"params": no_decay, "weight_decay": 0.0},
-        ]
+        return parameter_groups(self.model_, self.config.weight_decay)
 
     def _batch_loss(self, batch: Sequence[MCExample]) -> torch.Tensor:
         enc = encode_pairs(
@@ -214,19 +222,38 @@ class MultipleChoiceTrainer:
         """Write weights, tokenizer and training settings; loadable by ``MultipleChoiceModelScorer``."""
         if not hasattr(self, "model_"):
             raise RuntimeError("call fit() before save()")
-        directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
-        self.model_.save_pretrained(directory)
-        self.tokenizer_.save_pretrained(directory)
-        meta = {
-            "base_path": self.base_path,
-            "max_length": self.config.max_length,
-            "answer_only": self.config.answer_only,
-            "config": asdict(self.config),
-            "history": self.history_,
-        }
-        (directory / TRAINING_META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
-        return directory
+        return save_checkpoint(directory, self.model_, self.tokenizer_, self.base_path, self.config, self.history_)
+
+
+def parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict[str, Any]]:
+    """AdamW groups over the parameters that require grad.
+
+    Standard BERT recipe: no weight decay on biases and LayerNorm weights.
+    """
+    decay, no_decay = [], []
+    for name, param in model.named_parameters():
+        if not param.requires_grad:
+            continue
+        (no_decay if name.endswith("bias") or "LayerNorm" in name else decay).append(param)
+    return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+
+
+def save_checkpoint(directory: str | Path, model: Any, tokenizer: Any, base_path: str, config: FineTuneConfig,
+                    history: Sequence[float]) -> Path:
+    """Write weights, tokenizer and the training metadata ``MultipleChoiceModelScorer`` reads back."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    meta = {
+        "base_path": base_path,
+        "max_length": config.max_length,
+        "answer_only": config.answer_only,
+        "config": asdict(config),
+        "history": list(history),
+    }
+    (directory / TRAINING_META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    return directory
 
 
 def evaluate_accuracy(scorer: MultipleChoiceScorer, examples: Sequence[MCExample]) -> EvalResult:

@@ -18,7 +18,13 @@ from typing import Literal
 import numpy as np
 from scipy import stats
 
-from mlcore.lexical import Feature, LexicalFeatures, check_label_set, encode_labels, feature_label_counts
+from mlcore.lexical import (
+    Feature,
+    LexicalFeatures,
+    check_label_set,
+    encode_labels,
+    feature_label_counts,
+)
 from mlcore.stopwords import STOP_WORDS
 
 __all__ = [

@@ -126,7 +126,7 @@ def load_pretrained(model_class: Any, path: str, name: str) -> tuple[Any, Any]:
     # transformers signals a bad checkpoint with OSError, ValueError, KeyError,
     # RuntimeError (shape mismatch) or safetensors' own error type; all of them
     # mean "this checkpoint is unusable", which is what the caller must show.
-    except Exception as exc:  # noqa: BLE001 - re-raised with context below
+    except Exception as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ModelLoadError(f"Could not load model {name!r} from {path!r}: {reason}") from exc
     model.eval()

@@ -91,7 +91,7 @@ class DraftBatcher:
         self._wakeup: asyncio.Event | None = None
         self._worker: asyncio.Task[None] | None = None
         self._closed = False
-        self._counts = dict(submitted=0, dropped=0, completed=0, failed=0, batches_run=0, largest_batch=0)
+        self._counts = {"submitted": 0, "dropped": 0, "completed": 0, "failed": 0, "batches_run": 0, "largest_batch": 0}
 
     @property
     def stats(self) -> BatcherStats:
@@ -184,7 +184,7 @@ class DraftBatcher:
             predictions = await loop.run_in_executor(self.executor, self.predict_fn, examples)
             if len(predictions) != len(batch):
                 raise ValueError(f"predict_fn returned {len(predictions)} predictions for {len(batch)} drafts")
-        except Exception as exc:  # noqa: BLE001 - every waiting caller must hear about it
+        except Exception as exc:
             self._counts["failed"] += len(batch)
             for draft in batch:
                 if not draft.future.done():

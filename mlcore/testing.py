@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mlcore.configs import MCExample
 
-__all__ = ["TINY_VOCAB_WORDS", "MARKER_WORD", "build_tiny_bert", "make_toy_examples"]
+__all__ = ["MARKER_WORD", "TINY_VOCAB_WORDS", "build_tiny_bert", "make_toy_examples"]
 
 _SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 #: The word that marks the correct answer in :func:`make_toy_examples`.
@@ -53,7 +53,12 @@ def build_tiny_bert(directory: str | Path, *, seed: int = 0, with_head: bool = T
         The checkpoint directory.
     """
     import torch
-    from transformers import BertConfig, BertForMultipleChoice, BertModel, BertTokenizerFast
+    from transformers import (
+        BertConfig,
+        BertForMultipleChoice,
+        BertModel,
+        BertTokenizerFast,
+    )
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

@@ -2,8 +2,8 @@
 from unittest import mock
 
 import pytest
-
 from celery import current_app
+
 from collector import services
 from collector.models import Prediction
 from tests.worker import celery_worker, wait_for

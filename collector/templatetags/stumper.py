@@ -14,7 +14,7 @@ def duration(seconds: int) -> str:
 
 @register.filter
 def percent(value: float | None, digits: int = 0) -> str:
-    """A 0..1 fraction as a percentage; an em dash when unknown."""
-    if value is None:
+    """A 0..1 fraction as a percentage; an em dash when unknown (None, or a missing key: "")."""
+    if value is None or value == "":
         return "—"
     return f"{100 * float(value):.{int(digits)}f}%"

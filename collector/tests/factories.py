@@ -26,3 +26,46 @@ def question_data(**overrides) -> dict:
     }
     data.update(overrides)
     return data
+
+
+def finished_scoring_run(round_, correct: dict[int, list[bool]], *, kind: str = "cross_validation", folds: int = 2,
+                         status: str = "done", error: str = ""):
+    """A scoring run stored as if it had finished: ``correct[question_id]`` per trial.
+
+    For page, grade and consumer tests that need scoring results without fine-tuning anything.
+    Questions are put in folds round-robin; the summary has the shape ``scoring._finish`` writes.
+    """
+    from django.utils import timezone
+
+    from collector.models import CVPrediction, ScoringFold, ScoringRun
+
+    ids = sorted(correct)
+    trials = len(next(iter(correct.values()))) if correct else 1
+    fold_of = {pk: i % folds for i, pk in enumerate(ids)}
+    fold_accuracy = [
+        [sum(correct[pk][t] for pk in ids if fold_of[pk] == f) / max(1, sum(fold_of[pk] == f for pk in ids))
+         for f in range(folds)]
+        for t in range(trials)
+    ]
+    accuracy = sum(sum(flags) for flags in correct.values()) / max(1, len(ids) * trials)
+    summary = {"accuracy": accuracy, "mean": accuracy, "std": 0.05 if trials > 1 else None,
+               "fold_accuracy": fold_accuracy, "questions": len(ids)}
+    if kind == "answer_only":
+        summary.update(answer_only_accuracy=accuracy, binomial_pvalue=0.0123)
+    run = ScoringRun.objects.create(
+        round=round_, kind=kind, status=status, folds=folds, trials=trials, base_checkpoint="tiny",
+        question_ids=ids, summary=summary if status == "done" else {}, error=error,
+        progress={"stage": status, "done_folds": folds * trials, "total_folds": folds * trials},
+        finished_at=timezone.now(),
+    )
+    if status == "done":
+        for t in range(trials):
+            for f in range(folds):
+                ScoringFold.objects.create(run=run, trial=t, fold=f, accuracy=fold_accuracy[t][f], n_train=1,
+                                           n_test=1, seconds=0.1)
+        CVPrediction.objects.bulk_create(
+            CVPrediction(run=run, question_id=pk, trial=t, fold=fold_of[pk], probs=[0.25] * 4,
+                         predicted_index=0, correct=correct[pk][t])
+            for pk in ids for t in range(trials)
+        )
+    return run

@@ -36,6 +36,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "accounts",
     "collector",
+    "annotation",
+    "evaluation",
 ]
 
 MIDDLEWARE = [
@@ -144,6 +146,10 @@ STUMPER_TORCH_THREADS = env.int("STUMPER_TORCH_THREADS", default=2)
 STUMPER_INFERENCE_MAX_PENDING = env.int("STUMPER_INFERENCE_MAX_PENDING", default=64)
 STUMPER_INFERENCE_MAX_BATCH = env.int("STUMPER_INFERENCE_MAX_BATCH", default=16)
 STUMPER_INFERENCE_TIMEOUT = env.float("STUMPER_INFERENCE_TIMEOUT", default=10.0)
+
+# Cross-validation scoring: a running run whose heartbeat is older than this is taken over by
+# another worker (a worker on this machine whose process is gone is taken over at once).
+STUMPER_SCORING_STALE_SECONDS = env.int("STUMPER_SCORING_STALE_SECONDS", default=120)
 
 # --- Limits on user text -----------------------------------------------------------------------
 STUMPER_MAX_PROMPT_CHARS = 500

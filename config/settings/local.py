@@ -1,2 +1,2 @@
 """Settings for running the product on one machine (scripts/start.sh)."""
-from config.settings.base import *  # noqa: F401,F403
+from config.settings.base import *  # noqa: F403

@@ -1,5 +1,5 @@
 """Production settings: PostgreSQL + Redis expected; HTTPS behind a proxy."""
-from config.settings.base import *  # noqa: F401,F403
+from config.settings.base import *  # noqa: F403
 from config.settings.base import env
 
 DEBUG = False

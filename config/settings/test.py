@@ -3,8 +3,8 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
 
-from config.settings.base import *  # noqa: E402,F401,F403
-from config.settings.base import CELERY_BROKER_URL, DATABASES, STATIC_ROOT, VAR_DIR, env  # noqa: E402
+from config.settings.base import *  # noqa: F403
+from config.settings.base import CELERY_BROKER_URL, DATABASES, STATIC_ROOT, VAR_DIR, env
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=True)

@@ -9,9 +9,9 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
-import pytest  # noqa: E402
+import pytest
 
-from mlcore.testing import build_tiny_bert  # noqa: E402
+from mlcore.testing import build_tiny_bert
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from mlcore.configs import CATEGORIES, CATEGORY_CODES, FineTuneConfig, MCExample, MCPrediction, ScorerKind
+from mlcore.configs import (
+    CATEGORIES,
+    CATEGORY_CODES,
+    FineTuneConfig,
+    MCExample,
+    MCPrediction,
+    ScorerKind,
+)
 
 
 def test_category_constants_agree() -> None:
@@ -20,10 +27,10 @@ def test_example_normalises_lists_to_tuples() -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [dict(choices=("a", "b", "c")), dict(label=4), dict(label=True), dict(categories=("jokes",))],
+    [{"choices": ("a", "b", "c")}, {"label": 4}, {"label": True}, {"categories": ("jokes",)}],
 )
 def test_example_rejects_invalid(kwargs: dict) -> None:
-    base = dict(prompt="p", choices=("a", "b", "c", "d"), label=0)
+    base = {"prompt": "p", "choices": ("a", "b", "c", "d"), "label": 0}
     with pytest.raises(ValueError):
         MCExample(**{**base, **kwargs})
 
@@ -41,3 +48,20 @@ def test_finetune_config_validation() -> None:
         FineTuneConfig(warmup_ratio=1.5)
     with pytest.raises(ValueError):
         FineTuneConfig(epochs=0)
+
+
+def test_finetune_config_cache_flags() -> None:
+    assert FineTuneConfig().cache_frozen is False  # the default trains everything, no cache
+    assert FineTuneConfig(freeze_layers=2).cache_frozen is True
+    assert FineTuneConfig(freeze_layers=2, cache_frozen=False).cache_frozen is False
+    with pytest.raises(ValueError, match="cached path"):
+        FineTuneConfig(bf16=True)
+    with pytest.raises(ValueError, match="cache_dtype"):
+        FineTuneConfig(freeze_layers=2, cache_dtype="int8")
+
+
+def test_fast_cv_preset() -> None:
+    preset = FineTuneConfig.fast_cv()
+    assert preset.freeze_layers == 2 and preset.cache_frozen and preset.length_grouped and preset.bf16
+    assert (preset.epochs, preset.learning_rate, preset.batch_size) == (4, 5e-5, 8)  # the default schedule
+    assert FineTuneConfig.fast_cv(seed=1).seed == 1

@@ -8,7 +8,12 @@ import pytest
 import torch
 
 from mlcore.configs import FineTuneConfig, MCExample, ScorerKind, ScorerSpec
-from mlcore.finetune import EvalResult, MultipleChoiceTrainer, TrainProgress, evaluate_accuracy
+from mlcore.finetune import (
+    EvalResult,
+    MultipleChoiceTrainer,
+    TrainProgress,
+    evaluate_accuracy,
+)
 from mlcore.inference import MultipleChoiceModelScorer
 from mlcore.testing import make_toy_examples
 

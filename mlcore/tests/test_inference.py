@@ -7,8 +7,18 @@ from pathlib import Path
 import pytest
 import torch
 
-from mlcore.configs import InferenceConfig, MCExample, ScorerKind, ScorerSpec, ZeroShotConfig
-from mlcore.inference import MultipleChoiceModelScorer, ZeroShotEmbeddingScorer, encode_pairs
+from mlcore.configs import (
+    InferenceConfig,
+    MCExample,
+    ScorerKind,
+    ScorerSpec,
+    ZeroShotConfig,
+)
+from mlcore.inference import (
+    MultipleChoiceModelScorer,
+    ZeroShotEmbeddingScorer,
+    encode_pairs,
+)
 from mlcore.testing import make_toy_examples
 
 

@@ -59,7 +59,7 @@ class TestUsualUnusualSets:
     def test_section_2_4_membership(self, toy_training):
         zscores, selection = toy_training
         test = lexical_features(EVAL_TEXTS, [""] * len(EVAL_TEXTS))
-        columns = [test.column[w] if w in test.column else None for w in selection.features]
+        columns = [test.column.get(w, None) for w in selection.features]
         present = np.zeros((len(EVAL_TEXTS), len(columns)), dtype=int)
         dense = test.matrix.toarray()
         for j, c in enumerate(columns):

@@ -138,7 +138,7 @@ class TestOptimisation:
 
     def test_weights_stay_positive_and_normalised_on_random_data(self):
         rng = np.random.default_rng(4)
-        for trial in range(6):
+        for _trial in range(6):
             n, n_labels = int(rng.integers(20, 200)), int(rng.integers(2, 4))
             vocab = [f"w{i}" for i in range(12)]
             texts = [" ".join(rng.choice(vocab, size=int(rng.integers(1, 6)))) for _ in range(n)]

@@ -9,7 +9,12 @@ import time
 import pytest
 
 from mlcore.configs import MCExample, MCPrediction
-from mlcore.serving import BatcherClosed, BatcherOverloaded, DraftBatcher, InferenceFailed
+from mlcore.serving import (
+    BatcherClosed,
+    BatcherOverloaded,
+    DraftBatcher,
+    InferenceFailed,
+)
 
 
 def draft(text: str) -> MCExample:

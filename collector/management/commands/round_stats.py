@@ -36,6 +36,14 @@ def _table(stats: dict) -> str:
         ("Live predictions pending", stats.get("pending_live", "")),
         ("Fooled the live model", stats["fooled_live"]),
         ("Fooling rate", "-" if rate is None else f"{rate:.1%}"),
+        ("Scored in cross-validation", stats.get("scored_cv", 0)),
+        ("Fooled in cross-validation", f"{stats.get('fooled_cv', 0):g}"),
+        ("Cross-validation accuracy", _percent(stats.get("cv_accuracy"))),
+        ("Answer-only accuracy", _percent(stats.get("answer_only_accuracy"))),
     ]
     width = max(len(label) for label, _ in rows)
     return "\n".join(f"{label:<{width}}  {value}" for label, value in rows)
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"

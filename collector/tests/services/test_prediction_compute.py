@@ -66,8 +66,10 @@ def test_task_retries_while_the_model_fails(pending_prediction):
 
     from collector.tasks import prediction_compute_task
 
-    with mock.patch("collector.services.predict_examples", side_effect=RuntimeError("down")), \
-            mock.patch.object(prediction_compute_task, "retry", side_effect=Retry("again")) as retry:
-        with pytest.raises(Retry):
-            prediction_compute_task.run(pending_prediction.pk)
+    with (
+        mock.patch("collector.services.predict_examples", side_effect=RuntimeError("down")),
+        mock.patch.object(prediction_compute_task, "retry", side_effect=Retry("again")) as retry,
+        pytest.raises(Retry),
+    ):
+        prediction_compute_task.run(pending_prediction.pk)
     assert retry.called

@@ -14,10 +14,10 @@ CHOICES = ["bakes a cake.", "flies to the moon.", "eats a chair.", "sings to the
 
 
 def submit(user, round_, **overrides):
-    fields = dict(
-        user=user, round_id=round_.pk, prompt="Maria loves baking. She", choices=CHOICES,
-        correct_index=0, categories=["other"], time_spent_seconds=42,
-    )
+    fields = {
+        "user": user, "round_id": round_.pk, "prompt": "Maria loves baking. She", "choices": CHOICES,
+        "correct_index": 0, "categories": ["other"], "time_spent_seconds": 42,
+    }
     fields.update(overrides)
     return services.question_submit(**fields)
 

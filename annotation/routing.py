@@ -1,0 +1,3 @@
+"""Websocket routes of the annotation app."""
+
+websocket_urlpatterns: list = []

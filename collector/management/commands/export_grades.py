@@ -1,0 +1,54 @@
+"""``manage.py export_grades --round NAME --format canvas|moodle|csv [--points-possible P] PATH``."""
+import argparse
+import math
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from collector import grades, selectors
+from collector.exceptions import AccessError
+
+
+def non_negative_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text}")
+    return value
+
+
+class Command(BaseCommand):
+    help = (
+        "Write one grade row per student enrolled in the round's course (students without questions get 0). "
+        "Credit = weight_live x fooled_live + weight_cv x fooled_cv over the student's questions. "
+        "Points = credit, or with --points-possible P: min(P, credit), so P credits are full marks. "
+        "canvas: Canvas gradebook import (Student, ID, SIS User ID, SIS Login ID, Section, 'Stumper <round>', "
+        "with a Points Possible row: P, or the best student's points). moodle: 'Email address' (or 'Username' "
+        "when a student has no email) and 'Grade'. csv: username, email, questions, fooled_live, fooled_cv, "
+        "credit, points."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", help="Output file ('-' for standard output)")
+        parser.add_argument("--round", required=True, dest="round_name", help="Round name")
+        parser.add_argument("--format", choices=grades.FORMATS, default="csv", dest="fmt")
+        parser.add_argument("--points-possible", type=non_negative_number, default=None, metavar="P",
+                            help="Full marks; points = min(P, credit) (default: points = credit)")
+
+    def handle(self, *args, path: str, round_name: str, fmt: str, points_possible: float | None, **options) -> None:
+        try:
+            round_ = selectors.round_get_by_name(name=round_name)
+        except AccessError as error:
+            raise CommandError(error.message) from None
+        rows = grades.round_grades(round_=round_, points_possible=points_possible)
+        text = grades.grades_csv(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible)
+        if path == "-":
+            self.stdout.write(text, ending="")
+            return
+        try:
+            Path(path).write_text(text, encoding="utf-8", newline="")
+        except OSError as error:
+            raise CommandError(f"Cannot write {path}: {error}") from None
+        self.stdout.write(f"Exported grades of {len(rows)} students of round {round_.name} to {path} ({fmt})")

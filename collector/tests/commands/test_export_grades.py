@@ -1,0 +1,79 @@
+"""``export_grades``: each file format parses back with the expected rows and values."""
+import csv
+import io
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+
+def export(round_name, fmt, *extra, tmp_path) -> list[list[str]]:
+    path = tmp_path / f"grades-{fmt}.csv"
+    out = StringIO()
+    call_command("export_grades", "--round", round_name, "--format", fmt, *extra, str(path), stdout=out)
+    assert f"Exported grades of 3 students of round {round_name}" in out.getvalue()
+    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+@pytest.mark.django_db
+def test_canvas_file(graded_round, tmp_path):
+    rows = export(graded_round.name, "canvas", "--points-possible", "3", tmp_path=tmp_path)
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", f"Stumper {graded_round.name}"]
+    assert rows[1][0].strip() == "Points Possible" and rows[1][5] == "3"
+    assert rows[2:] == [
+        ["alice", "", "", "alice", "", "3"],  # credit 4 capped at 3; no full name: the username
+        ["Brown, Bob", "", "S2", "bob", "B", "1"],
+        ["carol", "", "S3", "carol", "", "0"],
+    ]
+
+
+@pytest.mark.django_db
+def test_canvas_points_possible_defaults_to_the_best_students_points(graded_round, tmp_path):
+    rows = export(graded_round.name, "canvas", tmp_path=tmp_path)
+    assert rows[1][5] == "4" and [row[5] for row in rows[2:]] == ["4", "1", "0"]
+
+
+@pytest.mark.django_db
+def test_moodle_file_keys_by_username_when_an_email_is_missing(graded_round, student, tmp_path):
+    rows = export(graded_round.name, "moodle", tmp_path=tmp_path)
+    assert rows == [["Username", "Grade"], ["alice", "4"], ["bob", "1"], ["carol", "0"]]
+    student.email = "alice@example.edu"
+    student.save()
+    rows = export(graded_round.name, "moodle", "--points-possible", "2.5", tmp_path=tmp_path)
+    assert rows == [["Email address", "Grade"], ["alice@example.edu", "2.5"], ["bob@example.edu", "1"],
+                    ["carol@example.edu", "0"]]
+
+
+@pytest.mark.django_db
+def test_plain_csv_file(graded_round, tmp_path):
+    rows = export(graded_round.name, "csv", tmp_path=tmp_path)
+    assert rows == [
+        ["username", "email", "questions", "fooled_live", "fooled_cv", "credit", "points"],
+        ["alice", "", "2", "1", "1.5", "4", "4"],
+        ["bob", "bob@example.edu", "1", "1", "0", "1", "1"],
+        ["carol", "carol@example.edu", "0", "0", "0", "0", "0"],
+    ]
+
+
+@pytest.mark.django_db
+def test_standard_output(graded_round):
+    out = StringIO()
+    call_command("export_grades", "--round", graded_round.name, "--format", "moodle", "-", stdout=out)
+    assert out.getvalue().splitlines()[0] == "Username,Grade"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--round", "nope", "out.csv"], "No round is named 'nope'"),
+        (["--round", "r1", "--format", "excel", "out.csv"], "invalid choice"),
+        (["--round", "r1", "--points-possible", "-2", "out.csv"], "must be a number >= 0"),
+        (["--round", "r1", "--points-possible", "nan", "out.csv"], "must be a number >= 0"),
+        (["--round", "r1", "--points-possible", "ten", "out.csv"], "not a number"),
+        (["--round", "r1", "/no/such/folder/out.csv"], "Cannot write"),
+    ],
+)
+def test_mistakes_are_command_errors(round_, args, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("export_grades", *args, stdout=StringIO())

@@ -1,0 +1,46 @@
+"""``grades.round_grades``: one row per enrolled student with live, CV credit and points."""
+import pytest
+
+from collector import grades, services
+from collector.tests.factories import make_user, question_data
+
+
+@pytest.mark.django_db
+def test_one_row_per_enrolled_student_with_credit(graded_round):
+    rows = {row.user.username: row for row in grades.round_grades(round_=graded_round)}
+    assert list(rows) == ["alice", "bob", "carol"]  # by username; the instructor is not enrolled
+    alice, bob, carol = rows["alice"], rows["bob"], rows["carol"]
+    assert (alice.questions, alice.fooled_live, alice.fooled_cv) == (2, 1, 1.5)
+    assert alice.credit == pytest.approx(1.0 + 2.0 * 1.5) and alice.points == alice.credit
+    assert (bob.questions, bob.fooled_live, bob.fooled_cv, bob.credit) == (1, 1, 0.0, 1.0)
+    assert (carol.questions, carol.fooled_live, carol.fooled_cv, carol.credit, carol.points) == (0, 0, 0.0, 0.0, 0.0)
+
+
+@pytest.mark.django_db
+def test_points_possible_caps_the_points(graded_round):
+    rows = {row.user.username: row for row in grades.round_grades(round_=graded_round, points_possible=3)}
+    assert rows["alice"].credit == 4.0 and rows["alice"].points == 3.0
+    assert rows["bob"].points == 1.0 and rows["carol"].points == 0.0
+    with pytest.raises(ValueError):
+        grades.round_grades(round_=graded_round, points_possible=-1)
+
+
+@pytest.mark.django_db
+def test_before_cross_validation_only_live_credit_counts(round_, student, fake_model):
+    services.question_submit(user=student, round_id=round_.pk, **question_data(correct_index=0))
+    [row] = grades.round_grades(round_=round_)
+    assert (row.questions, row.fooled_live, row.fooled_cv, row.credit) == (1, 1, 0.0, 1.0)
+
+
+@pytest.mark.django_db
+def test_queries_do_not_grow_with_students(graded_round, course):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as before:
+        grades.round_grades(round_=graded_round)
+    for i in range(5):
+        services.course_join(user=make_user(f"extra{i}"), join_code=course.join_code)
+    with CaptureQueriesContext(connection) as after:
+        assert len(grades.round_grades(round_=graded_round)) == 8
+    assert len(after) == len(before)

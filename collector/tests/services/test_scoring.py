@@ -1,0 +1,161 @@
+"""Cross-validation scoring on a tiny model: folds, resume after a killed worker, credit."""
+from unittest import mock
+
+import pytest
+
+from collector import scoring, selectors
+from collector.models import CVPrediction, Question, ScoringFold, ScoringRun
+from mlcore.cv_runner import FoldRunner
+from mlcore.testing import make_toy_examples
+
+TINY_SCORING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}
+CATEGORIES = [["idioms"], ["negation"], ["other"], ["other"], ["quantitative"]]
+
+
+@pytest.fixture
+def scored_round(open_round, student, tiny_model_dir):
+    """An open round of 20 toy questions whose scoring fine-tunes the tiny BERT."""
+    open_round.base_checkpoint = str(tiny_model_dir)
+    open_round.scoring_config = TINY_SCORING
+    open_round.categories = ["idioms", "negation", "quantitative", "other"]
+    open_round.save()
+    Question.objects.bulk_create(
+        Question(round=open_round, author=student, prompt=e.prompt, choices=list(e.choices), correct_index=e.label,
+                 categories=CATEGORIES[i % len(CATEGORIES)])
+        for i, e in enumerate(make_toy_examples(20, seed=3))
+    )
+    return open_round
+
+
+def start(round_, **kwargs):
+    with mock.patch("collector.scoring.scoring_schedule"):
+        return scoring.scoring_start(round_=round_, **kwargs)
+
+
+@pytest.mark.django_db
+def test_too_few_questions_are_refused(open_round):
+    with pytest.raises(scoring.ScoringRefused, match="needs at least 5"):
+        start(open_round)
+
+
+@pytest.mark.django_db
+def test_second_start_while_one_is_active_is_refused(scored_round):
+    start(scored_round)
+    with pytest.raises(scoring.ScoringRefused, match="already in progress"):
+        start(scored_round)
+    assert ScoringRun.objects.count() == 1
+    start(scored_round, kind=ScoringRun.Kind.ANSWER_ONLY)  # another kind may run alongside
+
+
+@pytest.mark.django_db
+def test_bad_round_settings_are_reported(scored_round):
+    scored_round.scoring_config = {"epochs": 0}
+    scored_round.save()
+    with pytest.raises(Exception, match="scoring settings are invalid"):
+        start(scored_round)
+
+
+@pytest.mark.django_db
+def test_every_question_is_scored_exactly_once_per_trial(scored_round):
+    run = scoring.scoring_run(run_id=start(scored_round, trials=2).pk)
+    assert run.status == ScoringRun.Status.DONE, run.error
+    assert ScoringFold.objects.filter(run=run).count() == 10
+    per_question = CVPrediction.objects.filter(run=run).values_list("question_id", "trial")
+    assert len(per_question) == 40 and len(set(per_question)) == 40
+    folds = dict(CVPrediction.objects.filter(run=run, trial=0).values_list("question_id", "fold"))
+    assert sorted(list(folds.values()).count(f) for f in range(5)) == [4, 4, 4, 4, 4]
+    assert run.summary["accuracy"] == pytest.approx(CVPrediction.objects.filter(run=run, correct=True).count() / 40)
+    stats = selectors.round_stats(round_=scored_round)
+    assert stats["scored_cv"] == 20
+    assert stats["cv_accuracy"] == pytest.approx(run.summary["accuracy"])
+    assert stats["fooled_cv"] == pytest.approx(20 * (1 - run.summary["accuracy"]))
+
+
+@pytest.mark.django_db
+def test_rerun_gives_the_same_folds(scored_round):
+    first = scoring.scoring_run(run_id=start(scored_round).pk)
+    second = scoring.scoring_run(run_id=start(scored_round).pk)
+    def folds(run):
+        return dict(CVPrediction.objects.filter(run=run).values_list("question_id", "fold"))
+    assert folds(first) == folds(second)
+
+
+class WorkerKilled(BaseException):
+    """Stands in for SIGKILL: not an Exception, so nothing in the service catches it."""
+
+
+@pytest.mark.django_db
+def test_a_killed_run_resumes_without_redoing_finished_folds(scored_round):
+    run = start(scored_round)
+    real_run_fold = FoldRunner.run_fold
+    calls = []
+
+    def dies_in_third_fold(self, train, test, **kwargs):
+        calls.append(len(test))
+        if len(calls) == 3:
+            raise WorkerKilled
+        return real_run_fold(self, train, test, **kwargs)
+
+    with mock.patch.object(FoldRunner, "run_fold", dies_in_third_fold), pytest.raises(WorkerKilled):
+        scoring.scoring_run(run_id=run.pk)
+    run.refresh_from_db()
+    assert run.status == ScoringRun.Status.RUNNING
+    finished = {(f.trial, f.fold): f.pk for f in ScoringFold.objects.filter(run=run)}
+    assert len(finished) == 2
+
+    # The owner recorded on the run is a process of this machine that no longer exists.
+    ScoringRun.objects.filter(pk=run.pk).update(progress={**run.progress, "owner": f"{run.progress['owner'].rsplit(':', 1)[0]}:999999999"})
+    with mock.patch.object(FoldRunner, "run_fold", autospec=True, side_effect=real_run_fold) as spy:
+        run = scoring.scoring_run(run_id=run.pk)
+    assert run.status == ScoringRun.Status.DONE
+    assert spy.call_count == 3
+    assert {(f.trial, f.fold): f.pk for f in ScoringFold.objects.filter(run=run) if (f.trial, f.fold) in finished} == finished
+    assert CVPrediction.objects.filter(run=run).count() == 20
+
+
+@pytest.mark.django_db
+def test_a_run_held_by_a_live_worker_is_left_alone(scored_round):
+    run = start(scored_round)
+    ScoringRun.objects.filter(pk=run.pk).update(
+        status=ScoringRun.Status.RUNNING, progress={"owner": "another-host:1", "done_folds": 0, "total_folds": 5},
+        heartbeat_at=run.created_at,
+    )
+    with mock.patch("django.utils.timezone.now", return_value=run.created_at):
+        assert scoring.scoring_run(run_id=run.pk).status == ScoringRun.Status.RUNNING
+    assert not ScoringFold.objects.exists()
+
+
+@pytest.mark.django_db
+def test_failure_is_recorded_with_the_error(scored_round):
+    run = start(scored_round)
+    with mock.patch.object(FoldRunner, "run_fold", side_effect=RuntimeError("out of memory")):
+        run = scoring.scoring_run(run_id=run.pk)
+    assert run.status == ScoringRun.Status.FAILED
+    assert "out of memory" in run.error
+    start(scored_round)  # a failed run does not block a new one
+
+
+@pytest.mark.django_db
+def test_credit_adds_cross_validation_once(scored_round, student):
+    scored_round.weight_cv = 2.0
+    scored_round.save()
+    run = scoring.scoring_run(run_id=start(scored_round).pk)
+    scoring.scoring_run(run_id=run.pk)  # running a finished run again changes nothing
+    questions = selectors.questions_of_author(user=student, round_=scored_round)
+    fooled = {p.question_id: not p.correct for p in CVPrediction.objects.filter(run=run)}
+    for question in questions:
+        assert question.fooled_cv == float(fooled[question.pk])
+        expected = 2.0 * fooled[question.pk]  # no live predictions for these bulk-created questions
+        assert selectors.question_credit(question=question, prediction=None) == expected
+    assert selectors.author_credit_total(user=student) == 2.0 * sum(fooled.values())
+
+
+@pytest.mark.django_db
+def test_answer_only_run_records_per_question_flags(scored_round, student):
+    run = scoring.scoring_run(run_id=start(scored_round, kind=ScoringRun.Kind.ANSWER_ONLY).pk)
+    assert run.status == ScoringRun.Status.DONE, run.error
+    assert run.config["answer_only"] is True
+    stats = selectors.round_stats(round_=scored_round)
+    assert stats["answer_only_accuracy"] == pytest.approx(run.summary["accuracy"])
+    flags = {q.pk: q.answer_only_correct for q in selectors.questions_of_author(user=student, round_=scored_round)}
+    assert set(flags.values()) <= {True, False} and len(flags) == 20

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class EvaluationConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "evaluation"
+    verbose_name = "Bias benchmarks and reports"

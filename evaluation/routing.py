@@ -1,0 +1,3 @@
+"""Websocket routes of the evaluation app."""
+
+websocket_urlpatterns: list = []
