@@ -21,7 +21,7 @@ from collector import selectors, services
 from collector.exceptions import AccessError
 from collector.inference import inference_service
 from collector.models import ModelVersion, Round
-from collector.presentation import scoring_run_payload
+from collector.presentation import scoring_run_payload, training_job_payload
 from collector.validation import clean_question, first_message
 from mlcore.configs import MCExample
 from mlcore.serving import BatcherOverloaded
@@ -139,11 +139,12 @@ class AuthorConsumer(AsyncJsonWebsocketConsumer):
 
 
 class ScoringProgressConsumer(AsyncJsonWebsocketConsumer):
-    """The round's newest scoring run of each kind, for its instructors, on
+    """The round's newest scoring run of each kind and training jobs, for its instructors, on
     ``ws/rounds/<round_id>/scoring/``.
 
     Sends ``{"type": "scoring", "runs": [{id, kind, status, progress, summary, error, display}]}``
-    on connect and whenever a run changed. The worker writes progress to the database from
+    and ``{"type": "training", "jobs": [{id, name, status, error, display}]}`` on connect and
+    whenever a run or job changed. The worker writes progress to the database from
     another process, so the consumer polls the database (through a selector, once a second)
     instead of waiting for a group message: that works the same with the in-memory channel
     layer and with Redis. The client may send ``{"type": "ping"}``.
@@ -164,6 +165,7 @@ class ScoringProgressConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4403)
             return
         self.last_runs: list[dict] | None = None
+        self.last_jobs: list[dict] | None = None
         self.poller = asyncio.ensure_future(self.poll())
 
     async def disconnect(self, code: int) -> None:
@@ -185,14 +187,19 @@ class ScoringProgressConsumer(AsyncJsonWebsocketConsumer):
     async def poll(self) -> None:
         while True:
             try:
-                runs = await database_sync_to_async(self.snapshot)()
+                runs, jobs = await database_sync_to_async(self.snapshot)()
             except Exception:
                 logger.exception("Could not read the scoring runs of round %s", self.round.pk)
             else:
                 if runs != self.last_runs:
                     self.last_runs = runs
                     await self.send_json({"type": "scoring", "runs": runs})
+                if jobs != self.last_jobs:
+                    self.last_jobs = jobs
+                    await self.send_json({"type": "training", "jobs": jobs})
             await asyncio.sleep(self.poll_seconds)
 
-    def snapshot(self) -> list[dict]:
-        return [scoring_run_payload(run) for run in selectors.scoring_runs_latest(round_=self.round)]
+    def snapshot(self) -> tuple[list[dict], list[dict]]:
+        runs = [scoring_run_payload(run) for run in selectors.scoring_runs_latest(round_=self.round)]
+        jobs = [training_job_payload(job) for job in selectors.training_jobs_latest(round_=self.round)]
+        return runs, jobs

@@ -259,3 +259,43 @@ class CVPrediction(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["run", "question", "trial"], name="unique_cv_prediction")]
+
+
+class TrainingJob(models.Model):
+    """Training of a new live model on a course's questions, queued from a round's page.
+
+    The page shows its progress and, if it failed, the error; the trained version is kept
+    here so the instructor sees which model the job produced.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="training_jobs")
+    name = models.CharField(max_length=100, help_text="Name of the model version to create")
+    make_live_round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    progress = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    model_version = models.ForeignKey(ModelVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One model name is trained by one job at a time: a double click queues one job.
+            models.UniqueConstraint(fields=["name"], condition=models.Q(status__in=["queued", "running"]),
+                                    name="one_active_training_per_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Training {self.name} from {self.round.name} ({self.status})"

@@ -6,7 +6,7 @@ the dashboard, the instructor table and the API describe a prediction the same w
 from dataclasses import dataclass
 
 from collector import selectors
-from collector.models import Prediction, Question, ScoringRun
+from collector.models import Prediction, Question, ScoringRun, TrainingJob
 
 LETTERS = "ABCD"
 
@@ -245,3 +245,32 @@ def scoring_cards(payloads: list[dict]) -> list[dict]:
     """One card per kind of run for the round page, ``run`` None for a kind never run."""
     by_kind = {payload["kind"]: payload for payload in payloads}
     return [{"kind": kind, "label": label, "run": by_kind.get(kind)} for kind, label in ScoringRun.Kind.choices]
+
+
+def training_job_payload(job: TrainingJob) -> dict:
+    """``{id, name, status, error, display}`` of a training job, worded for the round page."""
+    progress = job.progress or {}
+    total, step = progress.get("total_steps") or 0, progress.get("step") or 0
+    if job.status == TrainingJob.Status.DONE:
+        percent, text = 100.0, "Finished."
+    elif job.status == TrainingJob.Status.QUEUED:
+        percent, text = 0.0, "Waiting for a worker to start it."
+    elif job.status == TrainingJob.Status.FAILED:
+        percent, text = 100.0 * step / total if total else 0.0, "Failed."
+    elif total:
+        percent = 100.0 * step / total
+        text = f"Epoch {progress.get('epoch', 1)} · step {step}/{total}"
+        if progress.get("loss") is not None:
+            text += f" · loss {progress['loss']:.3f}"
+        if progress.get("eta_seconds") is not None:
+            text += f" · about {duration(progress['eta_seconds'])} left"
+    else:
+        percent, text = 0.0, "Loading the base model and the questions."
+    result = ""
+    if job.status == TrainingJob.Status.DONE and job.model_version is not None:
+        result = f"Registered model version {job.model_version.name}"
+        result += f", now live in round {job.make_live_round.name}." if job.make_live_round else "."
+    return {
+        "id": job.pk, "name": job.name, "status": job.status, "error": job.error,
+        "display": {"status": job.get_status_display(), "percent": round(percent, 1), "progress": text, "result": result},
+    }

@@ -28,6 +28,7 @@ from collector.models import (
     Round,
     ScoringFold,
     ScoringRun,
+    TrainingJob,
 )
 from mlcore.codah import format_codah_tsv
 from mlcore.configs import CATEGORIES, MCExample
@@ -217,6 +218,11 @@ def scoring_runs_latest(*, round_: Round) -> list[ScoringRun]:
     "Scoring" section and the scoring websocket show these."""
     runs = (latest_scoring_run(round_=round_, kind=kind) for kind in ScoringRun.Kind.values)
     return [run for run in runs if run is not None]
+
+
+def training_jobs_latest(*, round_: Round, limit: int = 3) -> list[TrainingJob]:
+    """The round's newest training jobs (any status), newest first, for its page and socket."""
+    return list(TrainingJob.objects.filter(round=round_).select_related("model_version", "make_live_round")[:limit])
 
 
 def scoring_run_get(*, run_id: int) -> ScoringRun:

@@ -3,7 +3,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
 
-from collector import scoring, selectors, services, training
+from collector import scoring, services, training_jobs
 from collector.models import Prediction, ScoringRun
 
 
@@ -27,12 +27,10 @@ def scoring_run_task(self, run_id: int) -> None:
         raise self.retry(countdown=settings.STUMPER_SCORING_STALE_SECONDS)
 
 
-@shared_task(acks_late=True, name="collector.model_train")
-def model_train_task(round_id: int, name: str, live_round_id: int | None = None) -> None:
-    """Train the next round's live model; ``training.round_train_next_model`` does the work."""
-    round_ = selectors.round_get(round_id=round_id)
-    live_round = selectors.round_get(round_id=live_round_id) if live_round_id is not None else None
-    training.round_train_next_model(round_=round_, name=name, make_live_round=live_round)
+@shared_task(acks_late=True, name="collector.training_job_run")
+def training_job_run_task(job_id: int) -> None:
+    """Train the next round's live model; ``training_jobs.training_job_run`` does the work."""
+    training_jobs.training_job_run(job_id=job_id)
 
 
 @worker_ready.connect
@@ -40,3 +38,4 @@ def _resume_interrupted_work(**kwargs) -> None:
     """Work left behind while no worker ran (or the broker was down) is picked up now."""
     services.predictions_schedule_pending()
     scoring.scoring_resume_interrupted()
+    training_jobs.training_jobs_resume_interrupted()

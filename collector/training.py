@@ -1,8 +1,8 @@
 """Fine-tuning a multiple-choice model and registering it (services level).
 
 ``model_version_train`` is the one entry point: the ``train_mc_model`` command calls it, and
-``round_train_next_model`` (the round page's "Train a new live model" button, through
-``model_train_task``) calls it with every question of the course collected so far.
+``round_train_next_model`` (the round page's "Train a new live model" button, through a
+``TrainingJob`` in ``collector.training_jobs``) calls it with every question of the course collected so far.
 """
 import shutil
 import uuid
@@ -17,7 +17,6 @@ from collector import selectors, services
 from collector.exceptions import ImportFailed
 from collector.models import (
     ModelVersion,
-    Question,
     Round,
     ScoringRun,
     round_name_validator,
@@ -128,26 +127,8 @@ def model_version_train(
     return version
 
 
-def round_train_next_model_schedule(*, round_: Round, name: str, make_live_round: Round | None = None) -> None:
-    """Check the name now and queue ``model_train_task`` once the surrounding transaction commits.
-
-    A name already registered is refused here (the page must not silently retrain a model
-    that other rounds may serve); ``train_mc_model`` remains the way to retrain one on purpose.
-    """
-    model_version_name_check(name=name)
-    if ModelVersion.objects.filter(name=name).exists():
-        raise ValidationError({"name": f"A model named {name!r} already exists; choose a new name."})
-    if make_live_round is not None and make_live_round.course_id != round_.course_id:
-        raise ValidationError({"make_live_round": "The new model can only go live in a round of the same course."})
-    if not Question.objects.filter(round__course_id=round_.course_id, round__created_at__lte=round_.created_at).exists():
-        raise ValidationError(f"Round {round_.name} has no questions to train on yet.")
-    from collector.tasks import model_train_task
-
-    live_round_id = make_live_round.pk if make_live_round is not None else None
-    transaction.on_commit(lambda: model_train_task.delay(round_.pk, name, live_round_id))
-
-
-def round_train_next_model(*, round_: Round, name: str, make_live_round: Round | None = None) -> ModelVersion:
+def round_train_next_model(*, round_: Round, name: str, make_live_round: Round | None = None,
+                           progress: Callable[[TrainProgress], None] | None = None) -> ModelVersion:
     """Fine-tune a new live model on every question of ``round_`` and the course's earlier rounds.
 
     It starts from the round's base checkpoint with the round's training settings (the same
@@ -161,6 +142,6 @@ def round_train_next_model(*, round_: Round, name: str, make_live_round: Round |
     config = scoring_config_for(round_=round_, kind=ScoringRun.Kind.CROSS_VALIDATION)
     return model_version_train(
         name=name, train_examples=examples, base=round_.base_checkpoint or None, config=config,
-        live_round=make_live_round,
+        live_round=make_live_round, progress=progress,
         description=f"Fine-tuned on the {len(examples)} questions of {round_.course.name} up to round {round_.name}.",
     )

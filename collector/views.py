@@ -16,7 +16,7 @@ from django.views.decorators.http import (
 )
 
 from accounts.models import User
-from collector import grades, scoring, selectors, services, training
+from collector import grades, scoring, selectors, services, training_jobs
 from collector.exceptions import AccessError
 from collector.forms import (
     CourseCreateForm,
@@ -34,6 +34,7 @@ from collector.presentation import (
     scoring_cards,
     scoring_run_payload,
     submit_message,
+    training_job_payload,
 )
 from collector.validation import first_message
 
@@ -160,6 +161,7 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
         "rows": [question_view(question) for question in page],
         "scoring_cards": scoring_cards([scoring_run_payload(run) for run in selectors.scoring_runs_latest(round_=round_)]),
         "train_form": ModelTrainForm(rounds=_round_choices(round_)),
+        "training_jobs": [training_job_payload(job) for job in selectors.training_jobs_latest(round_=round_)],
         "grades_form": GradesExportForm(),
     }
     return render(request, "collector/round_detail.html", context)
@@ -218,14 +220,15 @@ def round_model_train(request: HttpRequest, round_id: int) -> HttpResponse:
     live_id = form.cleaned_data["make_live_round"]
     live_round = selectors.round_for_manager(user=request.user, round_id=live_id) if live_id else None
     try:
-        training.round_train_next_model_schedule(round_=round_, name=form.cleaned_data["name"], make_live_round=live_round)
+        training_jobs.training_job_start(round_=round_, name=form.cleaned_data["name"], make_live_round=live_round,
+                                         user=request.user)
     except ValidationError as error:
         messages.error(request, f"Training not started. {first_message(error)}")
     else:
         then = f" and then becomes the live model of round {live_round}" if live_round else ""
         messages.success(
             request, f"Training of model “{form.cleaned_data['name']}” on all questions so far is queued; "
-            f"a worker runs it (this can take several minutes){then}."
+            f"a worker runs it (this can take several minutes; its progress is shown below){then}."
         )
     return _back_to_round(round_)
 

@@ -3,7 +3,8 @@
  *
  * The websocket ws(s)://host/ws/rounds/<round_id>/scoring/ sends
  * {"type": "scoring", "runs": [{id, kind, status, progress, summary, error, display}]} whenever a
- * run changed (protocol in collector/consumers.py). The server already words everything in
+ * run changed, and {"type": "training", "jobs": [{id, name, status, error, display}]} whenever a
+ * training job changed (protocol in collector/consumers.py). The server already words everything in
  * run.display, so this file only moves text (always textContent) and widths into place.
  * Without JavaScript the page shows the state as of its last load.
  */
@@ -99,6 +100,55 @@
     });
   }
 
+  // Training jobs of the "Next round's model" card: rebuilt from {"type": "training", "jobs": [...]}.
+  var trainingBox = document.getElementById("training-jobs");
+
+  function jobItem(job) {
+    var display = job.display || {};
+    var li = document.createElement("li");
+    li.className = "training-job";
+    var name = document.createElement("strong");
+    name.textContent = job.name;
+    var badge = document.createElement("span");
+    badge.className = "badge badge-status status-" + job.status;
+    badge.textContent = display.status || job.status;
+    var track = document.createElement("div");
+    track.className = "progress-track";
+    track.setAttribute("role", "progressbar");
+    track.setAttribute("aria-label", "Training " + job.name);
+    track.setAttribute("aria-valuemin", "0");
+    track.setAttribute("aria-valuemax", "100");
+    var percent = Math.max(0, Math.min(100, Number(display.percent) || 0));
+    track.setAttribute("aria-valuenow", String(Math.round(percent)));
+    var fill = document.createElement("span");
+    fill.className = "progress-fill";
+    fill.style.width = percent + "%";
+    track.appendChild(fill);
+    var text = document.createElement("p");
+    text.className = "small";
+    text.textContent = (display.progress || "") + (display.result ? " " + display.result : "");
+    li.appendChild(name);
+    li.appendChild(document.createTextNode(" "));
+    li.appendChild(badge);
+    li.appendChild(track);
+    li.appendChild(text);
+    if (job.error) {
+      var error = document.createElement("p");
+      error.className = "notice notice-error";
+      error.textContent = job.error;
+      li.appendChild(error);
+    }
+    return li;
+  }
+
+  function renderTraining(jobs) {
+    if (!trainingBox) { return; }
+    var list = trainingBox.querySelector('[data-field="training-list"]');
+    while (list.firstChild) { list.removeChild(list.firstChild); }
+    jobs.forEach(function (job) { list.appendChild(jobItem(job)); });
+    show(trainingBox.querySelector('[data-field="training-empty"]'), jobs.length === 0);
+  }
+
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + window.location.host + section.dataset.socketPath);
@@ -111,6 +161,8 @@
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "scoring" && Array.isArray(message.runs)) {
         render(message.runs);
+      } else if (message.type === "training" && Array.isArray(message.jobs)) {
+        renderTraining(message.jobs);
       } else if (message.type === "error") {
         setText(connectionEl, message.message);
       }

@@ -6,7 +6,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from collector.consumers import ScoringProgressConsumer
-from collector.models import ScoringRun
+from collector.models import ScoringRun, TrainingJob
 from collector.routing import websocket_urlpatterns
 from collector.tests.factories import finished_scoring_run
 
@@ -47,6 +47,7 @@ async def test_manager_gets_the_runs_on_connect_and_each_change(instructor, roun
     assert payload["progress"]["fold"] == 1 and "owner" not in payload["progress"]
     assert payload["display"]["percent"] == pytest.approx(26.0)  # (1 fold + 3/10 steps) of 5
     assert payload["display"]["progress"] == "Fold 2 of 5 · step 3/10 · loss 1.250 · about 1:35 left"
+    assert await communicator.receive_json_from(timeout=5) == {"type": "training", "jobs": []}
     assert await communicator.receive_nothing(timeout=0.3)  # nothing changed, nothing sent
 
     await database_sync_to_async(ScoringRun.objects.filter(pk=run.pk).update)(
@@ -71,6 +72,7 @@ async def test_finished_runs_of_both_kinds_with_summaries(instructor, student, r
     await database_sync_to_async(finished_scoring_run)(round_, {first: [True], second: [False]}, kind="answer_only")
     communicator = await connect(instructor, round_.pk)
     [payload] = (await communicator.receive_json_from(timeout=5))["runs"]
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "training"
     assert payload["kind"] == "answer_only" and payload["summary"]["answer_only_accuracy"] == 0.5
     assert payload["display"]["result"].startswith("Answer-only accuracy 50.0% vs 25% chance")
     await database_sync_to_async(finished_scoring_run)(round_, {first: [True], second: [True]})
@@ -85,11 +87,31 @@ async def test_finished_runs_of_both_kinds_with_summaries(instructor, student, r
 async def test_no_runs_yet_is_an_empty_list(instructor, round_):
     communicator = await connect(instructor, round_.pk)
     assert await communicator.receive_json_from(timeout=5) == {"type": "scoring", "runs": []}
+    assert await communicator.receive_json_from(timeout=5) == {"type": "training", "jobs": []}
     await communicator.send_json_to({"type": "ping"})
     assert await communicator.receive_json_from(timeout=5) == {"type": "pong"}
     await communicator.send_to(text_data="start scoring please")
     reply = await communicator.receive_json_from(timeout=5)
     assert reply["type"] == "error" and "only reports progress" in reply["message"]
+    await communicator.disconnect()
+
+
+async def test_training_jobs_are_reported_with_progress(instructor, round_):
+    job = await database_sync_to_async(TrainingJob.objects.create)(
+        round=round_, name="next-model", status=TrainingJob.Status.RUNNING,
+        progress={"stage": "training", "epoch": 2, "step": 30, "total_steps": 120, "loss": 0.9, "eta_seconds": 75},
+    )
+    communicator = await connect(instructor, round_.pk)
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "scoring"
+    [payload] = (await communicator.receive_json_from(timeout=5))["jobs"]
+    assert (payload["id"], payload["name"], payload["status"]) == (job.pk, "next-model", "running")
+    assert payload["display"]["percent"] == 25.0
+    assert payload["display"]["progress"] == "Epoch 2 · step 30/120 · loss 0.900 · about 1:15 left"
+    await database_sync_to_async(TrainingJob.objects.filter(pk=job.pk).update)(
+        status=TrainingJob.Status.FAILED, error="ModelLoadError: no such model"
+    )
+    [payload] = (await communicator.receive_json_from(timeout=5))["jobs"]
+    assert payload["status"] == "failed" and payload["error"] == "ModelLoadError: no such model"
     await communicator.disconnect()
 
 

@@ -1,12 +1,14 @@
 """``training.round_train_next_model`` (and its task) on the tiny BERT, one epoch."""
+from datetime import timedelta
 from pathlib import Path
 from unittest import mock
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
-from collector import services, tasks, training
-from collector.models import ModelVersion, Prediction, Question, Round
+from collector import services, tasks, training, training_jobs
+from collector.models import ModelVersion, Prediction, Question, Round, TrainingJob
 from collector.tests.factories import question_data
 
 TINY_TRAINING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}
@@ -65,27 +67,70 @@ def test_earlier_round_does_not_see_later_questions(model_dir, two_rounds):
 
 
 @pytest.mark.django_db
-def test_task_calls_the_service(model_dir, two_rounds):
+def test_task_runs_the_job_and_reports_progress(model_dir, two_rounds, instructor):
     first, second = two_rounds
-    tasks.model_train_task(first.pk, "from-task", second.pk)
+    job = TrainingJob.objects.create(round=first, name="from-task", make_live_round=second, created_by=instructor)
+    tasks.training_job_run_task(job.pk)
+    job.refresh_from_db()
+    assert job.status == TrainingJob.Status.DONE and job.error == ""
+    assert job.model_version.name == "from-task" and job.progress["stage"] == "done"
+    assert job.progress["step"] == job.progress["total_steps"] > 0  # the last step is always written
     assert Round.objects.get(pk=second.pk).live_model.name == "from-task"
+    # A second delivery of the task (acks_late) finds the job done and trains nothing.
+    with mock.patch("collector.training_jobs.round_train_next_model") as train:
+        tasks.training_job_run_task(job.pk)
+    assert not train.called
 
 
 @pytest.mark.django_db
-def test_schedule_checks_before_queueing(two_rounds, other_instructor, django_capture_on_commit_callbacks):
+def test_failure_is_stored_on_the_job(two_rounds, settings, tmp_path):
+    first, _ = two_rounds
+    Round.objects.filter(pk=first.pk).update(base_checkpoint=str(tmp_path / "no-such-model"))
+    job = TrainingJob.objects.create(round=first, name="broken")
+    training_jobs.training_job_run(job_id=job.pk)
+    job.refresh_from_db()
+    assert job.status == TrainingJob.Status.FAILED and job.error and job.model_version is None
+    assert not ModelVersion.objects.filter(name="broken").exists()
+
+
+@pytest.mark.django_db
+def test_start_checks_before_queueing(two_rounds, instructor, other_instructor, django_capture_on_commit_callbacks):
     first, second = two_rounds
-    with mock.patch("collector.tasks.model_train_task.delay") as delay, \
+    with mock.patch("collector.tasks.training_job_run_task.delay") as delay, \
             django_capture_on_commit_callbacks(execute=True):
-        training.round_train_next_model_schedule(round_=first, name="next-one", make_live_round=second)
-    delay.assert_called_once_with(first.pk, "next-one", second.pk)
+        job = training_jobs.training_job_start(round_=first, name="next-one", make_live_round=second, user=instructor)
+    delay.assert_called_once_with(job.pk)
+    assert job.status == TrainingJob.Status.QUEUED and job.created_by == instructor
+    with pytest.raises(ValidationError, match="already being trained"):
+        training_jobs.training_job_start(round_=first, name="next-one")
     with pytest.raises(ValidationError, match="already exists"):
-        training.round_train_next_model_schedule(round_=first, name=first.live_model.name)
+        training_jobs.training_job_start(round_=first, name=first.live_model.name)
     foreign = services.round_create(course=services.course_create(owner=other_instructor, name="X"), name="x1")
     with pytest.raises(ValidationError, match="same course"):
-        training.round_train_next_model_schedule(round_=first, name="n2", make_live_round=foreign)
+        training_jobs.training_job_start(round_=first, name="n2", make_live_round=foreign)
     with pytest.raises(ValidationError, match="no questions"):
-        training.round_train_next_model_schedule(round_=foreign, name="n3")
+        training_jobs.training_job_start(round_=foreign, name="n3")
     assert Question.objects.filter(round=foreign).count() == 0
+    assert TrainingJob.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_worker_start_requeues_queued_and_fails_abandoned_jobs(two_rounds):
+    first, _ = two_rounds
+    queued = TrainingJob.objects.create(round=first, name="waiting")
+    abandoned = TrainingJob.objects.create(
+        round=first, name="abandoned", status=TrainingJob.Status.RUNNING,
+        heartbeat_at=timezone.now() - timedelta(hours=1),
+    )
+    alive = TrainingJob.objects.create(round=first, name="alive", status=TrainingJob.Status.RUNNING,
+                                       heartbeat_at=timezone.now())
+    with mock.patch("collector.tasks.training_job_run_task.delay") as delay:
+        assert training_jobs.training_jobs_resume_interrupted() == 1
+    delay.assert_called_once_with(queued.pk)
+    abandoned.refresh_from_db()
+    alive.refresh_from_db()
+    assert abandoned.status == TrainingJob.Status.FAILED and "Start the training again" in abandoned.error
+    assert alive.status == TrainingJob.Status.RUNNING
 
 
 @pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from collector import services
-from collector.models import Question, ScoringRun
+from collector.models import Question, ScoringRun, TrainingJob
 from collector.tests.factories import finished_scoring_run, question_data
 
 
@@ -137,11 +137,15 @@ class ModelTrainTests:
     def test_queues_the_training(self, client, instructor, round_, course, five_questions, django_capture_on_commit_callbacks):
         next_round = services.round_create(course=course, name="r2", title="Round two")
         client.force_login(instructor)
-        with mock.patch("collector.tasks.model_train_task.delay") as delay, \
+        with mock.patch("collector.tasks.training_job_run_task.delay") as delay, \
                 django_capture_on_commit_callbacks(execute=True):
             response = client.post(url("round_model_train", round_), {"name": "after-r1", "make_live_round": next_round.pk},
                                    follow=True)
-        delay.assert_called_once_with(round_.pk, "after-r1", next_round.pk)
+        job = TrainingJob.objects.get()
+        delay.assert_called_once_with(job.pk)
+        assert (job.round, job.make_live_round, job.created_by) == (round_, next_round, instructor)
+        page = response.content.decode()
+        assert "after-r1" in page and "Waiting for a worker to start it." in page
         assert "Training of model “after-r1” on all questions so far is queued" in messages_of(response)[0]
         assert "live model of round Round two" in messages_of(response)[0]
 
@@ -154,7 +158,7 @@ class ModelTrainTests:
         services.model_version_default()
         services.model_version_register(name="mc-existing", kind="multiple_choice", path="/models/mc-existing")
         client.force_login(instructor)
-        with mock.patch("collector.tasks.model_train_task.delay") as delay:
+        with mock.patch("collector.tasks.training_job_run_task.delay") as delay:
             response = client.post(url("round_model_train", round_), {"name": name}, follow=True)
         assert message in messages_of(response)[0] and not delay.called
 

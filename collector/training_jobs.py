@@ -1,0 +1,127 @@
+"""Training jobs: "train the next round's live model" as a visible, restartable background job.
+
+``training_job_start`` checks the request and queues a ``TrainingJob``; a worker runs
+``training_job_run``, which reports progress on the job (the round page shows it live) and
+records the error if training fails. A job is run at most once: a second delivery of the task
+finds it running or finished and returns. A job whose worker died is marked failed when a worker
+starts (its partial weights are never registered), so the instructor can start it again.
+"""
+import logging
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from collector.models import ModelVersion, Question, Round, TrainingJob
+from collector.training import model_version_name_check, round_train_next_model
+from mlcore.finetune import TrainProgress
+
+logger = logging.getLogger(__name__)
+PROGRESS_WRITE_SECONDS = 1.0
+
+
+def training_job_start(*, round_: Round, name: str, make_live_round: Round | None = None,
+                       user=None) -> TrainingJob:
+    """Check the name and data now, store a queued job and enqueue it once the transaction commits.
+
+    A name already registered or being trained is refused (the page must not silently retrain
+    a model that other rounds may serve); ``train_mc_model`` remains the way to retrain one.
+    """
+    model_version_name_check(name=name)
+    if ModelVersion.objects.filter(name=name).exists():
+        raise ValidationError({"name": f"A model named {name!r} already exists; choose a new name."})
+    if make_live_round is not None and make_live_round.course_id != round_.course_id:
+        raise ValidationError({"make_live_round": "The new model can only go live in a round of the same course."})
+    if not Question.objects.filter(round__course_id=round_.course_id, round__created_at__lte=round_.created_at).exists():
+        raise ValidationError(f"Round {round_.name} has no questions to train on yet.")
+    try:
+        with transaction.atomic():
+            job = TrainingJob.objects.create(round=round_, name=name, make_live_round=make_live_round,
+                                             created_by=user, progress={"stage": "queued"})
+    except IntegrityError:
+        raise ValidationError({"name": f"A model named {name!r} is already being trained."}) from None
+    transaction.on_commit(lambda: _enqueue(job.pk))
+    return job
+
+
+def _enqueue(job_id: int) -> None:
+    from collector.tasks import training_job_run_task
+
+    try:
+        training_job_run_task.delay(job_id)
+    except Exception:
+        # The job stays queued; training_jobs_resume_interrupted picks it up when a worker starts.
+        logger.exception("Could not enqueue training job %s", job_id)
+
+
+def _claim(job_id: int) -> TrainingJob | None:
+    with transaction.atomic():
+        job = TrainingJob.objects.select_for_update().get(pk=job_id)
+        if job.status != TrainingJob.Status.QUEUED:
+            return None  # already running elsewhere or finished: never train twice
+        job.status = TrainingJob.Status.RUNNING
+        job.started_at = job.heartbeat_at = timezone.now()
+        job.progress = {"stage": "loading"}
+        job.save(update_fields=["status", "started_at", "heartbeat_at", "progress"])
+    return job
+
+
+class _ProgressWriter:
+    """Stores step, loss and time left on the job at most once a second."""
+
+    def __init__(self, job: TrainingJob):
+        self.job, self.last = job, 0.0
+
+    def __call__(self, step: TrainProgress) -> None:
+        now = time.monotonic()
+        if now - self.last < PROGRESS_WRITE_SECONDS and step.step < step.total_steps:
+            return
+        self.last = now
+        per_step = step.elapsed_seconds / max(step.step, 1)
+        self.job.progress = {
+            "stage": "training", "step": step.step, "total_steps": step.total_steps, "epoch": step.epoch,
+            "loss": round(step.loss, 4), "eta_seconds": round(per_step * (step.total_steps - step.step)),
+        }
+        TrainingJob.objects.filter(pk=self.job.pk).update(progress=self.job.progress, heartbeat_at=timezone.now())
+
+
+def training_job_run(*, job_id: int) -> TrainingJob:
+    """Train the job's model unless it already ran; any failure is stored on the job."""
+    job = _claim(job_id)
+    if job is None:
+        return TrainingJob.objects.get(pk=job_id)
+    try:
+        version = round_train_next_model(round_=job.round, name=job.name, make_live_round=job.make_live_round,
+                                         progress=_ProgressWriter(job))
+    except Exception as error:
+        logger.exception("Training job %s failed", job_id)
+        TrainingJob.objects.filter(pk=job_id).update(
+            status=TrainingJob.Status.FAILED, error=f"{type(error).__name__}: {error}"[:4000],
+            finished_at=timezone.now(), progress={**job.progress, "stage": "failed"},
+        )
+    else:
+        TrainingJob.objects.filter(pk=job_id).update(
+            status=TrainingJob.Status.DONE, model_version=version, finished_at=timezone.now(),
+            progress={**job.progress, "stage": "done", "eta_seconds": 0},
+        )
+    return TrainingJob.objects.get(pk=job_id)
+
+
+def training_jobs_resume_interrupted() -> int:
+    """Re-enqueue queued jobs and fail the running ones whose worker went silent.
+
+    Called when a worker starts. Training is not resumable mid-way (unlike scoring folds), so a
+    job interrupted by a dead worker is failed with a message saying to start it again.
+    """
+    stale = timezone.now() - timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)
+    TrainingJob.objects.filter(status=TrainingJob.Status.RUNNING, heartbeat_at__lt=stale).update(
+        status=TrainingJob.Status.FAILED, finished_at=timezone.now(),
+        error="The worker stopped during training; nothing was registered. Start the training again.",
+    )
+    queued = list(TrainingJob.objects.filter(status=TrainingJob.Status.QUEUED).values_list("pk", flat=True))
+    for job_id in queued:
+        _enqueue(job_id)
+    return len(queued)
