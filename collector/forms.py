@@ -174,3 +174,44 @@ class GradesExportForm(forms.Form):
         label="Points possible", required=False, min_value=0.0,
         help_text="Empty: points = credit. P: points = min(P, credit), so P credits are full marks.",
     )
+
+
+class RoundSettingsForm(ServiceErrorsMixin, forms.Form):
+    """A round's settings after creation; scoring settings apply to the next scoring run."""
+
+    title = forms.CharField(max_length=200, required=False)
+    instructions = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    opens_at = forms.DateTimeField(label="Opens", required=False,
+                                   widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
+    closes_at = forms.DateTimeField(label="Closes", required=False,
+                                    widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
+    weight_live = forms.FloatField(label="Credit for fooling the live model", min_value=0.0)
+    weight_cv = forms.FloatField(label="Credit for fooling the cross-validated model", min_value=0.0,
+                                 help_text="CODAH suggests raising it once the live model is updated between rounds.")
+    live_model = forms.ChoiceField(label="Live model")
+    base_checkpoint = forms.CharField(
+        label="Base checkpoint for scoring", max_length=500, required=False,
+        help_text="Folder or hub id fine-tuned in cross-validation; empty: the server default.",
+    )
+    epochs = forms.IntegerField(min_value=1, max_value=20)
+    learning_rate = forms.FloatField(min_value=1e-7, max_value=1e-2)
+    batch_size = forms.IntegerField(label="Batch size (questions)", min_value=1, max_value=128)
+    max_length = forms.IntegerField(label="Max tokens per completion", min_value=16, max_value=512)
+    freeze_layers = forms.IntegerField(
+        label="Frozen lower layers", min_value=0, max_value=5,
+        help_text="Frozen layers run once per question and are cached: more is faster, fewer is more accurate.",
+    )
+    bf16 = forms.BooleanField(label="bfloat16 training (fast on CPUs with AVX512-BF16/AMX)", required=False)
+    threads = forms.IntegerField(label="CPU threads", min_value=1, max_value=64)
+
+    SCORING = ("epochs", "learning_rate", "batch_size", "max_length", "freeze_layers", "bf16", "threads")
+
+    def __init__(self, *args, model_choices: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["live_model"].choices = model_choices
+
+    def service_kwargs(self) -> dict:
+        data = dict(self.cleaned_data)
+        scoring = {name: data.pop(name) for name in self.SCORING}
+        data["live_model"] = int(data["live_model"])
+        return {**data, "scoring": scoring}

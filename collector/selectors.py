@@ -23,6 +23,7 @@ from collector.models import (
     Course,
     CVPrediction,
     Enrollment,
+    ModelVersion,
     Prediction,
     Question,
     Round,
@@ -378,3 +379,14 @@ def author_credit_total(*, user: User) -> float:
         question_credit(question=question, prediction=live_prediction_of(question))
         for question in questions_of_author(user=user)
     )
+
+
+def live_model_choices() -> QuerySet[ModelVersion]:
+    """Model versions that can serve as a round's live model (they answer multiple choice)."""
+    return ModelVersion.objects.filter(
+        kind__in=[ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE]
+    ).order_by("-created_at")
+
+
+def model_version_get(*, model_id: int) -> ModelVersion:
+    return ModelVersion.objects.get(pk=model_id)

@@ -16,7 +16,7 @@ from django.views.decorators.http import (
 )
 
 from accounts.models import User
-from collector import grades, scoring, selectors, services, training_jobs
+from collector import grades, round_settings, scoring, selectors, services, training_jobs
 from collector.exceptions import AccessError
 from collector.forms import (
     CourseCreateForm,
@@ -25,6 +25,7 @@ from collector.forms import (
     QuestionFilterForm,
     QuestionForm,
     RoundCreateForm,
+    RoundSettingsForm,
     ScoringStartForm,
 )
 from collector.models import Round
@@ -250,3 +251,28 @@ def round_grades_download(request: HttpRequest, round_id: int) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="stumper-{round_.name}-grades-{fmt}.csv"'
     return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
+    """Change a round's dates, credit weights, live model and scoring settings."""
+    round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
+    choices = [(m.pk, f"{m.name} ({m.get_kind_display()})") for m in selectors.live_model_choices()]
+    initial = {
+        **{name: getattr(round_, name) for name in ("title", "instructions", "opens_at", "closes_at", "weight_live",
+                                                     "weight_cv", "base_checkpoint")},
+        "live_model": round_.live_model_id, **round_settings.round_scoring_settings(round_=round_),
+    }
+    form = RoundSettingsForm(request.POST or None, initial=initial, model_choices=choices)
+    if request.method == "POST" and form.is_valid():
+        kwargs = form.service_kwargs()
+        try:
+            round_settings.round_update(round_=round_, **{**kwargs, "live_model": selectors.model_version_get(
+                model_id=kwargs["live_model"])})
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, "Round settings saved. New scoring settings apply to the next scoring run.")
+            return _back_to_round(round_)
+    return render(request, "collector/round_settings.html", {"round": round_, "form": form})

@@ -1,0 +1,67 @@
+"""Changing a round after it was created: dates, credit weights, live model and scoring settings.
+
+The scoring settings are ``FineTuneConfig`` fields stored on ``Round.scoring_config`` as
+overrides of the fast CPU preset (``FineTuneConfig.fast_cv()``); only the fields an instructor
+may reasonably change are offered (``SCORING_FIELDS``), and the whole result is checked by
+constructing the config, so a bad combination is refused before any run starts.
+"""
+import dataclasses
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from collector.models import ModelVersion, Round
+from mlcore.configs import FineTuneConfig
+
+#: FineTuneConfig fields shown on the round settings page, in display order.
+SCORING_FIELDS = ("epochs", "learning_rate", "batch_size", "max_length", "freeze_layers", "bf16", "threads")
+_ROUND_FIELDS = ("title", "instructions", "opens_at", "closes_at", "weight_live", "weight_cv", "base_checkpoint")
+
+
+def round_scoring_settings(*, round_: Round) -> dict:
+    """The effective values of ``SCORING_FIELDS`` for the round (preset plus its overrides)."""
+    effective = dataclasses.asdict(FineTuneConfig.fast_cv())
+    effective.update(round_.scoring_config or {})
+    return {name: effective[name] for name in SCORING_FIELDS}
+
+
+def _scoring_overrides(values: dict) -> dict:
+    """The values that differ from the preset, after checking the whole config is valid."""
+    preset = dataclasses.asdict(FineTuneConfig.fast_cv())
+    unknown = sorted(set(values) - set(SCORING_FIELDS))
+    if unknown:
+        raise ValidationError({"scoring_config": f"Unknown scoring settings: {', '.join(unknown)}."})
+    try:
+        FineTuneConfig(**{**preset, **values})
+    except (TypeError, ValueError) as error:
+        raise ValidationError({"scoring_config": f"Invalid scoring settings: {error}"}) from None
+    if values.get("freeze_layers", preset["freeze_layers"]) > 5:
+        raise ValidationError({"freeze_layers": "Leave at least one of the model's layers trainable (at most 5)."})
+    return {name: value for name, value in values.items() if value != preset[name]}
+
+
+@transaction.atomic
+def round_update(*, round_: Round, live_model: ModelVersion | None = None, scoring: dict | None = None,
+                 **fields) -> Round:
+    """Update the round's settings; all checks pass or nothing is saved.
+
+    ``fields`` are plain Round fields (``_ROUND_FIELDS``); ``scoring`` maps ``SCORING_FIELDS`` to
+    values. Questions already scored keep their results: new settings apply to the next run.
+    """
+    unknown = sorted(set(fields) - set(_ROUND_FIELDS))
+    if unknown:
+        raise ValueError(f"round_update does not change {', '.join(unknown)}")
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    for name, value in fields.items():
+        setattr(round_, name, value)
+    if live_model is not None:
+        if live_model.kind not in (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE):
+            raise ValidationError({"live_model": "A round's live model must answer multiple-choice questions."})
+        round_.live_model = live_model
+    if scoring is not None:
+        round_.scoring_config = _scoring_overrides(scoring)
+    if round_.closes_at and round_.opens_at and round_.closes_at <= round_.opens_at:
+        raise ValidationError({"closes_at": "The round must close after it opens."})
+    round_.full_clean()
+    round_.save()
+    return round_

@@ -1,0 +1,49 @@
+"""``round_settings.round_update``: settings change together or not at all."""
+import pytest
+from django.core.exceptions import ValidationError
+
+from collector import round_settings, services
+from collector.models import ModelVersion, Round, ScoringRun
+from collector.scoring import scoring_config_for
+
+
+@pytest.mark.django_db
+class RoundUpdateTests:
+    def test_stores_only_overrides_of_the_preset_and_scoring_uses_them(self, round_):
+        settings_now = round_settings.round_scoring_settings(round_=round_)
+        assert settings_now["freeze_layers"] == 2 and settings_now["epochs"] == 4  # the fast_cv preset
+        updated = round_settings.round_update(
+            round_=round_, weight_cv=2.0, base_checkpoint="/models/base",
+            scoring={**settings_now, "epochs": 3, "learning_rate": 3e-5},
+        )
+        assert updated.scoring_config == {"epochs": 3, "learning_rate": 3e-5}
+        assert Round.objects.get(pk=round_.pk).weight_cv == 2.0
+        config = scoring_config_for(round_=updated, kind=ScoringRun.Kind.CROSS_VALIDATION)
+        assert (config.epochs, config.learning_rate, config.freeze_layers, config.cache_frozen) == (3, 3e-5, 2, True)
+
+    def test_live_model_must_answer_multiple_choice(self, round_):
+        qa = services.model_version_register(name="qa-1", kind=ModelVersion.Kind.QUESTION_ANSWERING, path="/m/qa")
+        before = round_.live_model_id
+        with pytest.raises(ValidationError, match="multiple-choice"):
+            round_settings.round_update(round_=round_, live_model=qa, weight_live=5.0)
+        assert Round.objects.get(pk=round_.pk).live_model_id == before
+        assert Round.objects.get(pk=round_.pk).weight_live == 1.0  # nothing half-saved
+
+    @pytest.mark.parametrize(
+        ("scoring", "message"),
+        [({"epochs": 0}, "epochs"), ({"batch_size": -1}, "batch_size"), ({"freeze_layers": 6}, "at most 5"),
+         ({"dropout": 0.1}, "Unknown scoring settings: dropout")],
+    )
+    def test_invalid_scoring_settings_are_refused(self, round_, scoring, message):
+        with pytest.raises(ValidationError, match=message):
+            round_settings.round_update(round_=round_, scoring=scoring)
+        assert Round.objects.get(pk=round_.pk).scoring_config == {}
+
+    def test_dates_must_be_in_order_and_weights_non_negative(self, round_):
+        from django.utils import timezone
+
+        now = timezone.now()
+        with pytest.raises(ValidationError, match="close after it opens"):
+            round_settings.round_update(round_=round_, opens_at=now, closes_at=now)
+        with pytest.raises(ValidationError):
+            round_settings.round_update(round_=round_, weight_live=-1.0)
