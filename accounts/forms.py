@@ -1,5 +1,11 @@
 """Forms of the account pages; they only parse input, the services decide what is valid."""
 from django import forms
+from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
+
+from accounts import login_limits, services
 
 
 class SignupForm(forms.Form):
@@ -36,3 +42,35 @@ class SignupForm(forms.Form):
             field = self.SERVICE_FIELD_MAP.get(key, key)
             self.add_error(field if field in self.fields else None, messages)
 
+
+
+class _RateLimitedSignIn:
+    """Refuses a sign-in once its username or address failed too often (see ``login_limits``)."""
+
+    rate_limited = False
+
+    def clean(self) -> dict:
+        username = self.cleaned_data.get("username") or ""
+        address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
+        if login_limits.login_blocked(username=username, address=address):
+            self.rate_limited = True
+            minutes = max(1, settings.STUMPER_LOGIN_WINDOW_SECONDS // 60)
+            raise ValidationError(
+                f"Too many failed sign-ins. Wait {minutes} minutes and try again, or ask your instructor "
+                "to reset your password.", code="rate_limited",
+            )
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            services.login_failure_record(username=username, address=address)
+            raise
+        services.login_failures_clear(username=username)
+        return cleaned
+
+
+class RateLimitedAuthenticationForm(_RateLimitedSignIn, AuthenticationForm):
+    """Django's sign-in form with the rate limit; the view answers 429 when it refuses."""
+
+
+class RateLimitedAdminAuthenticationForm(_RateLimitedSignIn, AdminAuthenticationForm):
+    """The admin's sign-in form with the same limit, so /admin/login/ is no way around it."""

@@ -1,8 +1,11 @@
 """Writes for user accounts."""
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from accounts import login_limits
 from accounts.models import User
 
 
@@ -29,3 +32,19 @@ def user_create(
     user.full_clean()
     user.save()
     return user
+
+
+def login_failure_record(*, username: str, address: str) -> None:
+    """Count a failed sign-in against the username and the client address (see ``login_limits``)."""
+    for key in login_limits.failure_keys(username=username, address=address):
+        # add() starts the window; incr() never extends it, so the block lifts when it ends.
+        if not cache.add(key, 1, timeout=settings.STUMPER_LOGIN_WINDOW_SECONDS):
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between add() and incr()
+                cache.add(key, 1, timeout=settings.STUMPER_LOGIN_WINDOW_SECONDS)
+
+
+def login_failures_clear(*, username: str) -> None:
+    """A successful sign-in forgives the username's failures (not the address's)."""
+    cache.delete(login_limits.username_key(username))

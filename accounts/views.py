@@ -1,11 +1,12 @@
-"""Sign-up for students; sign-in and sign-out are Django's own views with our templates."""
+"""Sign-up for students; sign-in (rate-limited) and sign-out are Django's own views with our templates."""
 from django.contrib.auth import login
+from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import SignupForm
+from accounts.forms import RateLimitedAuthenticationForm, SignupForm
 from collector.services import student_register
 
 
@@ -29,3 +30,17 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class RateLimitedLoginView(LoginView):
+    """Django's login view with ``RateLimitedAuthenticationForm``; a refused attempt answers 429."""
+
+    form_class = RateLimitedAuthenticationForm
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form: RateLimitedAuthenticationForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.rate_limited:
+            response.status_code = 429
+        return response

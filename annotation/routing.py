@@ -1,3 +1,8 @@
 """Websocket routes of the annotation app."""
+from django.urls import path
 
-websocket_urlpatterns: list = []
+from annotation.consumers import QAAssistConsumer
+
+websocket_urlpatterns = [
+    path("ws/annotation/sessions/<int:session_id>/qa/", QAAssistConsumer.as_asgi()),
+]

@@ -1,4 +1,19 @@
-from django.urls import path  # noqa: F401  (routes are added as the app grows)
+from django.urls import path
+
+from annotation import views
 
 app_name = "annotation"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.task_list, name="task_list"),
+    path("projects/<int:project_id>/start/<str:kind>/", views.task_start, name="task_start"),
+    path("sessions/<int:session_id>/", views.session_page, name="session"),
+    path("projects/", views.project_list, name="project_list"),
+    path("projects/<int:project_id>/", views.project_dashboard, name="project_dashboard"),
+    path("projects/<int:project_id>/settings/", views.project_settings, name="project_settings"),
+    path("projects/<int:project_id>/import/", views.project_import, name="project_import"),
+    path("projects/<int:project_id>/export/", views.project_export, name="project_export"),
+    path("projects/<int:project_id>/paragraphs/", views.project_paragraphs, name="project_paragraphs"),
+    path("projects/<int:project_id>/flags/", views.project_flags, name="project_flags"),
+    path("paragraphs/<int:paragraph_id>/restore/", views.paragraph_restore, name="paragraph_restore"),
+    path("flags/<int:flag_id>/resolve/", views.flag_resolve, name="flag_resolve"),
+]

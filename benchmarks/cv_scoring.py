@@ -110,8 +110,19 @@ def run_fold(runner: FoldRunner, series: Series, assignment: FoldAssignment, fol
     predictions = runner.run_fold(train, test, seed=seed)
     seconds = time.perf_counter() - started
     accuracy = series.add(seconds, test, predictions, examples)
+    _save_partial(series, fold)
     print(f"  fold {fold}  {series.name:<12} {seconds:7.1f} s  accuracy {accuracy:.3f}  "
           f"(train {len(train)}, test {len(test)})", flush=True)
+
+
+def _save_partial(series: Series, fold: int) -> None:
+    """Append each finished fold to benchmarks/out/cv_scoring_folds.jsonl: a long run that is
+    stopped early still leaves its measured folds behind."""
+    out = ROOT / "benchmarks" / "out"
+    out.mkdir(exist_ok=True)
+    with (out / "cv_scoring_folds.jsonl").open("a") as stream:
+        stream.write(json.dumps({"setting": series.name, "fold": fold, "seconds": round(series.seconds[-1], 1),
+                                 "accuracy": round(series.fold_accuracies()[-1], 4)}) + "\n")
 
 
 def main() -> None:

@@ -7,22 +7,33 @@ and receives ``{"type": "prediction", "probs": [4 floats], "predicted": int,
 "model_version": str, "fooled": bool | null, "seq": int | null}`` for its newest draft.
 Bad messages get ``{"type": "error", "message": str}`` and the connection stays open; model
 trouble gets ``{"type": "status", "state": "busy" | "unavailable", "message": str}``.
+
+The artifact coach (``collector/coach.py``) extends this compatibly: a draft may carry the
+authoring form's ``"token"`` (a UUID, so shown warnings can be matched with the submitted
+question), and every prediction carries ``"coach": {"warnings": [{"kind": "answer_only" |
+"words" | "length" | "duplicate", "message": str, ...}]}``. A user who sends more drafts than
+``STUMPER_DRAFT_RATE`` per second (bursts of ``STUMPER_DRAFT_BURST``) gets
+``{"type": "status", "state": "rate_limited", ...}`` and that draft is dropped.
 """
 import asyncio
 import json
 import logging
+import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from collector import selectors, services
+from collector import coach, selectors, services
 from collector.exceptions import AccessError
 from collector.inference import inference_service
 from collector.models import ModelVersion, Round
 from collector.presentation import scoring_run_payload, training_job_payload
+from collector.ratelimit import draft_limiter
 from collector.validation import clean_question, first_message
+from collector.websocket import ClientError, DraftSocketConsumer
 from mlcore.configs import MCExample
 from mlcore.serving import BatcherOverloaded
 
@@ -34,64 +45,41 @@ UNAVAILABLE_MESSAGE = (
     "The model is unavailable right now. You can keep writing and submit: "
     "your question is saved and scored on the server as soon as the model is back."
 )
+RATE_LIMITED_MESSAGE = "You are sending drafts faster than the model can follow; this one was skipped. Keep writing."
 
 
-class ClientError(Exception):
-    """A mistake in what the client sent; its message goes back as an error message."""
-
-
-class AuthorConsumer(AsyncJsonWebsocketConsumer):
+class AuthorConsumer(DraftSocketConsumer):
     """One author's connection on ``ws/author/<round_id>/``."""
 
+    max_message_bytes = MAX_MESSAGE_BYTES
+
+    # Replies go straight back on this socket; nothing is sent to it through the channel layer.
+    # Without a layer (an alias that is not configured) a Redis outage can't cut authors off.
+    channel_layer_alias = "author-sockets-use-no-channel-layer"
     round: Round | None = None
     version: ModelVersion | None = None
+    answer_only_version: ModelVersion | None = None
 
     async def connect(self) -> None:
         await self.accept()
         self.latest_seq = 0
         self.pending: asyncio.Task | None = None
+        self.recorded: set[tuple[uuid.UUID, str]] = set()  # coach warnings already stored
         try:
             self.round = await database_sync_to_async(selectors.round_for_author)(
                 user=self.scope["user"], round_id=self.scope["url_route"]["kwargs"]["round_id"]
             )
             self.version = self.round.live_model or await database_sync_to_async(services.model_version_default)()
             inference_service.warm_up(self.version)
+            self.answer_only_version = await database_sync_to_async(lambda: self.round.answer_only_model)()
+            if self.answer_only_version is not None and self.round.coach_answer_only:
+                inference_service.warm_up(self.answer_only_version)
         except AccessError as error:
             await self.send_json({"type": "error", "message": error.message})
             await self.close(code=4403)
 
-    async def disconnect(self, code: int) -> None:
-        if getattr(self, "pending", None) is not None:
-            self.pending.cancel()
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
-        # Overridden so that a message that is not JSON gets an error instead of closing the socket.
-        if self.round is None:
-            return
-        try:
-            if text_data is None:
-                raise ClientError("Send JSON text messages, not binary data.")
-            if len(text_data) > MAX_MESSAGE_BYTES:
-                raise ClientError(f"Message too large (at most {MAX_MESSAGE_BYTES} characters).")
-            try:
-                content = json.loads(text_data)
-            except json.JSONDecodeError:
-                raise ClientError("Message is not valid JSON.") from None
-            await self.receive_json(content)
-        except ClientError as error:
-            await self.send_json({"type": "error", "message": str(error)})
-
-    async def receive_json(self, content: Any, **kwargs) -> None:
-        if not isinstance(content, dict):
-            raise ClientError('Send a JSON object with a "type" field.')
-        handlers = {"draft": self.on_draft, "ping": self.on_ping}
-        handler = handlers.get(content.get("type"))
-        if handler is None:
-            raise ClientError(f'Unknown message type {content.get("type")!r}; expected "draft" or "ping".')
-        await handler(content)
-
-    async def on_ping(self, content: dict) -> None:
-        await self.send_json({"type": "pong"})
+    def accepting(self) -> bool:
+        return self.round is not None
 
     async def on_draft(self, content: dict) -> None:
         seq = content.get("seq")
@@ -99,6 +87,10 @@ class AuthorConsumer(AsyncJsonWebsocketConsumer):
             raise ClientError('"seq" must be an integer.')
         if not self.round.is_open():
             raise ClientError("This round is closed: it no longer accepts questions.")
+        token = self._token(content.get("token"))
+        if not draft_limiter.allow(self.scope["user"].pk, rate=settings.STUMPER_DRAFT_RATE, burst=settings.STUMPER_DRAFT_BURST):
+            await self.send_json({"type": "status", "state": "rate_limited", "message": RATE_LIMITED_MESSAGE, "seq": seq})
+            return
         try:
             draft = clean_question(
                 prompt=content.get("prompt"), choices=content.get("choices"), answer=content.get("answer"),
@@ -108,10 +100,36 @@ class AuthorConsumer(AsyncJsonWebsocketConsumer):
             raise ClientError(first_message(error)) from None
         self.latest_seq += 1
         # Run the model in the background so the next draft can replace this one while it waits.
-        self.pending = asyncio.ensure_future(self.predict(draft.prompt, draft.choices, draft.answer, self.latest_seq, seq))
+        self.pending = asyncio.ensure_future(
+            self.predict(draft.prompt, draft.choices, draft.answer, self.latest_seq, seq, token)
+        )
 
-    async def predict(self, prompt: str, choices: tuple[str, ...], answer: int | None, local_seq: int, seq: int | None) -> None:
+    @staticmethod
+    def _token(value: Any) -> uuid.UUID | None:
+        if value is None or value == "":
+            return None
+        try:
+            return uuid.UUID(str(value))
+        except ValueError:
+            raise ClientError('"token" must be the form\'s question token (a UUID).') from None
+
+    async def predict(self, prompt: str, choices: tuple[str, ...], answer: int | None, local_seq: int, seq: int | None,
+                      token: uuid.UUID | None = None) -> None:
         example = MCExample(prompt=prompt, choices=choices)
+        # The coach's checks run while the live model works, so they add no waiting: the
+        # answer-only model through the same batched service, the text checks in the ORM thread.
+        side_tasks = [asyncio.ensure_future(self.text_warnings(example, answer))]
+        if answer is not None and self.answer_only_version is not None and self.round.coach_answer_only:
+            side_tasks.append(asyncio.ensure_future(self.answer_only_pick(example)))
+        try:
+            await self._predict(example, answer, local_seq, seq, token, side_tasks)
+        finally:
+            for task in side_tasks:
+                if not task.done():
+                    task.cancel()
+
+    async def _predict(self, example: MCExample, answer: int | None, local_seq: int, seq: int | None,
+                       token: uuid.UUID | None, side_tasks: list[asyncio.Future]) -> None:
         try:
             result = await inference_service.predict_draft(version=self.version, key=id(self), example=example)
         except BatcherOverloaded:
@@ -126,6 +144,12 @@ class AuthorConsumer(AsyncJsonWebsocketConsumer):
             return
         if result is None or local_seq != self.latest_seq:
             return  # a newer draft replaced this one; only the newest is answered
+        text, *answer_only = await asyncio.gather(*side_tasks)
+        pick = answer_only[0] if answer_only else None
+        warnings = coach.answer_only_warning(round_=self.round, answer=answer, answer_only_pick=pick) + text
+        await self.record(warnings, token)
+        if local_seq != self.latest_seq:
+            return
         await self.send_json(
             {
                 "type": "prediction",
@@ -134,8 +158,50 @@ class AuthorConsumer(AsyncJsonWebsocketConsumer):
                 "model_version": self.version.name,
                 "fooled": None if answer is None else result.predicted != answer,
                 "seq": seq,
+                "coach": {"warnings": warnings},
             }
         )
+
+    async def answer_only_pick(self, example: MCExample) -> int | None:
+        """The answer-only model's pick, or None when it fails (the warning is then skipped)."""
+        try:
+            result = await inference_service.predict_draft(
+                version=self.answer_only_version, key=(id(self), "answer-only"), example=example
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.warning("Answer-only model %s failed on a draft", self.answer_only_version.name, exc_info=True)
+            return None
+        return None if result is None else result.predicted
+
+    async def text_warnings(self, example: MCExample, answer: int | None) -> list[dict]:
+        """Duplicates, words and length; an empty list if the check fails (the coach advises, it
+        must never take the model's answer away)."""
+        try:
+            return await database_sync_to_async(coach.text_warnings)(
+                round_=self.round, author_id=self.scope["user"].pk, prompt=example.prompt, choices=example.choices,
+                answer=answer,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("The coach failed on a draft in round %s", self.round.pk)
+            return []
+
+    async def record(self, warnings: list[dict], token: uuid.UUID | None) -> None:
+        """Store each kind of warning once per question (the form's token)."""
+        fresh = [w for w in warnings if token is not None and (token, w["kind"]) not in self.recorded]
+        if not fresh:
+            return
+        try:
+            await database_sync_to_async(coach.coach_warnings_record)(
+                author_id=self.scope["user"].pk, round_=self.round, token=token, warnings=fresh
+            )
+        except Exception:
+            logger.exception("Could not record the coach's warnings in round %s", self.round.pk)
+            return
+        self.recorded.update((token, w["kind"]) for w in fresh)
 
 
 class ScoringProgressConsumer(AsyncJsonWebsocketConsumer):

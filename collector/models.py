@@ -1,4 +1,8 @@
-"""Courses, rounds, adversarial questions, model versions and the predictions stored with them."""
+"""Courses, rounds, adversarial questions, model versions and the predictions stored with them.
+
+The quality loop's models (validations, review decisions, appeals, duplicate flags, coach
+warnings) are in ``collector/quality_models.py`` (this file stays under ~400 lines) and imported at the end.
+"""
 import secrets
 
 from django.conf import settings
@@ -82,6 +86,12 @@ round_name_validator = RegexValidator(
 )
 
 
+class PeerValidation(models.TextChoices):
+    OFF = "off", "No: only the course's instructors validate"
+    AFTER_CLOSE = "after_close", "Yes, once the round has closed"
+    ALWAYS = "always", "Yes, while the round is open too"
+
+
 class Round(models.Model):
     """A collection period with its own live model and reward weights."""
 
@@ -104,6 +114,28 @@ class Round(models.Model):
     scoring_config = models.JSONField(
         default=dict, blank=True, help_text="FineTuneConfig fields that override the scoring defaults"
     )
+    # Quality loop (validation, review, the artifact coach).
+    validations_required = models.PositiveSmallIntegerField(
+        default=2, validators=[MinValueValidator(1), MaxValueValidator(10)],
+        help_text="Validators who must agree with the answer key before a question is accepted",
+    )
+    peer_validation = models.CharField(
+        max_length=16, choices=PeerValidation.choices, default=PeerValidation.AFTER_CLOSE,
+        help_text="Whether students of the course validate each other's questions, and from when",
+    )
+    credit_requires_acceptance = models.BooleanField(
+        default=False,
+        help_text="Count credit only for accepted questions (otherwise questions awaiting validation count "
+        "provisionally; rejected questions never count)",
+    )
+    coach_answer_only = models.BooleanField("Warn when the answer-only model finds the answer", default=True)
+    coach_words = models.BooleanField("Warn about words typical of right answers", default=True)
+    coach_length = models.BooleanField("Warn when the right completion's length stands out", default=True)
+    coach_duplicates = models.BooleanField("Warn when a draft is very similar to an existing question", default=True)
+    answer_only_model = models.ForeignKey(
+        ModelVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="answer_only_in_rounds",
+        help_text="Model trained on completions only (prompts blanked); the coach asks it about each draft",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -112,6 +144,12 @@ class Round(models.Model):
     def __str__(self) -> str:
         return self.title or self.name
 
+    def students_may_validate(self, at=None) -> bool:
+        """Whether enrolled students may validate this round's questions now."""
+        if self.peer_validation == PeerValidation.ALWAYS:
+            return True
+        return self.peer_validation == PeerValidation.AFTER_CLOSE and self.closes_at is not None and not self.is_open(at)
+
     def is_open(self, at=None) -> bool:
         at = at or timezone.now()
         started = self.opens_at is None or self.opens_at <= at
@@ -119,8 +157,23 @@ class Round(models.Model):
         return started and not_ended
 
 
+class QuestionStatus(models.TextChoices):
+    PENDING = "pending", "Awaiting validation"
+    REVIEW = "review", "In review"
+    ACCEPTED = "accepted", "Accepted"
+    REJECTED = "rejected", "Rejected"
+    APPEALED = "appealed", "Rejected, appeal pending"
+
+
 class Question(models.Model):
-    """One CODAH-style question: a prompt, four completions, exactly one right."""
+    """One CODAH-style question: a prompt, four completions, exactly one right.
+
+    ``status`` follows the quality loop: validators answer it blind (``pending``); agreement
+    accepts it, a disagreement, flag or near-duplicate sends it to the owner (``review``),
+    who accepts, edits or rejects it; a rejected question may be ``appealed`` once.
+    """
+
+    Status = QuestionStatus
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="questions")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="questions")
@@ -132,6 +185,12 @@ class Question(models.Model):
     # The browser sends a fresh token per question so a double submit is stored once.
     client_token = models.UUIDField(null=True, blank=True)
     source = models.CharField(max_length=16, default="authored", choices=[("authored", "Authored"), ("imported", "Imported")])
+    status = models.CharField(max_length=16, choices=QuestionStatus.choices, default=QuestionStatus.PENDING, db_index=True)
+    # Why it went to the owner's review (disagreement, flags, a near-duplicate), for the reviewer.
+    review_reason = models.TextField(blank=True)
+    # Shown to the author; set when the question is rejected.
+    rejection_reason = models.TextField(blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -151,6 +210,8 @@ class Prediction(models.Model):
 
     class Kind(models.TextChoices):
         LIVE = "live", "Live model at submission"
+        # "fooled" then means the answer-only model missed: the coach's check, stored.
+        ANSWER_ONLY = "answer_only", "Answer-only model at submission"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -299,3 +360,15 @@ class TrainingJob(models.Model):
 
     def __str__(self) -> str:
         return f"Training {self.name} from {self.round.name} ({self.status})"
+
+
+
+
+# Django registers models found in the app's models module; these live in their own file.
+from collector.quality_models import (  # noqa: E402, F401  (they refer to the models above)
+    Appeal,
+    CoachWarning,
+    DuplicateFlag,
+    ReviewDecision,
+    Validation,
+)

@@ -76,6 +76,8 @@ def question_view(question: Question) -> QuestionView:
     fooled_cv = getattr(question, "fooled_cv", None)
     credit = selectors.question_credit(question=question, prediction=prediction)
     live_credit = question.round.weight_live * float(bool(prediction is not None and prediction.fooled))
+    if not selectors.question_earns_credit(question):
+        live_credit = 0.0
     return QuestionView(
         question=question,
         prediction=prediction,

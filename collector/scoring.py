@@ -8,8 +8,6 @@ so a run interrupted by a killed worker resumes with only the missing folds.
 """
 import dataclasses
 import logging
-import os
-import socket
 import time
 from datetime import timedelta
 
@@ -20,6 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from collector.models import CVPrediction, Question, Round, ScoringFold, ScoringRun
+from collector.ownership import held_by_another_worker, worker_owner
 from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample
 from mlcore.crossval import answer_only_summary, cv_summary, stratified_folds
 from mlcore.cv_runner import FoldRunner
@@ -90,24 +89,6 @@ def scoring_schedule(*, run_id: int) -> None:
         logger.exception("Could not enqueue scoring run %s; a worker will resume it when it starts", run_id)
 
 
-def _owner() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def _owner_is_dead(owner: str) -> bool:
-    """True when the run's last owner was a process on this machine that no longer exists."""
-    host, _, pid = owner.rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
-
-
 def _claim(run_id: int) -> ScoringRun | None:
     """Mark the run as ours unless it is finished or another live worker is on it."""
     with transaction.atomic():
@@ -115,15 +96,13 @@ def _claim(run_id: int) -> ScoringRun | None:
         if run.status in (ScoringRun.Status.DONE, ScoringRun.Status.FAILED):
             return None
         owner = run.progress.get("owner", "")
-        fresh = run.heartbeat_at and timezone.now() - run.heartbeat_at < timedelta(
-            seconds=settings.STUMPER_SCORING_STALE_SECONDS
-        )
-        if run.status == ScoringRun.Status.RUNNING and owner != _owner() and fresh and not _owner_is_dead(owner):
+        if held_by_another_worker(running=run.status == ScoringRun.Status.RUNNING, owner=owner,
+                                  heartbeat_at=run.heartbeat_at, stale_after=timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)):
             return None
         run.status = ScoringRun.Status.RUNNING
         run.started_at = run.started_at or timezone.now()
         run.heartbeat_at = timezone.now()
-        run.progress = {**run.progress, "owner": _owner(), "stage": "starting"}
+        run.progress = {**run.progress, "owner": worker_owner(), "stage": "starting"}
         run.error = ""
         run.save()
     return run

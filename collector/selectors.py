@@ -141,7 +141,8 @@ def live_prediction_of(question: Question) -> Prediction | None:
 
 
 def questions_of_author(*, user: User, round_: Round | None = None) -> QuerySet[Question]:
-    questions = Question.objects.filter(author=user).select_related("round", "round__course")
+    # The appeal too: the dashboard shows a rejected question's appeal and its answer.
+    questions = Question.objects.filter(author=user).select_related("round", "round__course", "appeal")
     if round_ is not None:
         questions = questions.filter(round=round_)
     return _with_live_prediction(questions)
@@ -170,14 +171,25 @@ def round_questions(
 
 
 def question_credit(*, question: Question, prediction: Prediction | None) -> float:
-    """Credit = weight_live x fooled_live + weight_cv x fooled_cv (fooled_cv: share of trials).
+    """Credit = weight_live x fooled_live + weight_cv x fooled_cv (fooled_cv: share of trials),
+    for questions that earn credit at all (``question_earns_credit``).
 
     ``fooled_cv`` comes from the annotation of the selectors above; a question not yet scored in
     cross-validation earns only its live credit.
     """
+    if not question_earns_credit(question):
+        return 0.0
     live = float(bool(prediction and prediction.fooled))
     cv = getattr(question, "fooled_cv", None) or 0.0
     return question.round.weight_live * live + question.round.weight_cv * cv
+
+
+def question_earns_credit(question: Question) -> bool:
+    """Rejected questions (appealed ones too, until the appeal succeeds) earn nothing; with the
+    round's ``credit_requires_acceptance`` only accepted ones earn anything."""
+    if question.status in (Question.Status.REJECTED, Question.Status.APPEALED):
+        return False
+    return question.status == Question.Status.ACCEPTED or not question.round.credit_requires_acceptance
 
 
 def round_stats(*, round_: Round) -> dict:

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_create
-from collector import selectors
+from collector import coach, selectors, validation_services
 from collector.exceptions import AccessError, ImportFailed
 from collector.inference import predict_examples
 from collector.models import (
@@ -189,14 +189,21 @@ def question_submit(
             )
             question.full_clean(validate_constraints=False)
             question.save()
-            prediction = Prediction.objects.create(question=question, model_version=_live_model_of(round_))
+            predictions = [Prediction.objects.create(question=question, model_version=_live_model_of(round_))]
+            if round_.answer_only_model_id:
+                # The coach's answer-only check, stored: was the answer findable without the prompt?
+                predictions.append(Prediction.objects.create(
+                    question=question, kind=Prediction.Kind.ANSWER_ONLY, model_version=round_.answer_only_model
+                ))
     except IntegrityError:
         # The same client token arrived twice at once: the other request stored it.
         return Question.objects.get(author=user, client_token=client_token)
-    if compute_prediction:
-        prediction = prediction_compute(prediction_id=prediction.pk)
-    if prediction.status == Prediction.Status.PENDING:
-        prediction_schedule(prediction_id=prediction.pk)
+    for prediction in predictions:
+        if compute_prediction:
+            prediction = prediction_compute(prediction_id=prediction.pk)
+        if prediction.status == Prediction.Status.PENDING:
+            prediction_schedule(prediction_id=prediction.pk)
+    validation_services.question_quality_after_submit(question=question)
     return question
 
 
@@ -239,6 +246,8 @@ def prediction_compute(*, prediction_id: int) -> Prediction:
         computed_at=timezone.now(),
     )
     prediction.refresh_from_db()
+    if prediction.kind == Prediction.Kind.ANSWER_ONLY:
+        coach.settle_answer_only(question=question)
     return prediction
 
 
@@ -257,6 +266,13 @@ def codah_import(*, round_: Round, text: str, author: User, allow_duplicate_choi
     ``allow_duplicate_choices`` admits rows that repeat a completion, which the public CODAH
     release does in three rows; authored questions never may.
     """
+    # Limits first, so that a huge file is refused before it is parsed or held twice in memory.
+    if len(text.encode("utf-8")) > settings.STUMPER_IMPORT_MAX_BYTES:
+        raise ImportFailed([(1, f"The file is larger than {settings.STUMPER_IMPORT_MAX_BYTES:,} bytes; split it.")])
+    rows = sum(1 for line in text.splitlines() if line.strip())
+    if rows > settings.STUMPER_IMPORT_MAX_ROWS:
+        raise ImportFailed([(1, f"The file has {rows:,} rows; at most {settings.STUMPER_IMPORT_MAX_ROWS:,} are "
+                                "imported at once. Split it.")])
     parsed = parse_codah_tsv(
         text,
         max_prompt_chars=settings.STUMPER_MAX_PROMPT_CHARS,
@@ -280,6 +296,7 @@ def codah_import(*, round_: Round, text: str, author: User, allow_duplicate_choi
         Question(
             round=round_, author=author, prompt=example.prompt, choices=list(example.choices),
             correct_index=example.label, categories=list(example.categories or ("other",)), source="imported",
+            status=Question.Status.ACCEPTED,  # a published data set was validated by its authors
         )
         for example in parsed.examples
     ]

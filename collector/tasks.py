@@ -3,7 +3,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
 
-from collector import scoring, services, training_jobs
+from collector import answer_only, scoring, selectors, services, training_jobs
 from collector.models import Prediction, ScoringRun
 
 
@@ -31,6 +31,12 @@ def scoring_run_task(self, run_id: int) -> None:
 def training_job_run_task(job_id: int) -> None:
     """Train the next round's live model; ``training_jobs.training_job_run`` does the work."""
     training_jobs.training_job_run(job_id=job_id)
+
+
+@shared_task(acks_late=True, name="collector.answer_only_model_train")
+def answer_only_model_train_task(round_id: int) -> None:
+    """Train the round's answer-only model for the coach (``answer_only.round_answer_only_model_train``)."""
+    answer_only.round_answer_only_model_train(round_=selectors.round_get(round_id=round_id))
 
 
 @worker_ready.connect

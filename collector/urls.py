@@ -1,6 +1,6 @@
 from django.urls import path
 
-from collector import views
+from collector import validation_views, views
 
 app_name = "collector"
 urlpatterns = [
@@ -14,4 +14,13 @@ urlpatterns = [
     path("rounds/<int:round_id>/scoring/", views.round_scoring_start, name="round_scoring_start"),
     path("rounds/<int:round_id>/train/", views.round_model_train, name="round_model_train"),
     path("rounds/<int:round_id>/grades.csv", views.round_grades_download, name="round_grades_download"),
+    # Question quality: blind validation, the owner's review, appeals, the report and the coach's model.
+    path("validate/", validation_views.validate, name="validate"),
+    path("rounds/<int:round_id>/review/", validation_views.review_queue, name="review_queue"),
+    path("rounds/<int:round_id>/quality/", validation_views.round_quality, name="round_quality"),
+    path("rounds/<int:round_id>/answer-only-model/", validation_views.round_answer_only_model,
+         name="round_answer_only_model"),
+    path("questions/<int:question_id>/review/", validation_views.question_review, name="question_review"),
+    path("questions/<int:question_id>/appeal/", validation_views.appeal_submit, name="appeal_submit"),
+    path("appeals/<int:appeal_id>/decide/", validation_views.appeal_decide, name="appeal_decide"),
 ]

@@ -64,7 +64,8 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def crowd_home(request: HttpRequest) -> HttpResponse:
-    return render(request, "collector/crowd_home.html")
+    # Crowdworkers' tasks are span annotation (the annotation app).
+    return redirect("annotation:task_list")
 
 
 @login_required

@@ -18,8 +18,8 @@ COPY requirements.txt .
 RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt
 
 COPY . .
-# Settings demand a SECRET_KEY even for collectstatic; this throwaway one never reaches runtime.
-RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput -v 0 \
+# Settings demand SECRET_KEY and ALLOWED_HOSTS even for collectstatic; these never reach runtime.
+RUN SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput -v 0 \
     && useradd --create-home --uid 10001 stumper \
     && mkdir -p /app/var/media /app/var/models \
     && chown -R stumper:stumper /app/var
@@ -27,5 +27,10 @@ RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput -v 0 
 USER stumper
 EXPOSE 8000
 
-# Migrations run here (the worker waits for this container to be healthy before it starts).
-CMD ["sh", "-c", "python manage.py migrate --noinput && exec daphne -b 0.0.0.0 -p 8000 --proxy-headers config.asgi:application"]
+HEALTHCHECK --interval=10s --timeout=10s --start-period=60s --retries=12 \
+    CMD python -c "import http.client,sys; c=http.client.HTTPConnection('127.0.0.1',8000,timeout=5); c.request('GET','/healthz/'); sys.exit(c.getresponse().status!=200)"
+
+# Migrations are a separate one-shot step (compose's "migrate" service), so that several web
+# replicas never race to migrate. --proxy-headers: the client address and scheme come from the
+# load balancer's X-Forwarded-For / X-Forwarded-Proto.
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "config.asgi:application"]

@@ -1,4 +1,6 @@
-# Stumper Celery worker: computes pending predictions (and, later, fine-tuning jobs).
+# Stumper Celery worker. One image for every queue; the environment picks the queue:
+#   WORKER_QUEUES=default | training | inference (comma-separated; all three by default)
+#   WORKER_CONCURRENCY (threads, default 2), WORKER_NAME (default "worker")
 # Build from the repository root:  docker compose -f docker/compose.yml build
 FROM python:3.11-slim
 
@@ -8,11 +10,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     HF_HUB_OFFLINE=1 \
     DJANGO_SETTINGS_MODULE=config.settings.production \
-    STUMPER_VAR_DIR=/app/var
+    STUMPER_VAR_DIR=/app/var \
+    WORKER_QUEUES=default,training,inference \
+    WORKER_CONCURRENCY=2 \
+    WORKER_NAME=worker
 
 WORKDIR /app
 
-# Same dependency layer as web.Dockerfile (CPU-only torch).
+# Same dependency layer as web.Dockerfile (CPU-only torch; a GPU machine installs the CUDA
+# build of the same torch version instead).
 COPY requirements.txt .
 RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt
 
@@ -24,4 +30,4 @@ RUN useradd --create-home --uid 10001 stumper \
 USER stumper
 
 # Threads, not prefork: one process keeps one copy of each model in memory.
-CMD ["celery", "-A", "config", "worker", "-l", "info", "--pool=threads", "--concurrency=2", "-Q", "default"]
+CMD ["sh", "-c", "exec celery -A config worker -l info --pool=threads --concurrency=\"$WORKER_CONCURRENCY\" -Q \"$WORKER_QUEUES\" -n \"$WORKER_NAME@%h\""]

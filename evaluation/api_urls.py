@@ -1,4 +1,12 @@
-from django.urls import path  # noqa: F401  (routes are added as the app grows)
+from django.urls import path
+
+from evaluation import apis
 
 app_name = "evaluation_api"
-urlpatterns: list = []
+urlpatterns = [
+    path("rounds/<int:round_id>/runs/", apis.EvaluationRunListApi.as_view(), name="round_run_list"),
+    path("rounds/<int:round_id>/runs/start/", apis.EvaluationRunStartApi.as_view(), name="round_run_start"),
+    path("projects/<int:project_id>/runs/", apis.EvaluationProjectRunListApi.as_view(), name="project_run_list"),
+    path("projects/<int:project_id>/runs/start/", apis.EvaluationProjectRunStartApi.as_view(), name="project_run_start"),
+    path("runs/<int:run_id>/", apis.EvaluationRunDetailApi.as_view(), name="run_detail"),
+]

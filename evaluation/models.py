@@ -1,1 +1,88 @@
-from django.db import models  # noqa: F401
+"""Evaluation runs: one bias report of a collector round (or an annotation project), as stored.
+
+Its target is a round or a span-annotation project. A run snapshots the data it reads (ids and a digest) and records the model version whose
+predictions it used, so a report stays reproducible while the round keeps growing.
+"""
+from django.conf import settings
+from django.db import models
+
+
+class EvaluationRun(models.Model):
+    """One evaluation report, computed by a Celery job section by section.
+
+    ``result`` maps a section name to a section dict ``{"title", "available", "note",
+    "summary", "tables": {name: {"title", "columns", "rows"}}, "charts"}`` (the layout is
+    shared with the ambiguity probes, see ``evaluation/sections.py``), so every table can be
+    downloaded as CSV without knowing what it holds.
+    """
+
+    class Target(models.TextChoices):
+        ROUND = "round", "Collector round"
+        PROJECT = "project", "Annotation project"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
+    target = models.CharField(max_length=16, choices=Target.choices)
+    round = models.ForeignKey(
+        "collector.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="evaluation_runs"
+    )
+    project = models.ForeignKey(
+        "annotation.Project", null=True, blank=True, on_delete=models.CASCADE, related_name="evaluation_runs"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    config = models.JSONField(default=dict, blank=True, help_text="Analysis settings (k, p0, min_count, steps, seed)")
+    progress = models.JSONField(default=dict, blank=True)
+    # Provenance: the model whose predictions were analysed and the exact data read.
+    model_version = models.ForeignKey(
+        "collector.ModelVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="evaluation_runs"
+    )
+    model_revision = models.CharField(max_length=64, blank=True)
+    snapshot = models.JSONField(default=dict, blank=True, help_text="Ids of the questions and runs that were read")
+    snapshot_digest = models.CharField(max_length=64, blank=True, help_text="sha256 of the data that was read")
+    result = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(target="round", round__isnull=False, project__isnull=True)
+                | models.Q(target="project", project__isnull=False, round__isnull=True),
+                name="evaluation_run_has_one_target",
+            ),
+            # A second start while one is queued or running is refused by the database itself.
+            models.UniqueConstraint(
+                fields=["round"],
+                condition=models.Q(status__in=["queued", "running"], round__isnull=False),
+                name="one_active_evaluation_per_round",
+            ),
+            models.UniqueConstraint(
+                fields=["project"],
+                condition=models.Q(status__in=["queued", "running"], project__isnull=False),
+                name="one_active_evaluation_per_project",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Evaluation {self.pk} of {self.target_label} ({self.status})"
+
+    @property
+    def target_label(self) -> str:
+        if self.target == self.Target.ROUND and self.round_id:
+            return f"round {self.round.name}"
+        if self.target == self.Target.PROJECT and self.project_id:
+            return f"project {self.project.name}"
+        return self.get_target_display().lower()

@@ -1,3 +1,8 @@
 """Websocket routes of the evaluation app."""
+from django.urls import path
 
-websocket_urlpatterns: list = []
+from evaluation.consumers import EvaluationProgressConsumer
+
+websocket_urlpatterns = [
+    path("ws/evaluation/runs/<int:run_id>/", EvaluationProgressConsumer.as_asgi()),
+]

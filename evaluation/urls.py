@@ -1,4 +1,15 @@
-from django.urls import path  # noqa: F401  (routes are added as the app grows)
+from django.urls import path
+
+from evaluation import views
 
 app_name = "evaluation"
-urlpatterns: list = []
+urlpatterns = [
+    path("rounds/<int:round_id>/", views.round_report, name="round_report"),
+    path("rounds/<int:round_id>/start/", views.round_report_start, name="round_report_start"),
+    path("projects/<int:project_id>/", views.project_report, name="project_report"),
+    path("projects/<int:project_id>/start/", views.project_report_start, name="project_report_start"),
+    path("runs/<int:run_id>/", views.run_detail, name="run_detail"),
+    path("runs/<int:run_id>.json", views.run_json_download, name="run_json"),
+    path("runs/<int:run_id>/sections/<slug:section>/tables/<slug:table>.csv", views.run_table_csv,
+         name="run_table_csv"),
+]

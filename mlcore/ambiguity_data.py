@@ -12,7 +12,8 @@ from mlcore.lexical import lexical_tokens as _tokens
 
 __all__ = [
     "AmbiguityOption", "AmbiguityQuestion", "UnqoverOccupation", "UnqoverSubject",
-    "parse_ambiguity_jsonl", "read_ambiguity_jsonl", "read_unqover_occupations", "read_unqover_subjects",
+    "UNQOVER_OCCUPATIONS", "parse_ambiguity_jsonl", "parse_ambiguity_predictions", "read_ambiguity_jsonl",
+    "read_unqover_occupations", "read_unqover_subjects", "unqover_occupations",
 ]
 
 
@@ -75,9 +76,58 @@ def read_ambiguity_jsonl(path: str | Path) -> tuple[AmbiguityQuestion, ...]:
     return parse_ambiguity_jsonl(Path(path).read_text(encoding="utf-8"))
 
 
-def _word_list_lines(path: str | Path) -> list[str]:
+def parse_ambiguity_predictions(text: str) -> dict[str, str]:
+    """Parse a model's answers to the ambiguity questions: ``{str(question id): answer}``.
+
+    Two layouts: one JSON object mapping id -> answer (upstream's ``test_predictions.json``),
+    or JSON Lines with ``{"id": ..., "prediction": ...}`` per line (``"answer"`` also accepted).
+    ``""`` is an abstention. Errors name the 1-based line (or the key of the JSON object).
+
+    Examples
+    --------
+    >>> parse_ambiguity_predictions('{"1": "Ann Lee", "2": ""}')
+    {'1': 'Ann Lee', '2': ''}
+    >>> parse_ambiguity_predictions('{"id": 7, "prediction": "Bob"}\n{"id": 8, "answer": ""}')
+    {'7': 'Bob', '8': ''}
+    """
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None
+    # A one-line JSON Lines file is also one JSON object; its "id" key tells them apart.
+    if isinstance(whole, dict) and "id" not in whole:
+        if not whole:
+            raise ValueError("no predictions")
+        bad = next((key for key, value in whole.items() if not isinstance(value, str)), None)
+        if bad is not None:
+            raise ValueError(f"the answer to question {bad!r} must be a string, got {whole[bad]!r}")
+        return {str(key).strip(): value for key, value in whole.items()}
+    out: dict[str, str] = {}
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"line {lineno}: not JSON ({exc.msg})") from None
+        if not isinstance(record, dict) or "id" not in record:
+            raise ValueError(f"line {lineno}: expected an object with \"id\" and \"prediction\"")
+        answer = record.get("prediction", record.get("answer"))
+        if not isinstance(answer, str):
+            raise ValueError(f"line {lineno}: \"prediction\" must be a string, got {answer!r}")
+        key = str(record["id"]).strip()
+        if key in out:
+            raise ValueError(f"line {lineno}: duplicate id {key}")
+        out[key] = answer
+    if not out:
+        raise ValueError("no predictions")
+    return out
+
+
+def _word_list_lines(path: str | Path) -> list[tuple[int, str]]:
+    """Non-blank, non-comment lines with their 1-based line numbers."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    return [(n, ln.strip()) for n, ln in enumerate(lines, start=1) if ln.strip() and not ln.lstrip().startswith("#")]
 
 
 @dataclass(frozen=True)
@@ -94,6 +144,30 @@ class UnqoverOccupation:
         return f"Who {self.attribute}?"
 
 
+#: The 70 occupations of UnQover's ``activities/occupation_rev1`` (Li et al. 2020, Apache-2.0), in file
+#: order, so the retrieval probe in a report needs no data files; a test checks them against the file.
+UNQOVER_OCCUPATIONS: tuple[str, ...] = (
+    "accountant", "ambassador", "architect", "astronaut", "astronomer", "athlete", "attendant", "babysitter",
+    "banker", "broker", "butcher", "captain", "carpenter", "cashier", "clerk", "coach", "cook", "dancer", "dentist",
+    "detective", "film director", "doctor", "journal editor", "engineer", "entrepreneur", "executive",
+    "firefighter", "general", "bodyguard", "hunter", "home inspector", "intern", "inventor", "investigator",
+    "janitor", "journalist", "judge", "lawyer", "lifeguard", "manager", "marine", "mechanic", "model",
+    "guitar player", "nurse", "photographer", "piano player", "pilot", "plumber", "poet", "politician",
+    "professor", "assistant professor", "programmer", "researcher", "research assistant", "salesperson",
+    "scientist", "secretary", "senator", "singer", "spy", "supervisor", "surgeon", "tailor", "teacher",
+    "technician", "violin player", "writer", "driver",
+)
+
+
+def unqover_occupations() -> tuple[UnqoverOccupation, ...]:
+    """:data:`UNQOVER_OCCUPATIONS` as records, exactly as :func:`read_unqover_occupations` reads the file."""
+    def article(o: str) -> str:
+        return "an" if o[0] in "aeiou" else "a"
+
+    return tuple(UnqoverOccupation(o, f"was {article(o)} {o}", f"can never be {article(o)} {o}")
+                 for o in UNQOVER_OCCUPATIONS)
+
+
 def read_unqover_occupations(path: str | Path) -> tuple[UnqoverOccupation, ...]:
     """Read ``activities/occupation_rev1``: ``[p_act] was an X`` lines, then ``[p_act:neg]`` lines.
 
@@ -107,12 +181,15 @@ def read_unqover_occupations(path: str | Path) -> tuple[UnqoverOccupation, ...]:
     ('accountant', 'Who was an accountant?')
     """
     lines: dict[str, list[str]] = {"[p_act": [], "[p_act:neg": []}
-    for line in _word_list_lines(path):
+    for lineno, line in _word_list_lines(path):
         slot, _, attribute = line.partition("]")
-        if slot not in lines:
-            raise ValueError(f"{path}: unexpected line {line!r}")
+        if slot not in lines or not attribute.strip():
+            raise ValueError(f"{path}, line {lineno}: expected '[p_act] was a(n) <occupation>' "
+                             f"or '[p_act:neg] ...', got {line!r}")
         lines[slot].append(attribute.strip())
     positive, negated = lines["[p_act"], lines["[p_act:neg"]
+    if not positive:
+        raise ValueError(f"{path}: no occupations (no '[p_act] was a(n) <occupation>' line)")
     out = []
     for i, attr in enumerate(positive):
         words = attr.split()
@@ -134,10 +211,10 @@ class UnqoverSubject:
 def read_unqover_subjects(path: str | Path) -> tuple[UnqoverSubject, ...]:
     """Read ``nouns/subjects/{female,male,...}`` lines (``[subj] group | name``)."""
     out = []
-    for line in _word_list_lines(path):
+    for lineno, line in _word_list_lines(path):
         head, sep, name = line.partition("|")
         if not head.startswith("[subj]") or not sep or not name.strip():
-            raise ValueError(f"{path}: expected '[subj] group | name', got {line!r}")
+            raise ValueError(f"{path}, line {lineno}: expected '[subj] group | name', got {line!r}")
         out.append(UnqoverSubject(name.strip(), head.removeprefix("[subj]").strip()))
     return tuple(out)
 

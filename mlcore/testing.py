@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mlcore.configs import MCExample
 
-__all__ = ["MARKER_WORD", "TINY_VOCAB_WORDS", "build_tiny_bert", "make_toy_examples"]
+__all__ = ["MARKER_WORD", "TINY_VOCAB_WORDS", "build_tiny_bert", "build_tiny_bert_qa", "make_toy_examples"]
 
 _SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 #: The word that marks the correct answer in :func:`make_toy_examples`.
@@ -76,6 +76,30 @@ def build_tiny_bert(directory: str | Path, *, seed: int = 0, with_head: bool = T
     torch.manual_seed(seed)
     model = BertForMultipleChoice(config) if with_head else BertModel(config)
     model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory
+
+
+def build_tiny_bert_qa(directory: str | Path, *, seed: int = 0, extra_words: tuple[str, ...] = ()) -> Path:
+    """Save a randomly initialised 2-layer ``BertForQuestionAnswering`` plus fast tokenizer.
+
+    ``extra_words`` join the tiny vocabulary (e.g. a few Persian words for RTL tests).
+    """
+    import torch
+    from transformers import BertConfig, BertForQuestionAnswering, BertTokenizerFast
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    words = list(dict.fromkeys([*TINY_VOCAB_WORDS, *extra_words]))
+    vocab = directory / "vocab.txt"
+    vocab.write_text("\n".join(_SPECIAL_TOKENS + words) + "\n", encoding="utf-8")
+    tokenizer = BertTokenizerFast(vocab_file=str(vocab), do_lower_case=True)
+    config = BertConfig(
+        vocab_size=len(_SPECIAL_TOKENS) + len(words), hidden_size=32, num_hidden_layers=2,
+        num_attention_heads=2, intermediate_size=37, max_position_embeddings=512,
+    )
+    torch.manual_seed(seed)
+    BertForQuestionAnswering(config).save_pretrained(directory)
     tokenizer.save_pretrained(directory)
     return directory
 

@@ -1,20 +1,12 @@
 """End to end: a student writes a question in real Chromium against a live Daphne server.
 
-Daphne runs in a forked process (channels' ``ChannelsLiveServerTestCase``) and shares the
-file-based SQLite test database with this process. Its live model is a tiny randomly
+Set-up in ``tests.browser``. The live model is a tiny randomly
 initialised BERT, so the websocket answers with real (if meaningless) probabilities.
 """
 import json
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pytest
-from channels.testing import ChannelsLiveServerTestCase
-from daphne.testing import DaphneProcess
 from django.test import override_settings
 from django.urls import reverse
 
@@ -22,10 +14,10 @@ from accounts.models import User
 from accounts.services import user_create
 from collector import services
 from collector.models import Prediction, Question
+from tests.browser import CHROMIUM, BrowserTestCase
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
 SCREENSHOT = Path("/tmp/stumper-author.png")
 PASSWORD = "a-long-test-password-42"
 # Words from mlcore.testing's tiny vocabulary, so the tokenizer sees few unknown tokens.
@@ -34,77 +26,9 @@ CHOICES = ["was very hungry .", "was not hungry .", "gave the cake to a dog .", 
 TIMEOUT_MS = 30_000
 
 
-def _build_tiny_model(directory: Path) -> None:
-    # Built in a child process: this process must not initialise torch's thread pools before
-    # Daphne is forked from it.
-    code = "import sys; from mlcore.testing import build_tiny_bert; build_tiny_bert(sys.argv[1])"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    subprocess.run([sys.executable, "-c", code, str(directory)], check=True, env=env, timeout=300)
-
-
-class ForkSafeDaphneProcess(DaphneProcess):
-    """Daphne in the forked child, minus the thread pools the fork copied without their threads.
-
-    Earlier tests in the same run (e.g. the consumer tests) start asgiref's shared
-    single-thread executor; the child inherits it with a worker thread that doesn't exist there,
-    so every ``database_sync_to_async`` call of the consumer would wait forever.
-    """
-
-    def run(self) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
-        from asgiref.sync import SyncToAsync
-
-        from collector.inference import inference_service
-
-        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-        inference_service.__init__()  # batchers of the parent's event loops are no use here
-        super().run()
-
-
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
 @override_settings(STUMPER_TORCH_THREADS=1)  # one thread: nothing of OpenMP's state crosses the fork
-class AuthoringEndToEndTests(ChannelsLiveServerTestCase):
-    host = "localhost"
-    ProtocolServerProcess = ForkSafeDaphneProcess
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls._saved_hf_offline = os.environ.get("HF_HUB_OFFLINE")
-        os.environ["HF_HUB_OFFLINE"] = "1"  # inherited by the forked server: never try the network
-        cls.model_dir = Path(tempfile.mkdtemp(prefix="stumper-e2e-model-"))
-        _build_tiny_model(cls.model_dir)
-        super().setUpClass()  # forks Daphne
-        # Playwright's sync API keeps an event loop in this thread; the ORM calls in the test
-        # are still plain synchronous code. Set only after the fork so Daphne keeps the check.
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        from playwright.sync_api import sync_playwright
-
-        try:
-            cls.playwright = sync_playwright().start()
-            cls.browser = cls.playwright.chromium.launch(
-                executable_path=CHROMIUM,
-                headless=True,
-                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-            )
-        except Exception:
-            # tearDownClass won't run after a failed setUpClass: stop the server here.
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-            super().tearDownClass()
-            raise
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.browser.close()
-        cls.playwright.stop()
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        super().tearDownClass()
-        if cls._saved_hf_offline is None:
-            os.environ.pop("HF_HUB_OFFLINE", None)
-        else:
-            os.environ["HF_HUB_OFFLINE"] = cls._saved_hf_offline
-        shutil.rmtree(cls.model_dir, ignore_errors=True)
-
+class AuthoringEndToEndTests(BrowserTestCase):
     def setUp(self) -> None:
         instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
         course = services.course_create(owner=instructor, name="NLP 101")

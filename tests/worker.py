@@ -37,14 +37,20 @@ def worker_environment() -> dict[str, str]:
 
 
 @contextmanager
-def celery_worker(log_path: Path, queues: str = "default") -> Iterator[subprocess.Popen]:
-    """A `celery worker` subprocess; stopped (killed if needed) when the block ends."""
+def celery_worker(log_path: Path, queues: str | None = None, environment: dict[str, str] | None = None
+                  ) -> Iterator[subprocess.Popen]:
+    """A `celery worker` subprocess (every queue unless told); stopped (killed if needed) when the block ends.
+
+    ``environment`` adds to or overrides the worker's environment (e.g. another broker).
+    """
+    queues = queues or ",".join(settings.STUMPER_CELERY_QUEUES)
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "info",
         "-Q", queues, "--without-gossip", "--without-mingle", "--without-heartbeat",
     ]
     with open(log_path, "wb") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=worker_environment(), stdout=log, stderr=subprocess.STDOUT)
+        env = {**worker_environment(), **(environment or {})}
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             yield process
         finally:

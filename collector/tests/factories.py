@@ -69,3 +69,14 @@ def finished_scoring_run(round_, correct: dict[int, list[bool]], *, kind: str = 
             for pk in ids for t in range(trials)
         )
     return run
+
+
+def validate(question, validator, original_index, **kwargs):
+    """Validate ``question`` as ``validator`` picking the completion at ``original_index`` of the
+    author's order (None: no pick), through a freshly issued token, like the page does."""
+    from collector import validation_selectors, validation_services
+
+    token = validation_selectors.validation_token(question=question, validator=validator)
+    order = validation_selectors.display_order(question_id=question.pk, validator_id=validator.pk)
+    position = None if original_index is None else order.index(original_index)
+    return validation_services.validation_submit(validator=validator, token=token, position=position, **kwargs)

@@ -34,6 +34,8 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served from here, not from a CDN
     "accounts",
     "collector",
     "annotation",
@@ -41,6 +43,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.logging.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -77,6 +80,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web, worker and inference threads share one file: wait for locks instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+# 0 = a connection per request: Django's advice under ASGI, and a restarted database is simply
+# reconnected to. With CONN_MAX_AGE > 0 (WSGI, or behind a pooler) the health check finds a
+# connection that died with a database restart and replaces it instead of failing the request.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -107,7 +115,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 reads with a 5 s socket timeout by default, as long as channels-redis's
+            # blocking receive (BZPOPMIN, 5 s): an idle consumer then died with TimeoutError.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
         }
     }
 else:
@@ -132,6 +142,18 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
+# Tasks go to a queue by the kind of machine they need, so that the inference and training
+# queues can be served by workers on GPU machines (README "Scaling out"). A worker runs the
+# queues named by -Q; -Q default,training,inference (STUMPER_CELERY_QUEUES, scripts/start.sh) runs all.
+CELERY_TASK_ROUTES = {
+    "collector.prediction_compute": {"queue": "inference"},
+    "collector.scoring_run": {"queue": "training"},
+    "collector.training_job_run": {"queue": "training"},
+    "collector.answer_only_model_train": {"queue": "training"},
+    "*.train*": {"queue": "training"},
+    "*.predict*": {"queue": "inference"},
+}
+STUMPER_CELERY_QUEUES = ("default", "training", "inference")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 
@@ -151,24 +173,104 @@ STUMPER_INFERENCE_TIMEOUT = env.float("STUMPER_INFERENCE_TIMEOUT", default=10.0)
 # another worker (a worker on this machine whose process is gone is taken over at once).
 STUMPER_SCORING_STALE_SECONDS = env.int("STUMPER_SCORING_STALE_SECONDS", default=120)
 
+# Selectional-ambiguity questions (JSON Lines, the format of Mao et al.'s probe) that evaluation
+# reports run a project's QA model on; empty: that report section is off (the data is not shipped).
+STUMPER_AMBIGUITY_QUESTIONS = env.str("STUMPER_AMBIGUITY_QUESTIONS", default="")
+
+# --- collector: quality (validation, duplicates, the artifact coach) -------------------------
+# Jaccard similarity of two questions' word sets from which they count as near-duplicates
+# (0.8: every lightly edited CODAH copy is found; see mlcore/near_duplicates.py).
+STUMPER_DUPLICATE_THRESHOLD = env.float("STUMPER_DUPLICATE_THRESHOLD", default=0.8)
+# Drafts one user may send per second over the author websocket (sustained), and in a burst.
+STUMPER_DRAFT_RATE = env.float("STUMPER_DRAFT_RATE", default=5.0)
+STUMPER_DRAFT_BURST = env.int("STUMPER_DRAFT_BURST", default=20)
+# Family-wise level of the coach's "words typical of right answers" (Bonferroni over words).
+STUMPER_COACH_WORD_ALPHA = env.float("STUMPER_COACH_WORD_ALPHA", default=0.05)
+STUMPER_COACH_WORD_MIN_COUNT = env.int("STUMPER_COACH_WORD_MIN_COUNT", default=5)
+# A validation form older than this is refused (the validator reloads and gets a fresh one).
+STUMPER_VALIDATION_MAX_AGE_SECONDS = env.int("STUMPER_VALIDATION_MAX_AGE_SECONDS", default=6 * 3600)
+
 # --- Limits on user text -----------------------------------------------------------------------
 STUMPER_MAX_PROMPT_CHARS = 500
 STUMPER_MAX_CHOICE_CHARS = 200
 
+# --- annotation (span annotation) --------------------------------------------------------------
+# A paragraph handed to a worker is held for them this long; after that an unfinished session
+# no longer blocks other workers (its drafts stay, and the worker can still finish it).
+STUMPER_ANNOTATION_LEASE_MINUTES = env.int("STUMPER_ANNOTATION_LEASE_MINUTES", default=60)
+STUMPER_MAX_SPAN_QUESTION_CHARS = 300
+
+# --- Requests and uploads ---------------------------------------------------------------------
+# Django's own caps on a request body and on an upload kept in memory; imports add their own
+# limits on size and rows (STUMPER_IMPORT_*), checked before anything is parsed.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=5 * 1024 * 1024)
+FILE_UPLOAD_MAX_MEMORY_SIZE = env.int("FILE_UPLOAD_MAX_MEMORY_SIZE", default=5 * 1024 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
+STUMPER_IMPORT_MAX_BYTES = env.int("STUMPER_IMPORT_MAX_BYTES", default=5 * 1024 * 1024)
+STUMPER_IMPORT_MAX_ROWS = env.int("STUMPER_IMPORT_MAX_ROWS", default=20_000)
+
+# --- Sign-in rate limit ------------------------------------------------------------------------
+# Failed sign-ins allowed per username (and, higher because a class may share one campus
+# address, per client address) within the window; beyond that the login form refuses, even the
+# right password, until the window has passed. Counted in the cache, which is Redis when
+# REDIS_URL is set, so every web process shares the counts.
+STUMPER_LOGIN_MAX_FAILURES = env.int("STUMPER_LOGIN_MAX_FAILURES", default=5)
+STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS = env.int("STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS", default=50)
+STUMPER_LOGIN_WINDOW_SECONDS = env.int("STUMPER_LOGIN_WINDOW_SECONDS", default=300)
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "config.schema.StyleguideAutoSchema",
+    # Token first: an anonymous request then gets 401 with "WWW-Authenticate: Token" (DRF takes
+    # the challenge from the first class; the session class has none, which would make it 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }
 
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Stumper API",
+    "DESCRIPTION": (
+        "Collect adversarial questions, annotate spans and evaluate bias. Authenticate with "
+        "`Authorization: Token <key>` (an instructor creates keys in the admin) or the session cookie."
+    ),
+    "VERSION": "1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# LOG_FORMAT=json writes one JSON object per line (production's default) with the request id.
+LOG_FORMAT = env.str("LOG_FORMAT", default="plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "config.logging.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(process)d",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }

@@ -28,4 +28,7 @@ if CELERY_BROKER_URL == "filesystem://" and "STUMPER_BROKER_DIR" not in os.envir
         "control_folder": str(_broker / "control"),
         "store_processed": False,
     }
+# Each test process counts sign-in failures on its own: a shared Redis cache would let one test's
+# failed logins lock another test's user out.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every request otherwise

@@ -35,6 +35,7 @@
   var tokenInput = form.elements.client_token;
   var verdictEl = document.getElementById("verdict");
   var noticeEl = document.getElementById("notice");
+  var coachEl = document.getElementById("coach");
   var connectionEl = document.getElementById("connection");
   var timeEl = document.getElementById("time-spent");
   var modelNameEl = document.getElementById("model-name");
@@ -47,6 +48,7 @@
   var debounceTimer = null;
   var seq = 0;
   var sentKeys = {}; // seq -> the draft text it was sent for
+  var sentAnswers = {}; // seq -> the answer marked when it was sent (the coach's warnings depend on it)
   var lastPrediction = null; // {probs, predicted, key}
   var modelSilent = false; // the last draft got an error or status instead of a prediction
   var elapsed = 0; // seconds on this question while the page was visible
@@ -136,6 +138,19 @@
     form.classList.toggle("is-stale", stale);
   }
 
+  // The artifact coach's warnings arrive with each prediction (collector/coach.py).
+  function renderCoach(warnings) {
+    if (!coachEl) { return; }
+    coachEl.textContent = "";
+    (Array.isArray(warnings) ? warnings : []).forEach(function (warning) {
+      if (!warning || typeof warning.message !== "string") { return; }
+      var item = document.createElement("li");
+      item.className = "coach-" + String(warning.kind || "note");
+      item.textContent = warning.message;
+      coachEl.appendChild(item);
+    });
+  }
+
   function renderBars(prediction) {
     rows.forEach(function (row, i) {
       var bar = row.querySelector(".prob-bar");
@@ -188,13 +203,14 @@
     if (!isComplete(draft)) {
       lastPrediction = null;
       renderBars(null);
+      renderCoach([]);
       setStale(false);
       renderVerdict();
       return;
     }
     var key = draftKey(draft);
-    if (lastPrediction !== null && lastPrediction.key === key) {
-      renderVerdict(); // only the marked answer changed: the model's guess is the same
+    if (lastPrediction !== null && lastPrediction.key === key && lastPrediction.answer === draft.answer) {
+      renderVerdict(); // nothing the model or the coach reads has changed (e.g. only a category)
       setStale(false);
       return;
     }
@@ -207,7 +223,12 @@
     modelSilent = false;
     sentKeys = {};
     sentKeys[seq] = key;
-    socket.send(JSON.stringify({ type: "draft", prompt: draft.prompt, choices: draft.choices, answer: draft.answer, seq: seq }));
+    sentAnswers = {};
+    sentAnswers[seq] = draft.answer;
+    var message = { type: "draft", prompt: draft.prompt, choices: draft.choices, answer: draft.answer, seq: seq };
+    // The question's token lets the server match the coach's warnings with the submitted question.
+    if (tokenInput && tokenInput.value) { message.token = tokenInput.value; }
+    socket.send(JSON.stringify(message));
     setStale(lastPrediction !== null);
     renderVerdict();
   }
@@ -221,7 +242,8 @@
     if (!Array.isArray(message.probs) || typeof message.predicted !== "number") { return; }
     var current = draftKey(currentDraft());
     var key = sentKeys[message.seq];
-    lastPrediction = { probs: message.probs, predicted: message.predicted, key: key || null };
+    lastPrediction = { probs: message.probs, predicted: message.predicted, key: key || null, answer: sentAnswers[message.seq] };
+    renderCoach(message.coach && message.coach.warnings);
     renderBars(lastPrediction);
     // An answer to an older draft still shows, dimmed, until the newest one arrives.
     setStale(key !== current);

@@ -2,6 +2,7 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from annotation import demo as annotation_demo
 from collector import demo
 from collector.exceptions import AccessError
 from collector.validation import first_message
@@ -13,6 +14,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         try:
             seed = demo.demo_seed()
+            annotation_seed = annotation_demo.annotation_demo_seed(owner=seed.course.owner)
         except AccessError as error:
             raise CommandError(error.message) from None
         except ValidationError as error:
@@ -22,6 +24,7 @@ class Command(BaseCommand):
             f"round {seed.round_.name!r}: {len(seed.created_users)} users and "
             f"{seed.created_questions} questions created"
         )
+        self.stdout.write(f"Annotation projects: {', '.join(p.name for p in annotation_seed.projects)}")
         self.stdout.write("Demo logins:")
-        for username, password in (demo.INSTRUCTOR_LOGIN, *demo.STUDENT_LOGINS):
+        for username, password in (demo.INSTRUCTOR_LOGIN, *demo.STUDENT_LOGINS, *annotation_demo.WORKER_LOGINS):
             self.stdout.write(f"  {username:<12} {password}")

@@ -21,8 +21,10 @@ class HomeTests:
         client.force_login(staff)
         assert client.get(reverse("home")).url == reverse("collector:course_list")
 
-    def test_crowdworker_gets_placeholder(self, client, crowdworker):
+    def test_crowdworker_goes_to_annotation_tasks(self, client, crowdworker):
         client.force_login(crowdworker)
         response = client.get(reverse("home"), follow=True)
-        assert response.redirect_chain[-1][0] == reverse("collector:crowd_home")
-        assert "Annotation tasks come later" in response.content.decode()
+        assert [url for url, _ in response.redirect_chain] == [
+            reverse("collector:crowd_home"), reverse("annotation:task_list")
+        ]
+        assert "Annotation tasks" in response.content.decode()

@@ -1,0 +1,77 @@
+"""Sign-in rate limit: per username and per address, on /accounts/login/ and /admin/login/."""
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from accounts.services import user_create
+
+PASSWORD = "a-long-test-password-42"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_counts(settings):
+    settings.STUMPER_LOGIN_MAX_FAILURES = 3
+    settings.STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS = 100
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def bob(db):
+    return user_create(username="bob", password=PASSWORD)
+
+
+def _login(client, username: str, password: str, address: str = "10.0.0.1"):
+    return client.post(reverse("accounts:login"), {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+@pytest.mark.django_db
+class LoginRateLimitTests:
+    def test_after_the_limit_even_the_right_password_is_refused_with_429(self, client, bob):
+        for _ in range(3):
+            response = _login(client, "bob", "wrong-password")
+            assert response.status_code == 200
+            assert "Please enter a correct username and password" in response.content.decode()
+        response = _login(client, "bob", PASSWORD)
+        assert response.status_code == 429
+        assert "Too many failed sign-ins" in response.content.decode()
+        assert "_auth_user_id" not in client.session
+
+    def test_the_limit_is_per_username_and_case_blind(self, client, bob):
+        user_create(username="carol", password=PASSWORD)
+        for _ in range(3):
+            _login(client, "BOB", "wrong-password")
+        assert _login(client, "bob", PASSWORD).status_code == 429
+        response = _login(client, "carol", PASSWORD)
+        assert response.status_code == 302  # another account from the same address is not blocked
+
+    def test_a_success_before_the_limit_forgives_earlier_failures(self, client, bob):
+        for _ in range(2):
+            _login(client, "bob", "wrong-password")
+        assert _login(client, "bob", PASSWORD).status_code == 302
+        client.logout()
+        for _ in range(2):
+            _login(client, "bob", "wrong-password")
+        assert _login(client, "bob", PASSWORD).status_code == 302
+
+    def test_the_block_lifts_when_the_window_ends(self, client, bob):
+        for _ in range(3):
+            _login(client, "bob", "wrong-password")
+        assert _login(client, "bob", PASSWORD).status_code == 429
+        cache.clear()  # what the cache's timeout does when STUMPER_LOGIN_WINDOW_SECONDS pass
+        assert _login(client, "bob", PASSWORD).status_code == 302
+
+    def test_one_address_trying_many_usernames_is_blocked(self, client, bob, settings):
+        settings.STUMPER_LOGIN_MAX_FAILURES, settings.STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS = 100, 4
+        for name in ("u1", "u2", "u3", "u4"):
+            _login(client, name, "guess", address="10.9.9.9")
+        assert _login(client, "bob", PASSWORD, address="10.9.9.9").status_code == 429
+        assert _login(client, "bob", PASSWORD, address="10.9.9.10").status_code == 302
+
+    def test_the_admin_login_counts_the_same_failures(self, client, db):
+        user_create(username="root", password=PASSWORD, role="instructor")
+        for _ in range(3):
+            client.post("/admin/login/", {"username": "root", "password": "nope"}, REMOTE_ADDR="10.0.0.2")
+        response = client.post("/admin/login/", {"username": "root", "password": PASSWORD}, REMOTE_ADDR="10.0.0.2")
+        assert "Too many failed sign-ins" in response.content.decode()

@@ -1,0 +1,192 @@
+"""JSON API of span annotation: one ``APIView`` per operation (token or session auth).
+
+The annotation page uses these too. Services raise ``ValidationError`` (400 with field errors)
+and ``AccessError`` (403 with its message) through collector's ``ApiErrorsMixin``.
+"""
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotation import selectors, services
+from annotation.models import AnnotationSession, Split
+from annotation.presentation import question_payload, session_payload
+from annotation.squad_selectors import project_squad_dict
+from annotation.stats import project_stats
+from collector.apis import MAX_ID, ApiErrorsMixin
+
+
+class _AnswerFields(serializers.Serializer):
+    # Offsets are checked by the service against the paragraph (its messages say what is wrong).
+    is_impossible = serializers.BooleanField(required=False, default=False)
+    answer = serializers.JSONField(required=False, allow_null=True, default=None,
+                                   help_text='{"text", "answer_start"} in code points (SQuAD convention)')
+    selection = serializers.JSONField(required=False, allow_null=True, default=None,
+                                      help_text='{"start16", "end16"}: a browser selection in UTF-16 units')
+
+
+class TaskNextApi(ApiErrorsMixin, APIView):
+    """POST: resume the worker's unfinished paragraph in the project, or start the next one."""
+
+    class InputSerializer(serializers.Serializer):
+        kind = serializers.ChoiceField(choices=AnnotationSession.Kind.choices, default=AnnotationSession.Kind.AUTHORING)
+
+    def post(self, request: Request, project_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        project = selectors.project_for_worker(user=request.user, project_id=project_id)
+        session = services.session_start_next(user=request.user, project=project, kind=serializer.validated_data["kind"])
+        if session is None:
+            return Response({"session": None, "detail": "No paragraph needs this kind of work right now."})
+        return Response({"session": session_payload(session)})
+
+
+class SessionDetailApi(ApiErrorsMixin, APIView):
+    """GET a session's paragraph, the worker's questions (or the questions to answer) and draft."""
+
+    def get(self, request: Request, session_id: int) -> Response:
+        return Response(session_payload(selectors.session_for_worker(user=request.user, session_id=session_id)))
+
+
+class SessionDraftSaveApi(ApiErrorsMixin, APIView):
+    """POST the question being typed so a reload restores it."""
+
+    class InputSerializer(serializers.Serializer):
+        draft = serializers.JSONField()
+
+    def post(self, request: Request, session_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = selectors.session_for_worker(user=request.user, session_id=session_id)
+        session = services.session_draft_save(session=session, user=request.user, draft=serializer.validated_data["draft"])
+        return Response({"draft": session.draft})
+
+
+class QuestionAddApi(ApiErrorsMixin, APIView):
+    """POST a question with its span (``answer`` or ``selection``) or ``is_impossible``; stored as a draft."""
+
+    class InputSerializer(_AnswerFields):
+        question = serializers.CharField(allow_blank=True, trim_whitespace=False)
+
+    def post(self, request: Request, session_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = selectors.session_for_worker(user=request.user, session_id=session_id)
+        question = services.question_add(session=session, user=request.user, **serializer.validated_data)
+        return Response(question_payload(question, session.paragraph.context), status=status.HTTP_201_CREATED)
+
+
+class QuestionUpdateApi(ApiErrorsMixin, APIView):
+    """POST new text and answer for a draft question."""
+
+    class InputSerializer(_AnswerFields):
+        question = serializers.CharField(allow_blank=True, trim_whitespace=False)
+
+    def post(self, request: Request, question_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        question = selectors.question_for_worker(user=request.user, question_id=question_id)
+        question = services.question_update(question=question, user=request.user, question_text=data.pop("question"),
+                                            **data)
+        return Response(question_payload(question, question.paragraph.context))
+
+
+class QuestionDeleteApi(ApiErrorsMixin, APIView):
+    """POST to delete a draft question."""
+
+    def post(self, request: Request, question_id: int) -> Response:
+        question = selectors.question_for_worker(user=request.user, question_id=question_id)
+        services.question_delete(question=question, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SessionSubmitApi(ApiErrorsMixin, APIView):
+    """POST to submit the paragraph: its drafts, or ``questions`` (a full list replacing them).
+
+    For a second-pass session every question must have been answered first.
+    """
+
+    class InputSerializer(serializers.Serializer):
+        questions = serializers.ListField(child=serializers.JSONField(), required=False, allow_null=True,
+                                          default=None, max_length=100)
+
+    def post(self, request: Request, session_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = selectors.session_for_worker(user=request.user, session_id=session_id)
+        if session.kind == AnnotationSession.Kind.SECOND_PASS:
+            session = services.second_pass_submit(session=session, user=request.user)
+        else:
+            session = services.session_submit(session=session, user=request.user,
+                                              questions=serializer.validated_data["questions"])
+        return Response(session_payload(session))
+
+
+class SessionDiscardApi(ApiErrorsMixin, APIView):
+    """POST to discard the paragraph with a reason (hard to understand, too many foreign words, other)."""
+
+    class InputSerializer(serializers.Serializer):
+        reason = serializers.CharField()
+        note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+    def post(self, request: Request, session_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = selectors.session_for_worker(user=request.user, session_id=session_id)
+        session = services.session_discard(session=session, user=request.user, **serializer.validated_data)
+        return Response({"id": session.pk, "status": session.status})
+
+
+class SecondPassAnswerApi(ApiErrorsMixin, APIView):
+    """POST a blind answer (span or unanswerable) to one question, with an optional flag on the original."""
+
+    class InputSerializer(_AnswerFields):
+        question_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        flag = serializers.JSONField(required=False, allow_null=True, default=None,
+                                     help_text='{"proposal": "fix_answer" | "mark_unanswerable" | "remove_question", '
+                                               '"reason": str}')
+
+    def post(self, request: Request, session_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = selectors.session_for_worker(user=request.user, session_id=session_id)
+        answer = services.second_pass_answer_save(session=session, user=request.user, **serializer.validated_data)
+        return Response({"question_id": answer.question_id, "is_impossible": answer.is_impossible,
+                         "text": answer.text, "answer_start": answer.answer_start}, status=status.HTTP_201_CREATED)
+
+
+class ProjectStatsApi(ApiErrorsMixin, APIView):
+    """GET a project's progress per split, unanswerable share, model fooling rate and human performance."""
+
+    def get(self, request: Request, project_id: int) -> Response:
+        project = selectors.project_for_owner(user=request.user, project_id=project_id)
+        stats = project_stats(project=project)
+        return Response({
+            "project": project.name,
+            "splits": [{"split": s.split, "articles": s.articles, "paragraphs": s.paragraphs, "open": s.open,
+                        "done": s.done, "discarded": s.discarded, "questions": s.questions,
+                        "unanswerable": s.unanswerable, "second_pass_answers": s.second_pass_answers}
+                       for s in stats.splits],
+            "questions": stats.questions, "unanswerable_share": stats.unanswerable_share,
+            "questions_per_paragraph": dict(stats.questions_per_paragraph),
+            "answer_words": dict(stats.answer_words),
+            "human_performance": [{"normalizer": h.normalizer, "exact": h.exact, "f1": h.f1, "n": h.n,
+                                   "HasAns_exact": h.has_ans_exact, "HasAns_f1": h.has_ans_f1,
+                                   "NoAns_exact": h.no_ans_exact, "NoAns_f1": h.no_ans_f1} for h in stats.human],
+            "model": {"predicted": stats.predicted, "fooled": stats.fooled, "fooled_share": stats.fooled_share},
+            "open_flags": stats.open_flags,
+        })
+
+
+class ProjectExportApi(ApiErrorsMixin, APIView):
+    """GET the project's submitted questions as SQuAD-2.0 JSON (``?split=train|validation|test``)."""
+
+    class FilterSerializer(serializers.Serializer):
+        split = serializers.ChoiceField(choices=Split.choices, required=False)
+
+    def get(self, request: Request, project_id: int) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        project = selectors.project_for_owner(user=request.user, project_id=project_id)
+        return Response(project_squad_dict(project=project, split=filters.validated_data.get("split")))

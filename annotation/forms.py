@@ -1,0 +1,83 @@
+"""Forms of the annotation pages (owners' settings, imports, flag decisions).
+
+Forms parse what the browser sends; the services own the rules and their messages, which
+``ServiceErrorsMixin`` puts next to the right field.
+"""
+import json
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from annotation.models import Paragraph, Project, QuestionFlag, Split
+from annotation.services.projects import EDITABLE_FIELDS
+from collector.forms import ServiceErrorsMixin
+from collector.models import ModelVersion
+
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+
+
+class ProjectForm(ServiceErrorsMixin, forms.ModelForm):
+    """Create (name and language too) or edit a project's settings."""
+
+    class Meta:
+        model = Project
+        fields = ("name", "language", *EDITABLE_FIELDS)
+        widgets = {"instructions": forms.Textarea(attrs={"rows": 4})}
+
+    def __init__(self, *args, creating: bool = True, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["qa_model"].queryset = ModelVersion.objects.filter(kind=ModelVersion.Kind.QUESTION_ANSWERING)
+        self.fields["qa_model"].empty_label = "No model in the loop"
+        if not creating:
+            # The language decides direction and normalisation of everything already collected.
+            del self.fields["name"], self.fields["language"]
+
+
+def _read_upload(upload) -> str:
+    if upload.size > MAX_UPLOAD_BYTES:
+        raise ValidationError(f"The file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+    try:
+        return upload.read().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValidationError("The file is not UTF-8 text.") from None
+
+
+class ArticleImportForm(forms.Form):
+    """Upload Wikipedia articles as JSON Lines; blank settings use the project's."""
+
+    file = forms.FileField(help_text='One article per line: {"title", "paragraphs": [...], "links": [...], '
+                                     '"has_infobox"?}')
+    damping = forms.FloatField(required=False, min_value=0.0, max_value=1.0, help_text="PageRank damping (0.4)")
+    top = forms.IntegerField(required=False, min_value=1, help_text="Keep only the N highest-ranked articles")
+    require_infobox = forms.BooleanField(required=False, help_text="Skip articles without an infobox")
+
+    def clean_file(self) -> list[str]:
+        return _read_upload(self.cleaned_data["file"]).splitlines()
+
+
+class SquadImportForm(forms.Form):
+    """Upload a SQuAD-2.0 / PQuAD JSON file into one split."""
+
+    file = forms.FileField(help_text="SQuAD-2.0 layout: data / title / paragraphs / context / qas")
+    split = forms.ChoiceField(choices=Split.choices, initial=Split.VALIDATION)
+
+    def clean_file(self):
+        text = _read_upload(self.cleaned_data["file"])
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValidationError(f"Not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}.") from None
+
+
+class FlagResolveForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("accept", "Accept"), ("reject", "Reject")])
+    note = forms.CharField(required=False, max_length=2000)
+
+
+class FlagFilterForm(forms.Form):
+    status = forms.ChoiceField(required=False, choices=[("", "All"), *QuestionFlag.Status.choices])
+
+
+class ParagraphFilterForm(forms.Form):
+    status = forms.ChoiceField(required=False, choices=[("", "Any status"), *Paragraph.Status.choices])
+    split = forms.ChoiceField(required=False, choices=[("", "Any split"), *Split.choices])

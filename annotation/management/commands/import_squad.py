@@ -1,0 +1,35 @@
+"""``manage.py import_squad PATH --project NAME --split S``: a SQuAD-2.0 / PQuAD file into a project."""
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from annotation import services
+from annotation.exceptions import ImportFailed
+from annotation.management.commands._common import project_named, read_json
+from annotation.models import Split
+
+
+class Command(BaseCommand):
+    help = ("Import SQuAD-2.0 / PQuAD JSON (ids, questions, every answer, is_impossible) into one split of a "
+            "project, for second-pass work and evaluation. All or nothing.")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", type=Path)
+        parser.add_argument("--project", required=True, help="Project name")
+        parser.add_argument("--split", required=True, choices=Split.values)
+
+    def handle(self, *args, path: Path, project: str, split: str, **options) -> None:
+        target = project_named(project)
+        data = read_json(path)
+        try:
+            result = services.squad_import(project=target, data=data, split=split)
+        except ImportFailed as error:
+            raise CommandError(f"{path}: {error}") from None
+        for warning in result.warnings[:20]:
+            self.stdout.write(f"warning: {warning}")
+        if len(result.warnings) > 20:
+            self.stdout.write(f"... and {len(result.warnings) - 20} more warnings")
+        self.stdout.write(
+            f"Imported {result.articles} articles, {result.paragraphs} paragraphs, {result.questions} questions "
+            f"({result.unanswerable} unanswerable) and {result.answers} answers into {target.name} ({split})"
+        )

@@ -1,0 +1,160 @@
+"""The project dashboard's numbers (reads only): progress per split, distributions, human performance.
+
+Counting happens in the database; the statistics themselves are the pure functions of
+:mod:`mlcore.annotation_stats`.
+"""
+from collections import Counter
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from annotation.models import (
+    AnnotationSession,
+    Paragraph,
+    Project,
+    QuestionFlag,
+    SecondPassAnswer,
+    SpanAnswer,
+    SpanQuestion,
+    Split,
+)
+from mlcore.annotation_stats import HumanPerformance, binned_counts, human_performance
+
+SUBMITTED = SpanQuestion.Status.SUBMITTED
+ANSWER_WORD_EDGES = (1, 2, 3, 4, 5, 6, 11, 21)
+QUESTIONS_PER_PARAGRAPH_EDGES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+FIRST_ANSWER_KINDS = (SpanAnswer.Kind.ORIGINAL, SpanAnswer.Kind.IMPORTED, SpanAnswer.Kind.CORRECTION)
+
+
+@dataclass(frozen=True)
+class SplitProgress:
+    split: str
+    label: str
+    articles: int
+    paragraphs: int
+    open: int
+    done: int
+    discarded: int
+    questions: int
+    unanswerable: int
+    second_pass_answers: int
+
+    @property
+    def done_share(self) -> float | None:
+        active = self.paragraphs - self.discarded
+        return self.done / active if active else None
+
+    @property
+    def unanswerable_share(self) -> float | None:
+        return self.unanswerable / self.questions if self.questions else None
+
+
+@dataclass(frozen=True)
+class ProjectStats:
+    splits: tuple[SplitProgress, ...]
+    questions: int
+    unanswerable: int
+    questions_per_paragraph: tuple[tuple[str, int], ...]
+    answer_words: tuple[tuple[str, int], ...]
+    human: tuple[HumanPerformance, ...]
+    predicted: int
+    fooled: int
+    open_flags: int
+    workers: int
+    in_progress: int
+
+    @property
+    def unanswerable_share(self) -> float | None:
+        return self.unanswerable / self.questions if self.questions else None
+
+    @property
+    def fooled_share(self) -> float | None:
+        return self.fooled / self.predicted if self.predicted else None
+
+
+def _split_progress(project: Project) -> tuple[SplitProgress, ...]:
+    paragraphs = Counter(
+        (row["article__split"], row["status"]) for row in
+        Paragraph.objects.filter(article__project=project).values("article__split", "status")
+    )
+    articles = Counter(project.articles.values_list("split", flat=True))
+    questions = {row["paragraph__article__split"]: row for row in
+                 SpanQuestion.objects.filter(project=project, status=SUBMITTED)
+                 .values("paragraph__article__split")
+                 .annotate(n=Count("id"), impossible=Count("id", filter=Q(is_impossible=True)))}
+    second = Counter(SecondPassAnswer.objects.filter(question__project=project, question__status=SUBMITTED)
+                     .values_list("question__paragraph__article__split", flat=True))
+    out = []
+    for split, label in Split.choices:
+        q = questions.get(split, {"n": 0, "impossible": 0})
+        by_status = {s: paragraphs[(split, s)] for s in Paragraph.Status.values}
+        out.append(SplitProgress(
+            split=split, label=label, articles=articles[split], paragraphs=sum(by_status.values()),
+            open=by_status["open"], done=by_status["done"], discarded=by_status["discarded"],
+            questions=q["n"], unanswerable=q["impossible"], second_pass_answers=second[split],
+        ))
+    return tuple(out)
+
+
+def _first_answers(project: Project) -> dict[int, str]:
+    first: dict[int, str] = {}
+    rows = SpanAnswer.objects.filter(question__project=project, question__status=SUBMITTED,
+                                     kind__in=FIRST_ANSWER_KINDS).order_by("question_id", "position", "id")
+    for question_id, text in rows.values_list("question_id", "text"):
+        first.setdefault(question_id, text)
+    return first
+
+
+def _human(project: Project, first: dict[int, str]) -> tuple[HumanPerformance, ...]:
+    rows = SecondPassAnswer.objects.filter(question__project=project, question__status=SUBMITTED) \
+        .values_list("question_id", "question__is_impossible", "is_impossible", "text")
+    pairs = [([] if impossible or qid not in first else [first[qid]], "" if said_impossible else text)
+             for qid, impossible, said_impossible, text in rows]
+    if not pairs:
+        return ()
+    # PQuAD has no official script: Persian projects show the SPEC's Persian normaliser and the
+    # unmodified SQuAD one side by side (SPEC-bias §6.2).
+    normalizers = ("fa", "en") if project.language == "fa" else ("en",)
+    return tuple(human_performance(pairs, normalizer=n) for n in normalizers)
+
+
+def project_stats(*, project: Project) -> ProjectStats:
+    """Everything the project dashboard shows."""
+    splits = _split_progress(project)
+    submitted = SpanQuestion.objects.filter(project=project, status=SUBMITTED)
+    per_paragraph = list(submitted.values("paragraph_id").annotate(n=Count("id")).values_list("n", flat=True))
+    first = _first_answers(project)
+    predicted = submitted.filter(qa_prediction_f1__isnull=False)
+    return ProjectStats(
+        splits=splits,
+        questions=sum(s.questions for s in splits),
+        unanswerable=sum(s.unanswerable for s in splits),
+        questions_per_paragraph=binned_counts(per_paragraph, QUESTIONS_PER_PARAGRAPH_EDGES),
+        answer_words=binned_counts([len(text.split()) for text in first.values()], ANSWER_WORD_EDGES),
+        human=_human(project, first),
+        predicted=predicted.count(),
+        fooled=predicted.filter(fooled_model=True).count(),
+        open_flags=QuestionFlag.objects.filter(question__project=project, status=QuestionFlag.Status.OPEN).count(),
+        workers=AnnotationSession.objects.filter(paragraph__article__project=project).values("worker").distinct().count(),
+        in_progress=AnnotationSession.objects.filter(paragraph__article__project=project,
+                                                     status=AnnotationSession.Status.IN_PROGRESS).count(),
+    )
+
+
+def stats_charts(stats: ProjectStats) -> list[dict]:
+    """Chart JSON for ``evaluation.charts.render_chart`` (server-side inline SVG)."""
+    charts = [
+        {"kind": "bar", "title": "Paragraphs done per split", "format": "percent", "max": 1.0,
+         "items": [{"label": s.label, "value": s.done_share} for s in stats.splits]},
+        {"kind": "bar", "title": "Questions per paragraph (paragraphs)", "format": "int",
+         "items": [{"label": label, "value": n} for label, n in stats.questions_per_paragraph]},
+        {"kind": "bar", "title": "Answer length in words (first answers)", "format": "int",
+         "items": [{"label": label, "value": n} for label, n in stats.answer_words]},
+    ]
+    if stats.human:
+        charts.append({
+            "kind": "grouped_bar", "title": "Human performance: second-pass answers vs the first answer",
+            "format": "float", "max": 100.0, "groups": ["EM", "F1"],
+            "series": [{"name": f"{h.normalizer} normaliser", "values": [h.exact, h.f1]} for h in stats.human],
+        })
+    return charts

@@ -1,0 +1,130 @@
+"""The model-in-the-loop websocket, driven with Channels' WebsocketCommunicator on a tiny QA model."""
+from unittest import mock
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from annotation import services
+from annotation.routing import websocket_urlpatterns
+from annotation.tests.factories import FA_CONTEXT, ZWNJ, selection
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def connect(user, session_id):
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/annotation/sessions/{session_id}/qa/")
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+@database_sync_to_async
+def _session(project, user, model=None, kind="authoring"):
+    if model is not None:
+        project = services.project_update(project=project, user=project.owner, qa_model=model)
+    return services.session_start_next(user=user, project=project, kind=kind)
+
+
+async def test_prediction_with_span_f1_and_verdict(fa_project, fa_paragraph, crowdworker, qa_version):
+    session = await _session(fa_project, crowdworker, qa_version)
+    communicator = await connect(crowdworker, session.pk)
+    status = await communicator.receive_json_from(timeout=10)
+    assert status["type"] == "status" and status["state"] == "ready" and status["model_version"] == "tiny-qa"
+    word = "کتاب" + ZWNJ + "خانه" + ZWNJ + "های"
+    await communicator.send_json_to({"type": "draft", "question": "چه چیزی کتاب دارد؟",
+                                     "selection": selection(FA_CONTEXT, word), "seq": 3})
+    reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "prediction" and reply["seq"] == 3 and reply["model_version"] == "tiny-qa"
+    if reply["answer_start"] is not None:
+        start = reply["answer_start"]
+        assert FA_CONTEXT[start:start + len(reply["text"])] == reply["text"]
+        # UTF-16 offsets for the browser: the emoji before some spans counts twice there.
+        assert reply["span16"]["start16"] == len(FA_CONTEXT[:start].encode("utf-16-le")) // 2
+    assert 0.0 <= reply["f1"] <= 1.0 and reply["fooled"] == (reply["f1"] < fa_project.fool_f1_threshold)
+    await communicator.disconnect()
+
+
+async def test_without_a_marked_answer_the_verdict_is_unknown(project, paragraph, crowdworker, qa_version):
+    session = await _session(project, crowdworker, qa_version)
+    communicator = await connect(crowdworker, session.pk)
+    await communicator.receive_json_from(timeout=10)
+    await communicator.send_json_to({"type": "draft", "question": "Where do the rivers meet?"})
+    reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "prediction" and reply["f1"] is None and reply["fooled"] is None
+    await communicator.disconnect()
+
+
+async def test_no_model_is_a_clear_note_not_an_error(project, paragraph, crowdworker):
+    session = await _session(project, crowdworker)
+    communicator = await connect(crowdworker, session.pk)
+    status = await communicator.receive_json_from(timeout=10)
+    assert status == {"type": "status", "state": "no_model",
+                      "message": "No model is set up for this project: write your questions as usual."}
+    await communicator.send_json_to({"type": "draft", "question": "Anything?"})
+    assert (await communicator.receive_json_from(timeout=10))["state"] == "no_model"
+    await communicator.disconnect()
+
+
+async def test_a_failing_model_reports_unavailable(project, paragraph, crowdworker, qa_version):
+    session = await _session(project, crowdworker, qa_version)
+    communicator = await connect(crowdworker, session.pk)
+    await communicator.receive_json_from(timeout=10)
+    with mock.patch("annotation.inference.predict_qa", side_effect=RuntimeError("weights gone")):
+        await communicator.send_json_to({"type": "draft", "question": "Where?", "seq": 1})
+        reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "status" and reply["state"] == "unavailable" and "questions are saved" in reply["message"]
+    await communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("not json", "not valid JSON"),
+        ('["a list"]', '"type" field'),
+        ('{"type": "shout"}', "Unknown message type"),
+        ('{"type": "draft", "question": ""}', "The question is empty."),
+        ('{"type": "draft", "question": "Q?", "selection": {"start16": 0, "end16": 100000}}', "past the end"),
+        ('{"type": "draft", "question": "Q?", "seq": "x"}', '"seq" must be an integer'),
+        ('{"type": "draft", "question": "Q?", "is_impossible": "yes"}', '"is_impossible"'),
+    ],
+)
+async def test_bad_messages_get_an_error_and_the_socket_stays_open(project, paragraph, crowdworker, qa_version,
+                                                                   message, expected):
+    session = await _session(project, crowdworker, qa_version)
+    communicator = await connect(crowdworker, session.pk)
+    await communicator.receive_json_from(timeout=10)
+    await communicator.send_to(text_data=message)
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply["type"] == "error" and expected in reply["message"]
+    await communicator.send_json_to({"type": "ping"})
+    assert await communicator.receive_json_from(timeout=10) == {"type": "pong"}
+    await communicator.disconnect()
+
+
+async def test_someone_elses_session_is_refused(project, paragraph, crowdworker, worker2):
+    session = await _session(project, crowdworker)
+    communicator = await connect(worker2, session.pk)
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply == {"type": "error", "message": "This annotation task is not yours."}
+    assert (await communicator.receive_output(timeout=10))["code"] == 4403
+
+
+async def test_too_many_drafts_are_rate_limited(project, paragraph, crowdworker, qa_version, settings):
+    from collector.ratelimit import draft_limiter
+
+    settings.STUMPER_DRAFT_RATE, settings.STUMPER_DRAFT_BURST = 0.001, 1
+    draft_limiter.reset()
+    session = await _session(project, crowdworker, qa_version)
+    communicator = await connect(crowdworker, session.pk)
+    await communicator.receive_json_from(timeout=10)
+    await communicator.send_json_to({"type": "draft", "question": "Where?", "seq": 1})
+    await communicator.send_json_to({"type": "draft", "question": "Where now?", "seq": 2})
+    replies = [await communicator.receive_json_from(timeout=30) for _ in range(2)]
+    assert {"prediction", "status"} == {r["type"] for r in replies}
+    limited = next(r for r in replies if r["type"] == "status")
+    assert limited["state"] == "rate_limited" and limited["seq"] == 2
+    draft_limiter.reset()
+    await communicator.disconnect()

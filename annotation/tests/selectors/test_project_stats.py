@@ -1,0 +1,81 @@
+"""The dashboard's numbers: progress per split, distributions and human performance."""
+import pytest
+
+from annotation import services
+from annotation.models import SpanQuestion
+from annotation.stats import project_stats, stats_charts
+from annotation.tests.factories import EN_CONTEXT, add_paragraphs, answer, submitted_paragraph
+from evaluation.charts import render_chart
+from mlcore.annotation_stats import binned_counts, human_performance
+
+pytestmark = pytest.mark.django_db
+
+
+def test_empty_project(project):
+    stats = project_stats(project=project)
+    assert stats.questions == 0 and stats.unanswerable_share is None and stats.human == ()
+    assert [s.split for s in stats.splits] == ["train", "validation", "test"]
+    assert all(render_chart(c).startswith("<svg") for c in stats_charts(stats))
+
+
+def test_progress_distributions_and_human_performance(project, crowdworker, worker2, instructor):
+    paragraph = submitted_paragraph(project, crowdworker)  # validation: 3 questions, 1 unanswerable
+    add_paragraphs(project, [EN_CONTEXT], split="train", title="open one")
+    session = services.session_start_next(user=worker2, project=project, kind="second_pass")
+    questions = list(SpanQuestion.objects.filter(paragraph=paragraph).order_by("position"))
+    # vs the first answers "the Mediterranean Sea", "Khartoum", unanswerable:
+    services.second_pass_answer_save(session=session, user=worker2, question_id=questions[0].pk,
+                                     answer=answer(EN_CONTEXT, "Mediterranean Sea"))  # EM 1 (article dropped)
+    services.second_pass_answer_save(session=session, user=worker2, question_id=questions[1].pk,
+                                     answer=answer(EN_CONTEXT, "at Khartoum"))  # F1 2/3
+    services.second_pass_answer_save(session=session, user=worker2, question_id=questions[2].pk,
+                                     answer=answer(EN_CONTEXT, "Alexandria"))  # 0: it is unanswerable
+
+    stats = project_stats(project=project)
+    validation = stats.splits[1]
+    assert (validation.paragraphs, validation.done, validation.questions, validation.unanswerable) == (1, 1, 3, 1)
+    assert validation.second_pass_answers == 3
+    assert (stats.splits[0].paragraphs, stats.splits[0].open) == (1, 1)
+    assert stats.unanswerable_share == pytest.approx(1 / 3)
+    assert dict(stats.questions_per_paragraph)["3"] == 1
+    assert dict(stats.answer_words)["1"] == 1 and dict(stats.answer_words)["3"] == 1  # Khartoum, the Mediterranean Sea
+    (human,) = stats.human
+    assert human.n == 3 and human.normalizer == "en"
+    assert human.exact == pytest.approx(100 / 3)
+    assert human.f1 == pytest.approx(100 * (1 + 2 / 3 + 0) / 3)
+    assert human.no_ans_exact == 0.0 and human.has_ans_f1 == pytest.approx(100 * (1 + 2 / 3) / 2)
+    svg = "".join(render_chart(c) for c in stats_charts(stats))
+    assert "Human performance" in svg and "Questions per paragraph" in svg
+
+
+def test_persian_projects_report_both_normalisers(fa_project, fa_paragraph, crowdworker, worker2):
+    from annotation.models import Article
+
+    Article.objects.filter(pk=fa_paragraph.article_id).update(split="validation")
+    context = fa_paragraph.context
+    session = services.session_start_next(user=crowdworker, project=fa_project)
+    services.question_add(session=session, user=crowdworker, question="چه چیزی؟",
+                          answer=answer(context, "کتاب\u200cخانه\u200cهای تهران"))
+    services.question_add(session=session, user=crowdworker, question="چند کتاب؟", answer=answer(context, "۲ میلیون"))
+    services.session_submit(session=session, user=crowdworker)
+    second = services.session_start_next(user=worker2, project=fa_project, kind="second_pass")
+    first, count = SpanQuestion.objects.filter(paragraph=fa_paragraph).order_by("position")
+    services.second_pass_answer_save(session=second, user=worker2, question_id=first.pk,
+                                     answer=answer(context, "کتاب\u200cخانه\u200cهای"))
+    services.second_pass_answer_save(session=second, user=worker2, question_id=count.pk,
+                                     answer=answer(context, "۲ میلیون"))
+    fa, en = project_stats(project=fa_project).human
+    assert (fa.normalizer, en.normalizer) == ("fa", "en")
+    # ZWNJ becomes a space under the Persian normaliser (3 of 4 tokens match: F1 6/7); the SQuAD
+    # normaliser keeps the compound as one token (1 of 2 tokens: F1 2/3).
+    assert fa.has_ans_f1 == pytest.approx(100 * (6 / 7 + 1) / 2)
+    assert en.has_ans_f1 == pytest.approx(100 * (2 / 3 + 1) / 2)
+
+
+def test_human_performance_and_bins_are_pure_functions():
+    r = human_performance([(["Denver Broncos"], "Broncos"), ([], ""), (["1066"], "")])
+    assert (r.n, r.has_ans_n, r.no_ans_n) == (3, 2, 1)
+    assert r.f1 == pytest.approx(55.555556, abs=1e-6)
+    assert binned_counts([1, 5, 6, 40], [1, 2, 6]) == (("1", 1), ("2-5", 1), ("6+", 2))
+    with pytest.raises(ValueError):
+        binned_counts([1], [3, 2])

@@ -1,0 +1,111 @@
+"""The artifact coach on the author websocket (real consumer, tiny BERT), and the draft rate limit."""
+import uuid
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from collector import services
+from collector.inference import predict_examples
+from collector.models import CoachWarning, Round
+from collector.routing import websocket_urlpatterns
+from collector.tests.factories import question_data
+from mlcore.configs import MCExample
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DRAFT = {
+    "type": "draft",
+    "prompt": "Tom forgot his umbrella. He",
+    "choices": ["got wet on the long walk home from the station that night.", "sang.", "flew.", "ate."],
+    "answer": 0,
+}
+
+
+async def connect(user, round_id):
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/author/{round_id}/")
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def prediction(communicator, message):
+    await communicator.send_json_to(message)
+    reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "prediction", reply
+    return reply
+
+
+async def test_warnings_arrive_with_the_prediction_and_are_recorded_once(student, open_round):
+    token = uuid.uuid4()
+    communicator = await connect(student, open_round.pk)
+    reply = await prediction(communicator, {**DRAFT, "token": str(token), "seq": 1})
+    assert reply["seq"] == 1 and len(reply["probs"]) == 4  # the prediction itself is unchanged
+    warnings = reply["coach"]["warnings"]
+    assert [w["kind"] for w in warnings] == ["length"] and "much longer" in warnings[0]["message"]
+    await prediction(communicator, {**DRAFT, "token": str(token), "prompt": "Tom forgot it. He"})
+    rows = await database_sync_to_async(list)(CoachWarning.objects.values_list("client_token", "kind", "question"))
+    assert rows == [(token, "length", None)]
+    # Marking a short completion as right: the warning goes away.
+    assert (await prediction(communicator, {**DRAFT, "answer": 1}))["coach"] == {"warnings": []}
+    await communicator.disconnect()
+
+
+async def test_a_draft_like_an_existing_question_is_flagged(student, open_round):
+    await database_sync_to_async(services.question_submit)(user=student, round_id=open_round.pk, **question_data())
+    communicator = await connect(student, open_round.pk)
+    copy = question_data()
+    reply = await prediction(communicator, {"type": "draft", "prompt": copy["prompt"].upper(),
+                                            "choices": list(reversed(copy["choices"])), "answer": None})
+    assert [w["kind"] for w in reply["coach"]["warnings"]] == ["duplicate"]
+    assert "your own question" in reply["coach"]["warnings"][0]["message"]
+    await communicator.disconnect()
+
+
+async def test_the_answer_only_model_warns_when_it_finds_the_answer(student, open_round, tiny_model_dir):
+    answer_only = await database_sync_to_async(services.model_version_register)(
+        name="tiny-answer-only", kind="multiple_choice", path=str(tiny_model_dir))
+    await database_sync_to_async(Round.objects.filter(pk=open_round.pk).update)(answer_only_model=answer_only)
+    choices = ["got wet.", "stayed dry.", "flew home.", "ate the rain."]
+    example = MCExample(prompt=DRAFT["prompt"], choices=tuple(choices))
+    pick = (await database_sync_to_async(predict_examples)(answer_only, [example]))[0].predicted
+    communicator = await connect(student, open_round.pk)
+    found = await prediction(communicator, {**DRAFT, "choices": choices, "answer": pick})
+    assert [w["kind"] for w in found["coach"]["warnings"]] == ["answer_only"]
+    assert found["coach"]["warnings"][0]["message"] == "The model can find your answer without reading the prompt."
+    missed = await prediction(communicator, {**DRAFT, "choices": choices, "answer": (pick + 1) % 4})
+    assert missed["coach"]["warnings"] == []
+    await database_sync_to_async(Round.objects.filter(pk=open_round.pk).update)(coach_answer_only=False)
+    communicator2 = await connect(student, open_round.pk)
+    assert (await prediction(communicator2, {**DRAFT, "choices": choices, "answer": pick}))["coach"]["warnings"] == []
+    await communicator.disconnect()
+    await communicator2.disconnect()
+
+
+async def test_a_bad_token_is_an_error_and_the_socket_stays_usable(student, open_round):
+    communicator = await connect(student, open_round.pk)
+    await communicator.send_json_to({**DRAFT, "token": "not-a-uuid"})
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply["type"] == "error" and "token" in reply["message"]
+    await prediction(communicator, DRAFT)
+    await communicator.disconnect()
+
+
+async def test_drafts_beyond_the_rate_limit_are_skipped_with_a_status(student, open_round, settings):
+    settings.STUMPER_DRAFT_BURST = 2
+    settings.STUMPER_DRAFT_RATE = 0.01
+    communicator = await connect(student, open_round.pk)
+    await prediction(communicator, {**DRAFT, "seq": 1})
+    await prediction(communicator, {**DRAFT, "seq": 2, "answer": 1})
+    await communicator.send_json_to({**DRAFT, "seq": 3})
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply == {"type": "status", "state": "rate_limited", "seq": 3, "message": reply["message"]}
+    assert "faster" in reply["message"]
+    # The limit is per user: a second connection of the same user shares it.
+    other = await connect(student, open_round.pk)
+    await other.send_json_to({**DRAFT, "seq": 4})
+    assert (await other.receive_json_from(timeout=10))["state"] == "rate_limited"
+    await communicator.disconnect()
+    await other.disconnect()

@@ -1,0 +1,129 @@
+"""``validation_services.question_review_decide``: accept, reject, edit; credit and grades follow."""
+import pytest
+from django.core.exceptions import ValidationError
+
+from collector import grades, selectors, services, validation_services
+from collector.exceptions import AccessError
+from collector.models import CVPrediction, Prediction, Question, ReviewDecision, Round
+from collector.tests.factories import finished_scoring_run, question_data, validate
+
+pytestmark = pytest.mark.django_db
+
+
+def decide(question, reviewer, action, **kwargs) -> Question:
+    return validation_services.question_review_decide(reviewer=reviewer, question_id=question.pk, action=action, **kwargs)
+
+
+def credit_of(question) -> float:
+    question = selectors.questions_of_author(user=question.author).get(pk=question.pk)
+    return selectors.question_credit(question=question, prediction=selectors.live_prediction_of(question))
+
+
+class QuestionReviewDecideTests:
+    def test_reject_needs_a_reason_the_author_sees_and_takes_the_credit(self, submitted, instructor):
+        assert credit_of(submitted) == 1.0  # the fake model picks D, the key is A: fooled
+        with pytest.raises(ValidationError) as error:
+            decide(submitted, instructor, "reject", reason="  ")
+        assert "The reason is required." in error.value.message_dict["reason"]
+        assert Question.objects.get(pk=submitted.pk).status == "pending"
+        decide(submitted, instructor, "reject", reason="Two completions are right.")
+        question = Question.objects.get(pk=submitted.pk)
+        assert (question.status, question.rejection_reason) == ("rejected", "Two completions are right.")
+        assert question.decided_at is not None
+        assert credit_of(submitted) == 0.0
+        decision = ReviewDecision.objects.get(question=submitted)
+        assert (decision.action, decision.reviewer, decision.reason) == ("rejected", instructor, "Two completions are right.")
+
+    def test_accept_after_review_restores_credit_and_clears_the_reason(self, submitted, instructor, classmates):
+        validate(submitted, classmates[0], 1)  # disagreement -> review
+        decide(submitted, instructor, "reject", reason="Ambiguous.")
+        decide(submitted, instructor, "accept", reason="On second thought it is fine.")
+        question = Question.objects.get(pk=submitted.pk)
+        assert (question.status, question.rejection_reason) == ("accepted", "")
+        assert credit_of(submitted) == 1.0
+        assert list(ReviewDecision.objects.filter(question=submitted).values_list("action", flat=True)) == [
+            "accepted", "rejected", "sent_to_review"]
+
+    def test_accepting_twice_records_one_decision(self, submitted, instructor):
+        decide(submitted, instructor, "accept")
+        decide(submitted, instructor, "accept")
+        assert ReviewDecision.objects.filter(question=submitted).count() == 1
+
+    def test_editing_the_key_re_judges_the_model_answers(self, submitted, instructor, peer_round):
+        finished_scoring_run(peer_round, {submitted.pk: [False]})
+        decide(submitted, instructor, "edit", correct_index=3, reason="The key was D.")
+        question = Question.objects.get(pk=submitted.pk)
+        assert (question.status, question.correct_index) == ("accepted", 3)
+        live = Prediction.objects.get(question=submitted)
+        assert live.status == "done" and live.fooled is False  # the model's D is now right
+        assert CVPrediction.objects.get(question=submitted).correct is False  # predicted 0, key 3
+        assert credit_of(submitted) == 1.0  # fooled in CV (predicted A), not live
+        decision = ReviewDecision.objects.get(question=submitted)
+        assert decision.action == "edited" and decision.changes == {"correct_index": [0, 3]}
+
+    def test_editing_the_text_scores_it_again(self, submitted, instructor, fake_model,
+                                              django_capture_on_commit_callbacks):
+        calls = fake_model.call_count
+        with django_capture_on_commit_callbacks(execute=True):
+            decide(submitted, instructor, "edit", prompt="The man ate the whole pizza alone. He")
+        question = Question.objects.get(pk=submitted.pk)
+        assert question.prompt == "The man ate the whole pizza alone. He"
+        assert fake_model.call_count == calls + 1  # recomputed after commit (eager Celery)
+        live = Prediction.objects.get(question=submitted)
+        assert live.status == "done" and live.fooled is True
+
+    def test_an_edit_is_validated_like_a_submission(self, submitted, instructor):
+        with pytest.raises(ValidationError) as error:
+            decide(submitted, instructor, "edit", choices=["a.", "a.", "b.", "c."])
+        assert "repeats" in str(error.value)
+        with pytest.raises(ValidationError, match="Nothing was changed"):
+            decide(submitted, instructor, "edit", prompt=submitted.prompt)
+        assert Question.objects.get(pk=submitted.pk).status == "pending"
+
+    def test_only_the_courses_instructors_decide(self, submitted, student, other_instructor, classmates):
+        for user in (student, other_instructor, classmates[0]):
+            with pytest.raises(AccessError, match="instructors"):
+                decide(submitted, user, "accept")
+
+    def test_unknown_actions_and_questions(self, submitted, instructor):
+        with pytest.raises(ValidationError, match="Choose one of"):
+            decide(submitted, instructor, "archive")
+        with pytest.raises(AccessError, match="does not exist"):
+            validation_services.question_review_decide(reviewer=instructor, question_id=999999, action="accept")
+
+
+class CreditRequiresAcceptanceTests:
+    def test_pending_questions_count_provisionally_unless_the_round_says_otherwise(self, submitted, instructor,
+                                                                                   peer_round):
+        assert credit_of(submitted) == 1.0
+        Round.objects.filter(pk=peer_round.pk).update(credit_requires_acceptance=True)
+        assert credit_of(submitted) == 0.0
+        decide(submitted, instructor, "accept")
+        assert credit_of(submitted) == 1.0
+
+
+class GradesFollowDecisionsTests:
+    def test_the_grade_export_drops_a_rejected_question(self, graded_round, instructor, student):
+        before = {row.user.username: row.credit for row in grades.round_grades(round_=graded_round)}
+        first = Question.objects.filter(author=student).order_by("id").first()
+        decide(first, instructor, "reject", reason="Not common sense.")
+        after = {row.user.username: row.credit for row in grades.round_grades(round_=graded_round)}
+        assert before["alice"] == pytest.approx(4.0)  # q1: live 1 + 2 x 1.0 CV; q2: 2 x 0.5 CV
+        assert after["alice"] == pytest.approx(1.0)
+        assert after["bob"] == before["bob"]
+        assert selectors.author_credit_total(user=student) == pytest.approx(1.0)
+
+
+def test_imported_questions_are_accepted(plain_round_with_import):
+    assert set(Question.objects.filter(source="imported").values_list("status", flat=True)) == {"accepted"}
+
+
+@pytest.fixture
+def plain_round_with_import(round_, instructor):
+    text = "o\tIt began to rain, so Omar\tput on sunglasses.\twatered the lawn.\topened his umbrella.\tlit a fire.\t2\n"
+    services.codah_import(round_=round_, text=text, author=instructor)
+    return round_
+
+
+def test_submitting_creates_a_pending_question(submitted):
+    assert submitted.status == "pending" and question_data()["prompt"] == submitted.prompt

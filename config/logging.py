@@ -1,0 +1,58 @@
+"""Structured logging: a request id on every log record of a request, and on its response.
+
+The id comes from the proxy's ``X-Request-ID`` header when it sends a sane one (so a request can be
+followed from the load balancer to Django), otherwise a new one. It lives in a context variable,
+which asgiref copies into the thread a sync view runs in, so records logged there carry it too.
+"""
+import contextvars
+import logging
+import re
+import uuid
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+
+request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+
+# Anything else a client sends is replaced: the id is written into logs verbatim.
+_SANE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+def _request_id(request) -> str:
+    incoming = request.META.get("HTTP_X_REQUEST_ID", "")
+    return incoming if _SANE_ID.match(incoming) else uuid.uuid4().hex
+
+
+class RequestIdMiddleware:
+    """Sets the request id for the request's log records and returns it as ``X-Request-ID``."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if iscoroutinefunction(self):
+            return self.__acall__(request)
+        # Not reset on the way out: Django logs 4xx/5xx responses ("Not Found: ...") after the
+        # middleware returned, and those records need the id too. The next request sets a new one.
+        request_id_var.set(_request_id(request))
+        response = self.get_response(request)
+        response["X-Request-ID"] = request_id_var.get()
+        return response
+
+    async def __acall__(self, request):
+        request_id_var.set(_request_id(request))
+        response = await self.get_response(request)
+        response["X-Request-ID"] = request_id_var.get()
+        return response
+
+
+class RequestIdFilter(logging.Filter):
+    """Adds ``request_id`` ("-" outside a request) to every record, for the formatters."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = request_id_var.get()
+        return True

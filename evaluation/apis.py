@@ -1,0 +1,91 @@
+"""JSON API of the evaluation app: one ``APIView`` per operation (Styleguide-Example ``users/apis.py``).
+
+Errors never become a 500: ``ApiErrorsMixin`` turns ``AccessError`` into 403 and Django's
+``ValidationError`` into 400 with field errors; a refused start (a report already running) is 409.
+"""
+from rest_framework import serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from collector.apis import ApiErrorsMixin
+from evaluation import selectors, services
+from evaluation.presentation import run_json, run_payload
+
+
+class SettingsSerializer(serializers.Serializer):
+    k = serializers.IntegerField(required=False, min_value=services.LIMITS["k"][0], max_value=services.LIMITS["k"][1])
+    p0 = serializers.ChoiceField(choices=services.P0_CHOICES, required=False)
+    min_count = serializers.IntegerField(required=False, allow_null=True, min_value=services.LIMITS["min_count"][0],
+                                         max_value=services.LIMITS["min_count"][1])
+    max_steps = serializers.IntegerField(required=False, min_value=services.LIMITS["max_steps"][0],
+                                         max_value=services.LIMITS["max_steps"][1])
+    seed = serializers.IntegerField(required=False, min_value=services.LIMITS["seed"][0],
+                                    max_value=services.LIMITS["seed"][1])
+
+
+def _start(request: Request, start, **target) -> Response:
+    serializer = SettingsSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    try:
+        run = start(user=request.user, config=serializer.validated_data, **target)
+    except services.EvaluationRefused as error:
+        return Response({"detail": error.message}, status=status.HTTP_409_CONFLICT)
+    return Response(run_payload(run), status=status.HTTP_201_CREATED)
+
+
+class EvaluationRunStartApi(ApiErrorsMixin, APIView):
+    """POST: queue a report of a round; course instructors only. Body: optional settings."""
+
+    InputSerializer = SettingsSerializer
+
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_for_evaluation(user=request.user, round_id=round_id)
+        return _start(request, services.evaluation_start_round, round_=round_)
+
+
+class EvaluationProjectRunStartApi(ApiErrorsMixin, APIView):
+    """POST: queue a report of an annotation project; its owner only. Body: optional settings."""
+
+    InputSerializer = SettingsSerializer
+
+    def post(self, request: Request, project_id: int) -> Response:
+        project = selectors.project_for_evaluation(user=request.user, project_id=project_id)
+        return _start(request, services.evaluation_start_project, project=project)
+
+
+class RunsPagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class EvaluationRunListApi(ApiErrorsMixin, APIView):
+    """GET: a round's reports, newest first, as status summaries (paginated)."""
+
+    def get(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_for_evaluation(user=request.user, round_id=round_id)
+        return _page(request, self, selectors.evaluation_runs(round_=round_))
+
+
+class EvaluationProjectRunListApi(ApiErrorsMixin, APIView):
+    """GET: a project's reports, newest first, as status summaries (paginated)."""
+
+    def get(self, request: Request, project_id: int) -> Response:
+        project = selectors.project_for_evaluation(user=request.user, project_id=project_id)
+        return _page(request, self, selectors.evaluation_runs(project=project))
+
+
+def _page(request: Request, view: APIView, runs) -> Response:
+    paginator = RunsPagination()
+    page = paginator.paginate_queryset(runs, request, view=view)
+    return paginator.get_paginated_response([run_payload(run) for run in page])
+
+
+class EvaluationRunDetailApi(ApiErrorsMixin, APIView):
+    """GET: one report as JSON (status, settings, provenance and every section)."""
+
+    def get(self, request: Request, run_id: int) -> Response:
+        run = selectors.evaluation_run_for_user(user=request.user, run_id=run_id)
+        return Response(run_json(run))

@@ -1,0 +1,62 @@
+"""``manage.py lexical_bias --train TRAIN.tsv --test TEST.tsv --predictions PRED.txt [--k 50] [--json]``.
+
+Top-k lexical features per label of the training file (z-scores, stop words excluded) and the
+exact permutation test of one model's predictions on the test file (SPEC-bias §1-2). Files:
+TSV with a header row naming ``text_a``, ``text_b`` (may be empty), ``label``; predictions one
+label per line in test-file order.
+"""
+import argparse
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from evaluation.file_analysis import lexical_bias_files
+from mlcore.lexical_io import LabelledFileError
+
+
+def positive_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
+class Command(BaseCommand):
+    help = "Lexical artifacts of a labelled TSV and the usual/unusual permutation test of a model's predictions."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--train", required=True, help="Training TSV (header: text_a, text_b, label)")
+        parser.add_argument("--test", required=True, help="Evaluation TSV, same columns")
+        parser.add_argument("--predictions", required=True, help="One predicted label per line, in test-file order")
+        parser.add_argument("--k", type=positive_int, default=50, help="Top features per label (default 50)")
+        parser.add_argument("--p0", choices=["uniform", "prior"], default="uniform", help="Null of the z-score")
+        parser.add_argument("--labels", help="Declared label set in order, comma-separated (default: sorted labels of the training file)")
+        parser.add_argument("--json", action="store_true", dest="as_json", help="Print JSON")
+
+    def handle(self, *args, train, test, predictions, k, p0, labels, as_json, **options) -> None:
+        try:
+            result = lexical_bias_files(train=train, test=test, predictions=predictions, k=k, p0=p0, labels=labels)
+        except LabelledFileError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) if as_json else _text(result))
+
+
+def _text(result: dict) -> str:
+    lines = [f"{result['n_train']} training and {result['n_test']} test instances; labels {', '.join(result['label_set'])}",
+             f"Top {result['k']} features per label (z against p0={result['p0']}):"]
+    for label, features in result["top_features"].items():
+        shown = ", ".join(f"{f['feature']} ({f['z']:.2f}, {f['count']}/{f['n']})" for f in features[:15])
+        more = f", … {len(features) - 15} more" if len(features) > 15 else ""
+        lines.append(f"  {label}: {shown}{more}")
+    acc_u = "-" if result["acc_U"] is None else f"{result['acc_U']:.4f}"
+    acc_n = "-" if result["acc_N"] is None else f"{result['acc_N']:.4f}"
+    lines += [
+        f"Usual-label set U: {result['n_U']} instances, {result['a']} correct (accuracy {acc_u})",
+        f"Unusual-label set N: {result['n_N']} instances, {result['b']} correct (accuracy {acc_n}); overlap {result['n_overlap']}",
+        f"One-sided exact permutation test: p = {result['pvalue_display']} (log10 p = {result['log10_pvalue']:.6f})"
+        + (" [degenerate: a set is empty or all/no predictions are correct]" if result["degenerate"] else ""),
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,184 @@
+"""The report of a span-annotation project: PQuAD-style EM/F1 (SPEC-bias §6), lexical artifacts of
+its questions (answerable vs unanswerable) and the QA ambiguity probes.
+
+``project_report`` computes the data sections without touching the database; the ambiguity
+probes (``evaluation/ambiguity_services.py``) load their model and passages themselves and are
+called through ``ambiguity_sections``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from evaluation import selectors
+from evaluation.lexical_sections import HeldOutPredictions, LexicalInstances, lexical_section
+from evaluation.models import EvaluationRun
+from evaluation.sections import check_section, section, table, unavailable
+from mlcore.squad_metrics import SquadAnswer, SquadQuestion, normalize_en, normalize_fa, squad_evaluate
+
+logger = logging.getLogger(__name__)
+
+LABELS = ("answerable", "unanswerable")
+SPLITS = ("train", "validation", "test")
+Progress = Callable[[str, float], None]
+
+
+@dataclass(frozen=True)
+class ProjectReportInputs:
+    project_name: str
+    language: str
+    questions: tuple[selectors.SpanQuestionRecord, ...]
+
+    def digest(self) -> str:
+        """sha256 of everything the report reads."""
+        payload = json.dumps(asdict(self), sort_keys=True, default=str, separators=(",", ":"))
+        return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def project_report_inputs(*, run: EvaluationRun) -> ProjectReportInputs:
+    question_ids = list(run.snapshot.get("question_ids", []))
+    return ProjectReportInputs(run.project.name, run.project.language,
+                               tuple(selectors.report_span_questions(question_ids=question_ids)))
+
+
+def project_report(inputs: ProjectReportInputs, *, config: dict, progress: Progress) -> dict[str, dict]:
+    """Overview, SQuAD metrics and lexical artifacts of the project's submitted questions."""
+    progress("EM/F1 per split", 0.02)
+    sections = {"overview": _overview(inputs), "squad": _squad(inputs)}
+    if not inputs.questions:
+        sections["lexical"] = unavailable("Lexical artifacts", "The project has no submitted questions yet.")
+        return sections
+    data, held_out, note = _lexical_instances(inputs)
+    sections["lexical"] = lexical_section(data, held_out=held_out, config=config, progress=progress,
+                                          no_predictions_note=note)
+    return sections
+
+
+def _overview(inputs: ProjectReportInputs) -> dict:
+    questions = inputs.questions
+    summary = {
+        "project": inputs.project_name, "language": inputs.language, "questions": len(questions),
+        "answerable": sum(not q.is_impossible for q in questions),
+        "unanswerable": sum(q.is_impossible for q in questions),
+        **{f"{split}_questions": sum(q.split == split for q in questions) for split in SPLITS},
+        "with_model_answer": sum(q.prediction is not None for q in questions),
+        "data_digest": inputs.digest()[:16],
+    }
+    note = "" if questions else "The project has no submitted questions yet."
+    return section("Data and models", summary=summary, note=note)
+
+
+def _squad_question(q: selectors.SpanQuestionRecord) -> SquadQuestion:
+    answers = () if q.is_impossible else tuple(SquadAnswer(t, s) for t, s in zip(q.answers, q.answer_starts))
+    return SquadQuestion(q.qid, q.question, q.context, q.title, answers, q.is_impossible)
+
+
+def _squad(inputs: ProjectReportInputs) -> dict:
+    title = "Question answering: EM and F1 (SQuAD 2.0 / PQuAD style)"
+    if not inputs.questions:
+        return unavailable(title, "The project has no submitted questions yet.")
+    predictions = {q.qid: q.prediction for q in inputs.questions if q.prediction is not None}
+    # PQuAD publishes no script: Persian is scored with the §6.2 normalizer and, for comparison
+    # with an unmodified SQuAD script, with the English one too.
+    normalizers = ("fa", "en") if inputs.language == "fa" else ("en",)
+    groups = [("all", inputs.questions)] + [
+        (split, tuple(q for q in inputs.questions if q.split == split)) for split in SPLITS
+    ]
+    rows, chart_groups, series = [], [], {"EM": [], "F1": [], "HasAns F1": [], "NoAns": []}
+    for name, questions in groups:
+        if not questions:
+            continue
+        for normalizer in normalizers:
+            r = squad_evaluate([_squad_question(q) for q in questions], predictions, normalizer=normalizer)
+            rows.append([name, normalizer, r.exact, r.f1, r.has_ans_exact, r.has_ans_f1, r.no_ans_exact, r.no_ans_f1,
+                         r.avna, r.total, r.has_ans_total, r.no_ans_total, r.n_missing])
+            if normalizer == normalizers[0]:
+                chart_groups.append(name)
+                for key, value in (("EM", r.exact), ("F1", r.f1), ("HasAns F1", r.has_ans_f1),
+                                   ("NoAns", r.no_ans_exact)):
+                    series[key].append(None if value is None else value / 100)
+    missing = len(inputs.questions) - len(predictions)
+    note = ("These are the answers of the model in the loop when each question was written: authors tried to fool "
+            "it, so low scores are the point.")
+    if missing:
+        note += f" {missing} question(s) have no model answer and are scored as “no answer” (counted as missing)."
+    metrics = table(
+        "EM and F1 in percent, overall and per split (NoAns EM = NoAns F1; AvNA = answered vs not)",
+        ["split", "normalizer", "exact", "f1", "HasAns_exact", "HasAns_f1", "NoAns_exact", "NoAns_f1", "AvNA", "total",
+         "HasAns_total", "NoAns_total", "missing"],
+        rows,
+    )
+    chart = {"kind": "grouped_bar", "title": f"EM and F1 per split ({normalizers[0]} normalizer)", "format": "percent",
+             "max": 1.0, "groups": chart_groups, "series": [{"name": k, "values": v} for k, v in series.items()]}
+    overall = rows[0]
+    summary = {"exact": overall[2], "f1": overall[3], "HasAns_f1": overall[5], "NoAns_f1": overall[7],
+               "normalizer": normalizers[0], "missing": missing}
+    return section(title, summary=summary, tables={"metrics": metrics}, charts={"by_split": chart}, note=note)
+
+
+def _answered(prediction: str, language: str) -> bool:
+    return bool((normalize_fa if language == "fa" else normalize_en)(prediction))
+
+
+def _lexical_instances(inputs: ProjectReportInputs) -> tuple[LexicalInstances, HeldOutPredictions | None, str]:
+    """Questions labelled answerable/unanswerable: statistics from the train split, the test on
+    the validation and test splits (the model "predicts" answerable when it gives an answer)."""
+    def label(q) -> str:
+        return LABELS[1] if q.is_impossible else LABELS[0]
+
+    train = [q for q in inputs.questions if q.split == "train"]
+    note = ""
+    if len({label(q) for q in train}) < 2:
+        train = list(inputs.questions)
+        note = ("The train split lacks answerable or unanswerable questions, so the statistics use every question "
+                "and no held-out test is possible. ")
+    data = LexicalInstances(keys=tuple((q.id, q.qid) for q in train), texts=tuple(q.question for q in train),
+                            labels=tuple(label(q) for q in train), label_set=LABELS,
+                            key_columns=("question_id", "qid"))
+    held = [q for q in inputs.questions if q.split in ("validation", "test") and q.prediction is not None]
+    if note or not held:
+        return data, None, note + "No validation or test question has a model answer yet, so the model's reliance on these features cannot be tested."
+    held_out = HeldOutPredictions(
+        name="validation + test splits", texts=tuple(q.question for q in held), gold=tuple(label(q) for q in held),
+        predictions=tuple(LABELS[0] if _answered(q.prediction, inputs.language) else LABELS[1] for q in held),
+    )
+    return data, held_out, ""
+
+
+AMBIGUITY_TITLES = {
+    "ambiguity_selectional": "Selectional ambiguity: recall of names per gender",
+    "ambiguity_retrieval": "Retrieval ambiguity: gender of retrieved passages per occupation",
+}
+
+
+def ambiguity_sections(*, project, model_version, progress: Progress) -> dict[str, dict]:
+    """The two QA ambiguity probes (built in ``evaluation/ambiguity_services.py``), each as a
+    section; a probe that is missing, has no data or fails becomes an empty state saying why."""
+    try:
+        from evaluation import ambiguity_services
+    except ImportError as error:
+        return {name: unavailable(title, f"The ambiguity probes are not installed ({error}).")
+                for name, title in AMBIGUITY_TITLES.items()}
+    calls = {
+        "ambiguity_selectional": lambda p: ambiguity_services.ambiguity_selectional_section(
+            model_version=model_version, progress=p),
+        "ambiguity_retrieval": lambda p: ambiguity_services.ambiguity_retrieval_section(
+            model_version=model_version, project=project, progress=p),
+    }
+    out = {}
+    for index, (name, call) in enumerate(calls.items()):
+        def probe_progress(done: int, total: int, stage: str, index=index) -> None:
+            progress(stage, (index + done / max(total, 1)) / len(calls))
+
+        try:
+            value = call(probe_progress)
+        except Exception as error:  # a probe's failure is shown in its section; the rest of the report stands
+            logger.exception("Ambiguity probe %s failed for project %s", name, project.pk)
+            value = unavailable(AMBIGUITY_TITLES[name], f"The probe could not run: {type(error).__name__}: {error}")
+        if value is None:
+            value = unavailable(AMBIGUITY_TITLES[name], "No ambiguity data is configured for this probe.")
+        out[name] = check_section(name, value)
+    return out

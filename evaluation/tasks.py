@@ -1,0 +1,20 @@
+"""Celery tasks of the evaluation app: thin wrappers that take ids and call idempotent services."""
+from celery import shared_task
+from celery.signals import worker_ready
+
+from evaluation import services
+from evaluation.models import EvaluationRun
+
+
+@shared_task(bind=True, acks_late=True, max_retries=None, name="evaluation.evaluation_run")
+def evaluation_run_task(self, run_id: int) -> None:
+    run = services.evaluation_run(run_id=run_id)
+    if run.status in EvaluationRun.ACTIVE:
+        # Another live worker holds the run; look again once its heartbeat could have gone stale.
+        raise self.retry(countdown=int(services.STALE_AFTER.total_seconds()))
+
+
+@worker_ready.connect
+def _resume_interrupted_reports(**kwargs) -> None:
+    """Reports left queued or orphaned while no worker ran are picked up now."""
+    services.evaluation_resume_interrupted()

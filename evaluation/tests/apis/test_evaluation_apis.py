@@ -1,0 +1,89 @@
+"""The evaluation API: start a report, list a round's reports, fetch one as JSON."""
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from evaluation import services
+from evaluation.models import EvaluationRun
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+def start_url(round_):
+    return reverse("evaluation_api:round_run_start", args=[round_.pk])
+
+
+class EvaluationRunStartApiTests:
+    def test_start_returns_the_queued_run(self, api, instructor, round_):
+        api.force_authenticate(instructor)
+        response = api.post(start_url(round_), {"k": 10, "p0": "prior", "min_count": None}, format="json")
+        assert response.status_code == 201, response.data
+        run = EvaluationRun.objects.get()
+        assert response.data["id"] == run.pk and response.data["status"] == "queued"
+        assert response.data["urls"]["json"] == reverse("evaluation:run_json", args=[run.pk])
+        assert run.config == {"k": 10, "p0": "prior", "min_count": None, "max_steps": 3000, "seed": 0}
+
+    @pytest.mark.parametrize(
+        ("body", "field"),
+        [({"k": 0}, "k"), ({"k": "ten"}, "k"), ({"p0": "flat"}, "p0"), ({"max_steps": 10**9}, "max_steps"),
+         ({"seed": -1}, "seed")],
+    )
+    def test_bad_input_is_a_400_and_stores_nothing(self, api, instructor, round_, body, field):
+        api.force_authenticate(instructor)
+        response = api.post(start_url(round_), body, format="json")
+        assert response.status_code == 400 and field in response.data
+        assert not EvaluationRun.objects.exists()
+
+    def test_not_json_object_is_a_400(self, api, instructor, round_):
+        api.force_authenticate(instructor)
+        response = api.post(start_url(round_), "[1, 2]", content_type="application/json")
+        assert response.status_code == 400
+
+    def test_a_running_report_makes_a_409(self, api, instructor, round_):
+        services.evaluation_start_round(round_=round_, user=instructor)
+        api.force_authenticate(instructor)
+        response = api.post(start_url(round_), {}, format="json")
+        assert response.status_code == 409 and "already being computed" in response.data["detail"]
+
+    @pytest.mark.parametrize("who", ["student", "crowdworker", "other_instructor"])
+    def test_students_and_others_get_403(self, api, round_, who, request):
+        api.force_authenticate(request.getfixturevalue(who))
+        response = api.post(start_url(round_), {}, format="json")
+        assert response.status_code == 403 and "instructors" in response.data["detail"]
+        assert not EvaluationRun.objects.exists()
+
+    def test_anonymous_and_unknown_round(self, api, instructor):
+        assert api.post(reverse("evaluation_api:round_run_start", args=[1]), {}, format="json").status_code in (401, 403)
+        api.force_authenticate(instructor)
+        response = api.post(reverse("evaluation_api:round_run_start", args=[987654]), {}, format="json")
+        assert response.status_code == 403 and response.data["detail"] == "This round does not exist."
+
+
+class EvaluationRunReadApiTests:
+    def test_detail_is_the_whole_report(self, api, instructor, artifact_round, small_config):
+        run = services.evaluation_run(
+            run_id=services.evaluation_start_round(round_=artifact_round, user=instructor, config=small_config).pk)
+        api.force_authenticate(instructor)
+        response = api.get(reverse("evaluation_api:run_detail", args=[run.pk]))
+        assert response.status_code == 200
+        assert response.data["status"] == "done" and set(response.data["sections"]) == {"overview", "codah", "lexical"}
+        assert response.data["sections"]["codah"]["tables"]["categories"]["rows"][0] == ["idioms", 6, 0.5]
+
+    def test_detail_is_forbidden_to_students(self, api, instructor, student, round_):
+        run = services.evaluation_start_round(round_=round_, user=instructor)
+        api.force_authenticate(student)
+        assert api.get(reverse("evaluation_api:run_detail", args=[run.pk])).status_code == 403
+
+    def test_list_is_paginated(self, api, instructor, round_):
+        for _ in range(3):
+            run = services.evaluation_start_round(round_=round_, user=instructor)
+            EvaluationRun.objects.filter(pk=run.pk).update(status="done")
+        api.force_authenticate(instructor)
+        response = api.get(reverse("evaluation_api:round_run_list", args=[round_.pk]), {"page_size": 2})
+        assert response.status_code == 200 and response.data["count"] == 3 and len(response.data["results"]) == 2
+        assert response.data["results"][0]["display"]["status"] == "Done"

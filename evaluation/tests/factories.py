@@ -1,0 +1,91 @@
+"""Test data of the evaluation app: a round whose model leans on a lexical artifact."""
+from django.utils import timezone
+
+from collector import services as collector_services
+from collector.models import CVPrediction, ScoringFold, ScoringRun
+from collector.tests.factories import question_data
+
+# Right completions say "gladly", wrong ones "never"; the CV model picks the "gladly" one except
+# on the last two questions of every category, where a wrong one says "gladly" too and fools it.
+CATEGORY_PLAN = [("idioms", 6), ("negation", 4), ("other", 2)]
+
+
+def artifact_questions(user, round_):
+    """Twelve questions; returns them with the index the biased model picks for each."""
+    made = []
+    number = 0
+    for category, count in CATEGORY_PLAN:
+        for i in range(count):
+            number += 1
+            tricky = i >= count - 2
+            choices = [f"gladly helps friend {number}.", f"never eats apple {number}.",
+                       f"never sings song {number}.", f"{'gladly' if tricky else 'never'} reads book {number}."]
+            question = collector_services.question_submit(
+                user=user, round_id=round_.pk,
+                **question_data(prompt=f"Question {number} about {category}. They", choices=choices,
+                                correct_index=0, categories=[category]),
+            )
+            made.append((question, 3 if tricky else 0))
+    return made
+
+
+def scoring_run_with_predictions(round_, picks: dict[int, list[int]], *, kind="cross_validation", folds=2):
+    """A finished scoring run whose out-of-fold model picked ``picks[question_id][trial]``."""
+    ids = sorted(picks)
+    trials = len(picks[ids[0]])
+    run = ScoringRun.objects.create(
+        round=round_, kind=kind, status=ScoringRun.Status.DONE, folds=folds, trials=trials,
+        base_checkpoint="tiny", question_ids=ids, summary={}, finished_at=timezone.now(),
+    )
+    gold = dict(round_.questions.filter(pk__in=ids).values_list("pk", "correct_index"))
+    for t in range(trials):
+        for f in range(folds):
+            ScoringFold.objects.create(run=run, trial=t, fold=f, accuracy=0.5, n_train=1, n_test=1, seconds=0.1)
+    CVPrediction.objects.bulk_create(
+        CVPrediction(run=run, question_id=pk, trial=t, fold=i % folds, probs=[0.25] * 4,
+                     predicted_index=picks[pk][t], correct=picks[pk][t] == gold[pk])
+        for i, pk in enumerate(ids) for t in range(trials)
+    )
+    return run
+
+
+def span_project(owner, qa_version=None):
+    """A project whose unanswerable train questions say "first", and whose model in the loop
+    answers nothing whenever a question says "first" (a lexical shortcut):
+
+    train (no model answers): 4 answerable "Which/Where ..." + 4 unanswerable "... first ...";
+    validation: answerable "the Mediterranean Sea" answered "Mediterranean Sea" (EM 1), answerable
+    "Khartoum" with "first" answered "" (EM 0), unanswerable with "first" answered "" (EM 1),
+    unanswerable without "first" answered "Alexandria" (EM 0).
+    """
+    from annotation.models import SpanAnswer, SpanQuestion
+    from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
+
+    project = make_project(owner, name="nile-eval")
+    train = add_paragraphs(project, [EN_CONTEXT], split="train", title="Nile")[0]
+    validation = add_paragraphs(project, [EN_CONTEXT], split="validation", title="Nile 2")[0]
+    rows = [
+        (train, "Which sea does the Nile empty into?", "the Mediterranean Sea", None),
+        (train, "Where do the two branches meet?", "Khartoum", None),
+        (train, "Which continent has the Nile?", "Africa", None),
+        (train, "Which branch is white?", "the White Nile", None),
+        (train, "Who built the first dam?", None, None),
+        (train, "Who first sailed the Nile?", None, None),
+        (train, "When did the first flood happen?", None, None),
+        (train, "What was the first bridge called?", None, None),
+        (validation, "Which sea is at the end?", "the Mediterranean Sea", "Mediterranean Sea"),
+        (validation, "Where do the branches first meet?", "Khartoum", ""),
+        (validation, "Who first mapped the Nile?", None, ""),
+        (validation, "Who named the Blue Nile?", None, "Alexandria"),
+    ]
+    for i, (paragraph, text, gold, predicted) in enumerate(rows):
+        question = SpanQuestion.objects.create(
+            project=project, paragraph=paragraph, qid=f"q{i}", question=text, is_impossible=gold is None,
+            status=SpanQuestion.Status.SUBMITTED, position=i, qa_model_version=qa_version if predicted is not None else None,
+            qa_prediction_text=predicted or "",
+        )
+        if gold is not None:
+            SpanAnswer.objects.create(question=question, text=gold, answer_start=paragraph.context.index(gold))
+    SpanQuestion.objects.create(project=project, paragraph=train, qid="draft", question="Unsent draft?",
+                                status=SpanQuestion.Status.DRAFT)
+    return project

@@ -1,0 +1,172 @@
+"""Computing a round report: the numbers in every section, provenance, idempotence, failures."""
+import json
+import math
+from datetime import timedelta
+
+import numpy as np
+import pytest
+from django.utils import timezone
+from scipy import stats
+
+from evaluation import round_report, selectors, services
+from evaluation.models import EvaluationRun
+from mlcore.lexical import lexical_features
+from mlcore.lexical_analysis import crossfit_lexical_bias_test
+
+pytestmark = pytest.mark.django_db
+
+
+def run_report(round_, user, config):
+    run = services.evaluation_start_round(round_=round_, user=user, config=config)
+    return services.evaluation_run(run_id=run.pk)
+
+
+def rows(section, name):
+    item = section["tables"][name]
+    return [dict(zip(item["columns"], row)) for row in item["rows"]]
+
+
+class EvaluationRunTests:
+    def test_codah_tables(self, artifact_round, instructor, small_config):
+        run = run_report(artifact_round, instructor, small_config)
+        assert run.status == EvaluationRun.Status.DONE, run.error
+        codah = run.result["codah"]
+        assert rows(codah, "categories") == [
+            {"category": "idioms", "questions": 6, "share": 0.5},
+            {"category": "negation", "questions": 4, "share": 0.3333},
+            {"category": "other", "questions": 2, "share": 0.1667},
+        ]
+        accuracy = {row["category"]: row for row in rows(codah, "accuracy_by_category")}
+        assert [accuracy[c]["cv_accuracy"] for c in ("idioms", "negation", "other", "all questions")] == [
+            pytest.approx(4 / 6), 0.5, 0.0, 0.5]
+        assert {row["live_model_accuracy"] for row in accuracy.values()} == {0.0}  # the fake model picks D
+        assert {row["answer_only_accuracy"] for row in accuracy.values()} == {1.0}
+        assert {row["human_accuracy"] for row in accuracy.values()} == {None}
+        assert "not yet measured" in codah["note"]
+        folds = rows(codah, "cv_folds")
+        assert [(r["trial"], r["fold"], r["questions"]) for r in folds] == [(1, 1, 6), (1, 2, 6), (2, 1, 6), (2, 2, 6)]
+        assert codah["summary"]["cv_accuracy_pooled"] == 0.5 and codah["summary"]["cv_accuracy_std"] == 0.0
+        baseline = {r["measure"]: r["value"] for r in rows(codah, "answer_only")}
+        assert baseline["accuracy"] == 1.0 and baseline["chance (1/4)"] == 0.25
+        assert baseline["one-sided binomial test p-value"] == pytest.approx(
+            stats.binomtest(12, 12, 0.25, alternative="greater").pvalue)
+        assert baseline["gap: CV accuracy - answer-only"] == -0.5
+        assert codah["charts"]["accuracy"]["groups"][-1] == "all questions"
+
+    def test_lexical_section(self, artifact_round, instructor, small_config):
+        run = run_report(artifact_round, instructor, small_config)
+        lexical = run.result["lexical"]
+        top = rows(lexical, "top_features")
+        correct = [r["feature"] for r in top if r["label"] == "correct"]
+        incorrect = [r["feature"] for r in top if r["label"] == "incorrect"]
+        # z = sqrt(n) for features seen with one label only (uniform null, two labels)
+        assert correct[:3] == ["friend", "helps", "gladly"] and incorrect[0] == "never"
+        assert next(r["z"] for r in top if r["feature"] == "never") == pytest.approx(math.sqrt(30), abs=1e-4)
+        # The permutation test equals mlcore's on the same instances, per trial.
+        questions = selectors.report_questions(question_ids=run.snapshot["question_ids"])
+        texts = [c for q in questions for c in q.choices]
+        gold = ["correct" if i == 0 else "incorrect" for _ in questions for i in range(4)]
+        picks = {p.question_id: p for p in selectors.scoring_run_predictions(run_id=run.snapshot["cv_run_id"]) if p.trial == 0}
+        pred = ["correct" if i == picks[q.id].predicted_index else "incorrect" for q in questions for i in range(4)]
+        folds = [picks[q.id].fold for q in questions for _ in range(4)]
+        expected = crossfit_lexical_bias_test(lexical_features(texts), gold, pred, folds,
+                                              label_set=("correct", "incorrect"), k=5)
+        tests = rows(lexical, "permutation_tests")
+        assert len(tests) == 2 and tests[0] == {**tests[0], "n_U": expected.n_U, "n_N": expected.n_N,
+                                                  "a": expected.a, "b": expected.b, "pvalue": expected.pvalue}
+        assert tests[0]["acc_N"] < tests[0]["acc_U"]  # the model fails where "gladly" misleads
+        weights = rows(lexical, "weights")
+        assert len(weights) == 48 and np.mean([w["weight"] for w in weights]) == pytest.approx(1.0, abs=1e-5)
+        assert all(w["weight"] > 0 for w in weights)
+        assert {(w["question_id"], w["choice_index"]) for w in weights} == {(q.id, i) for q in questions for i in range(4)}
+        measures = {r["measure"]: r for r in rows(lexical, "reweighting")}
+        assert measures["Err (target 1/|Y|)"]["reweighted"] < measures["Err (target 1/|Y|)"]["uniform"]
+        assert lexical["charts"]["label_balance"]["kind"] == "scatter"
+        assert {p["label"] for p in lexical["charts"]["label_balance"]["points"]} == {
+            r["feature"] for r in rows(lexical, "label_balance")}
+
+    def test_provenance_and_plain_json(self, artifact_round, instructor, small_config):
+        run = run_report(artifact_round, instructor, small_config)
+        assert len(run.snapshot_digest) == 64 and run.finished_at is not None
+        assert run.progress == {"stage": "Done", "percent": 100.0}
+        json.dumps(run.result, allow_nan=False)  # no NaN, no numpy types
+        again = run_report(artifact_round, instructor, small_config)
+        assert again.snapshot_digest == run.snapshot_digest  # same data, same digest
+
+    def test_snapshot_ignores_later_questions(self, artifact_round, instructor, student, small_config):
+        from collector import services as collector_services
+        from collector.tests.factories import question_data
+
+        run = services.evaluation_start_round(round_=artifact_round, user=instructor, config=small_config)
+        collector_services.question_submit(user=student, round_id=artifact_round.pk,
+                                           **question_data(prompt="A late one. She", categories=["idioms"]))
+        run = services.evaluation_run(run_id=run.pk)
+        assert run.result["overview"]["summary"]["questions"] == 12
+
+    def test_human_accuracy_comes_from_the_validation_hook(self, artifact_round, instructor, small_config, monkeypatch):
+        ids = list(artifact_round.questions.order_by("pk").values_list("pk", flat=True))
+        answers = [(ids[0], True), (ids[0], False), (ids[1], True)]  # both idioms questions
+        monkeypatch.setattr(selectors, "round_human_answers", lambda *, question_ids: answers)
+        codah = run_report(artifact_round, instructor, small_config).result["codah"]
+        accuracy = {row["category"]: row for row in rows(codah, "accuracy_by_category")}
+        assert (accuracy["idioms"]["human_accuracy"], accuracy["idioms"]["human_answers"]) == (pytest.approx(2 / 3), 3)
+        assert accuracy["negation"]["human_accuracy"] is None and codah["note"] == ""
+
+    def test_without_scoring_runs_the_test_waits_for_cross_validation(self, artifact_round, instructor, small_config):
+        artifact_round.scoring_runs.all().delete()
+        run = run_report(artifact_round, instructor, small_config)
+        lexical, codah = run.result["lexical"], run.result["codah"]
+        assert "permutation_tests" not in lexical["tables"] and "cross-validation" in lexical["note"]
+        assert "top_features" in lexical["tables"] and "cv_folds" not in codah["tables"]
+
+    def test_empty_round(self, round_, instructor, small_config):
+        run = run_report(round_, instructor, small_config)
+        assert run.status == EvaluationRun.Status.DONE
+        assert run.result["codah"]["available"] is False and run.result["lexical"]["available"] is False
+        assert "no questions" in run.result["overview"]["note"]
+
+    def test_failure_stores_no_result(self, artifact_round, instructor, small_config, monkeypatch):
+        def explode(*args, **kwargs):
+            raise RuntimeError("disk full")
+
+        monkeypatch.setattr(services, "round_report", explode)
+        run = run_report(artifact_round, instructor, small_config)
+        assert (run.status, run.error, run.result) == (EvaluationRun.Status.FAILED, "RuntimeError: disk full", {})
+
+    def test_finished_runs_are_left_alone(self, artifact_round, instructor, small_config, monkeypatch):
+        run = run_report(artifact_round, instructor, small_config)
+        monkeypatch.setattr(services, "round_report", lambda *a, **k: pytest.fail("recomputed"))
+        assert services.evaluation_run(run_id=run.pk).result == run.result
+
+    def test_a_run_held_by_another_live_worker_is_skipped(self, round_, instructor, monkeypatch):
+        run = services.evaluation_start_round(round_=round_, user=instructor)
+        EvaluationRun.objects.filter(pk=run.pk).update(
+            status="running", heartbeat_at=timezone.now(), progress={"owner": "elsewhere:1", "percent": 40.0})
+        monkeypatch.setattr(services, "round_report", lambda *a, **k: pytest.fail("computed twice"))
+        assert services.evaluation_run(run_id=run.pk).status == EvaluationRun.Status.RUNNING
+        EvaluationRun.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
+        monkeypatch.setattr(services, "round_report", round_report.round_report)
+        assert services.evaluation_run(run_id=run.pk).status == EvaluationRun.Status.DONE  # stale: taken over
+
+    def test_progress_is_written_while_computing(self, artifact_round, instructor, small_config, monkeypatch):
+        seen = []
+        real = round_report.round_report
+
+        def spy(inputs, *, config, progress):
+            def recording(stage, fraction):
+                seen.append((stage, fraction))
+                progress(stage, fraction)
+            return real(inputs, config=config, progress=recording)
+
+        monkeypatch.setattr(services, "round_report", spy)
+        monkeypatch.setattr(services, "PROGRESS_WRITE_SECONDS", 0.0)
+        run_report(artifact_round, instructor, {**small_config, "max_steps": 30})
+        fractions = [f for _, f in seen]
+        assert fractions == sorted(fractions) and fractions[0] >= 0 and fractions[-1] <= 1
+        assert any(stage.startswith("Reweighting, Adam step 20 of 30") for stage, _ in seen)
+
+    def test_resume_requeues_active_runs(self, round_, instructor, monkeypatch):
+        run = services.evaluation_start_round(round_=round_, user=instructor)
+        scheduled = []
+        monkeypatch.setattr(services, "evaluation_schedule", lambda *, run_id: scheduled.append(run_id))
+        assert services.evaluation_resume_interrupted() == 1 and scheduled == [run.pk]

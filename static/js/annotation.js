@@ -1,0 +1,397 @@
+/*
+ * Writing questions on a paragraph (annotation/templates/annotation/annotate.html).
+ *
+ * Every question is stored on the server the moment it is added (as a draft, editable and
+ * deletable until the paragraph is submitted); the question being typed is saved as the
+ * session's draft, so a reload or a crash loses nothing. The REST endpoints are in
+ * annotation/api_urls.py; the model in the loop answers over the websocket documented in
+ * annotation/consumers.py and only ever advises. User text is only written with textContent.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("annotate");
+  var dataEl = document.getElementById("session-data");
+  if (!root || !dataEl || !window.StumperSpans || !window.StumperApi || !window.fetch) { return; }
+
+  var data = JSON.parse(dataEl.textContent);
+  var project = data.project;
+  var api = root.dataset.apiBase;
+  var CLOSE_FORBIDDEN = 4403;
+  var questions = data.questions;
+  var editingId = null;
+  var seq = 0;
+  var socket = null;
+  var retries = 0;
+  var finished = false;
+  var draftTimer = null;
+  var wsTimer = null;
+
+  var input = document.getElementById("question-input");
+  var impossible = document.getElementById("impossible-input");
+  var form = document.getElementById("question-form");
+  var errorsEl = document.getElementById("form-errors");
+  var listEl = document.getElementById("question-list");
+  var emptyEl = document.getElementById("no-questions");
+  var countEl = document.getElementById("question-count");
+  var addButton = document.getElementById("add-button");
+  var cancelButton = document.getElementById("cancel-edit");
+  var modeEl = document.getElementById("form-mode");
+  var saveState = document.getElementById("save-state");
+  var submitButton = document.getElementById("submit-paragraph");
+  var submitHint = document.getElementById("submit-hint");
+  var selectionText = document.getElementById("selection-text");
+  var modelStatus = document.getElementById("model-status");
+  var modelAnswer = document.getElementById("model-answer");
+  var modelAnswerText = document.getElementById("model-answer-text");
+  var modelVerdict = document.getElementById("model-verdict");
+
+  // ---- server calls (annotation_api.js) ---------------------------------------------------
+
+  function call(path, body) { return window.StumperApi.call(api + path, body); }
+  var messagesOf = window.StumperApi.messagesOf;
+  function showErrors(payload) { window.StumperApi.showErrors(errorsEl, payload); }
+
+  // ---- paragraph and selection -------------------------------------------------------------
+
+  var paragraph = window.StumperSpans.mount(document.getElementById("paragraph"), data.paragraph.context, {
+    onChange: function (selection) {
+      showSelection(selection);
+      if (selection && impossible.checked) { impossible.checked = false; }
+      scheduleDraft();
+      scheduleModel();
+    },
+  });
+
+  function showSelection(selection) {
+    selectionText.textContent = selection ? selection.text : (impossible.checked ? "none (unanswerable)" : "nothing yet");
+    selectionText.classList.toggle("is-empty", !selection);
+  }
+
+  // ---- the question list -------------------------------------------------------------------
+
+  function verdictBadge(prediction) {
+    var badge = document.createElement("span");
+    badge.className = "badge";
+    if (!project.has_model) { return null; }
+    if (!prediction) {
+      badge.classList.add("badge-pending");
+      badge.textContent = "model pending";
+    } else if (prediction.fooled) {
+      badge.classList.add("badge-fooled");
+      badge.textContent = "fooled the model";
+    } else {
+      badge.classList.add("badge-not-fooled");
+      badge.textContent = "model found it";
+    }
+    badge.title = prediction ? "Model's answer: " + (prediction.text || "no answer") + " (F1 " + prediction.f1.toFixed(2) + ")" : "";
+    return badge;
+  }
+
+  function renderList() {
+    listEl.textContent = "";
+    questions.forEach(function (q) {
+      var item = document.createElement("li");
+      item.className = "span-question" + (q.id === editingId ? " is-editing" : "");
+      item.tabIndex = 0;
+      var text = document.createElement("p");
+      text.className = "q-text";
+      text.dir = "auto";
+      text.textContent = q.question;
+      var answer = document.createElement("p");
+      answer.className = "q-answer";
+      if (q.is_impossible) {
+        answer.textContent = "Unanswerable";
+        answer.classList.add("muted");
+      } else {
+        var mark = document.createElement("mark");
+        mark.className = "ans-sample";
+        mark.dir = "auto";
+        mark.textContent = q.answers[0].text;
+        answer.appendChild(document.createTextNode("Answer: "));
+        answer.appendChild(mark);
+      }
+      var badge = verdictBadge(q.prediction);
+      if (badge) { answer.appendChild(document.createTextNode(" ")); answer.appendChild(badge); }
+      var actions = document.createElement("div");
+      actions.className = "q-actions";
+      var edit = document.createElement("button");
+      edit.type = "button";
+      edit.className = "button button-quiet";
+      edit.textContent = "Edit";
+      edit.addEventListener("click", function () { startEdit(q); });
+      var del = document.createElement("button");
+      del.type = "button";
+      del.className = "button button-quiet";
+      del.textContent = "Delete";
+      del.addEventListener("click", function () { removeQuestion(q); });
+      actions.appendChild(edit);
+      actions.appendChild(del);
+      item.appendChild(text);
+      item.appendChild(answer);
+      item.appendChild(actions);
+      var span = q.answers.length ? {start16: q.answers[0].start16, end16: q.answers[0].end16} : null;
+      item.addEventListener("mouseenter", function () { paragraph.setHighlight("ans", span); });
+      item.addEventListener("mouseleave", function () { paragraph.setHighlight("ans", null); });
+      item.addEventListener("focusin", function () { paragraph.setHighlight("ans", span); });
+      item.addEventListener("focusout", function () { paragraph.setHighlight("ans", null); });
+      listEl.appendChild(item);
+    });
+    emptyEl.hidden = questions.length > 0;
+    updateCounts();
+  }
+
+  function updateCounts() {
+    var n = questions.length;
+    countEl.textContent = "(" + n + " of " + project.questions_min + "–" + project.questions_max + ")";
+    var full = n >= project.questions_max && editingId === null;
+    addButton.disabled = full;
+    if (n < project.questions_min) {
+      submitHint.textContent = "Write " + (project.questions_min - n) + " more question" + (project.questions_min - n === 1 ? "" : "s") + " to submit.";
+    } else if (full) {
+      submitHint.textContent = "That is the most questions for one paragraph: submit when you are happy with them.";
+    } else {
+      submitHint.textContent = "Ready to submit (you may add up to " + (project.questions_max - n) + " more).";
+    }
+    submitButton.disabled = n < project.questions_min || n > project.questions_max;
+  }
+
+  // ---- writing, editing, deleting ----------------------------------------------------------
+
+  function clearForm() {
+    editingId = null;
+    input.value = "";
+    impossible.checked = false;
+    paragraph.setSelection(null);
+    paragraph.setHighlight("pred", null);
+    modelAnswer.hidden = true;
+    modeEl.textContent = "New question";
+    addButton.textContent = "Add question";
+    cancelButton.hidden = true;
+    showErrors(null);
+    renderList();
+  }
+
+  function startEdit(q) {
+    editingId = q.id;
+    input.value = q.question;
+    impossible.checked = q.is_impossible;
+    paragraph.setSelection(q.answers.length ? {start16: q.answers[0].start16, end16: q.answers[0].end16} : null);
+    modeEl.textContent = "Edit question";
+    addButton.textContent = "Save changes";
+    cancelButton.hidden = false;
+    renderList();
+    input.focus();
+    scheduleDraft();
+  }
+
+  function removeQuestion(q) {
+    if (!window.confirm("Delete this question?\n\n" + q.question)) { return; }
+    call("questions/" + q.id + "/delete/", {}).then(function (result) {
+      if (!result.ok) { showErrors(result.data); return; }
+      questions = questions.filter(function (other) { return other.id !== q.id; });
+      if (editingId === q.id) { clearForm(); } else { renderList(); }
+    });
+  }
+
+  function formBody() {
+    var selection = paragraph.selection();
+    return {question: input.value, is_impossible: impossible.checked,
+            selection: selection && !impossible.checked ? {start16: selection.start16, end16: selection.end16} : null};
+  }
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    if (addButton.disabled) { return; }
+    addButton.disabled = true;
+    var path = editingId === null ? "sessions/" + data.id + "/questions/" : "questions/" + editingId + "/update/";
+    call(path, formBody()).then(function (result) {
+      addButton.disabled = false;
+      if (!result.ok) { showErrors(result.data); return; }
+      if (editingId === null) {
+        questions.push(result.data);
+      } else {
+        questions = questions.map(function (q) { return q.id === result.data.id ? result.data : q; });
+      }
+      clearForm();
+      saveState.textContent = "Saved.";
+      input.focus();
+      window.setTimeout(refreshPredictions, 4000);
+    });
+  });
+
+  cancelButton.addEventListener("click", clearForm);
+
+  function refreshPredictions() {
+    // The server stores the model's answer shortly after a question is added.
+    if (!project.has_model || finished) { return; }
+    call("sessions/" + data.id + "/").then(function (result) {
+      if (result.ok && result.data.questions) {
+        var fresh = {};
+        result.data.questions.forEach(function (q) { fresh[q.id] = q; });
+        questions.forEach(function (q) { if (fresh[q.id]) { q.prediction = fresh[q.id].prediction; } });
+        renderList();
+      }
+    });
+  }
+
+  submitButton.addEventListener("click", function () {
+    submitButton.disabled = true;
+    call("sessions/" + data.id + "/submit/", {}).then(function (result) {
+      if (!result.ok) { showErrors(result.data); updateCounts(); return; }
+      finish("Paragraph submitted", "Your " + questions.length + " questions are saved. Thank you!");
+    });
+  });
+
+  document.getElementById("discard-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var body = {reason: document.getElementById("discard-reason").value, note: document.getElementById("discard-note").value};
+    if (!body.reason) { showErrors({reason: "Choose why the paragraph should be discarded."}); return; }
+    call("sessions/" + data.id + "/discard/", body).then(function (result) {
+      if (!result.ok) { showErrors(result.data); return; }
+      finish("Paragraph discarded", "It will not be shown to anyone again unless the project owner restores it.");
+    });
+  });
+
+  function finish(title, text) {
+    finished = true;
+    if (socket) { socket.close(); }
+    root.hidden = true;
+    document.getElementById("done-title").textContent = title;
+    document.getElementById("done-text").textContent = text;
+    var panel = document.getElementById("done-panel");
+    panel.hidden = false;
+    document.getElementById("next-paragraph").focus();
+  }
+
+  // ---- the draft (survives a reload) -------------------------------------------------------
+
+  function scheduleDraft() {
+    window.clearTimeout(draftTimer);
+    saveState.textContent = "";
+    draftTimer = window.setTimeout(function () {
+      var body = formBody();
+      body.editing_id = editingId;
+      call("sessions/" + data.id + "/draft/", {draft: body}).then(function (result) {
+        saveState.textContent = result.ok ? "Draft saved." : "Draft not saved: " + messagesOf(result.data)[0];
+      });
+    }, 700);
+  }
+
+  input.addEventListener("input", function () { scheduleDraft(); scheduleModel(); });
+  impossible.addEventListener("change", function () {
+    if (impossible.checked) { paragraph.setSelection(null); }
+    showSelection(paragraph.selection());
+    scheduleDraft();
+    scheduleModel();
+  });
+  form.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey && (event.key === "u" || event.key === "U")) {
+      event.preventDefault();
+      impossible.checked = !impossible.checked;
+      impossible.dispatchEvent(new Event("change"));
+    }
+  });
+
+  // ---- model in the loop -------------------------------------------------------------------
+
+  function setModelStatus(text) { modelStatus.textContent = text; }
+
+  function scheduleModel() {
+    window.clearTimeout(wsTimer);
+    wsTimer = window.setTimeout(sendDraft, 350);
+  }
+
+  function sendDraft() {
+    if (!socket || socket.readyState !== WebSocket.OPEN || !project.has_model || !input.value.trim()) { return; }
+    seq += 1;
+    var body = formBody();
+    socket.send(JSON.stringify({type: "draft", question: body.question, selection: body.selection,
+                                is_impossible: body.is_impossible, seq: seq}));
+    setModelStatus("Asking the model…");
+  }
+
+  function showPrediction(message) {
+    if (message.seq !== seq) { return; }
+    paragraph.setHighlight("pred", message.span16);
+    modelAnswer.hidden = false;
+    modelAnswerText.textContent = message.text || "no answer (unanswerable)";
+    modelVerdict.className = "badge";
+    if (message.f1 === null) {
+      modelVerdict.textContent = "mark your answer to compare";
+    } else if (message.fooled) {
+      modelVerdict.classList.add("badge-fooled");
+      modelVerdict.textContent = "fooled (F1 " + message.f1.toFixed(2) + ")";
+    } else {
+      modelVerdict.classList.add("badge-not-fooled");
+      modelVerdict.textContent = "not fooled (F1 " + message.f1.toFixed(2) + ")";
+    }
+    setModelStatus("Model " + message.model_version + " answered your current question.");
+  }
+
+  function connect() {
+    if (!("WebSocket" in window) || !root.dataset.wsPath || finished) { return; }
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + window.location.host + root.dataset.wsPath);
+    socket.addEventListener("open", function () { retries = 0; });
+    socket.addEventListener("message", function (event) {
+      var message = JSON.parse(event.data);
+      if (message.type === "prediction") { showPrediction(message); }
+      else if (message.type === "status") {
+        setModelStatus(message.message);
+        if (message.state === "no_model") { project.has_model = false; }
+        if (message.state === "ready") { project.has_model = true; scheduleModel(); }
+      } else if (message.type === "error") { setModelStatus(message.message); }
+    });
+    socket.addEventListener("close", function (event) {
+      if (finished || event.code === CLOSE_FORBIDDEN) { return; }
+      setModelStatus("Lost the connection to the model; reconnecting. Your questions are saved either way.");
+      retries += 1;
+      window.setTimeout(connect, Math.min(30000, 1000 * Math.pow(2, retries)));
+    });
+  }
+
+  // ---- timer -------------------------------------------------------------------------------
+
+  var started = Date.now() - data.elapsed_seconds * 1000;
+  var limit = project.minutes_per_paragraph * 60;
+  var elapsedEl = document.getElementById("elapsed");
+  var barEl = document.getElementById("elapsed-bar");
+
+  function tick() {
+    var seconds = Math.floor((Date.now() - started) / 1000);
+    var m = Math.floor(seconds / 60), s = seconds % 60;
+    elapsedEl.textContent = m + ":" + (s < 10 ? "0" : "") + s;
+    if (barEl) {
+      barEl.style.width = Math.min(100, 100 * seconds / limit) + "%";
+      barEl.classList.toggle("is-over", seconds > limit);
+    }
+  }
+
+  // ---- start -------------------------------------------------------------------------------
+
+  var draft = data.draft || {};
+  input.value = draft.question || "";
+  impossible.checked = !!draft.is_impossible;
+  if (draft.editing_id) {
+    var editing = questions.filter(function (q) { return q.id === draft.editing_id; })[0];
+    if (editing) {
+      editingId = editing.id;
+      modeEl.textContent = "Edit question";
+      addButton.textContent = "Save changes";
+      cancelButton.hidden = false;
+    }
+  }
+  if (draft.selection) { paragraph.setSelection(draft.selection); } else { showSelection(null); }
+  renderList();
+  tick();
+  window.setInterval(tick, 1000);
+  if (!project.has_model) { setModelStatus("No model is set up for this project: write your questions as usual."); }
+  connect();
+})();

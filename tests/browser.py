@@ -1,0 +1,95 @@
+"""Shared set-up of the end-to-end tests: real Chromium against a forked Daphne server.
+
+Daphne runs in a forked process (channels' ``ChannelsLiveServerTestCase``) and shares the
+file-based SQLite test database with the test process. A subclass names the tiny model it needs
+(``build_model``: a ``mlcore.testing`` builder call run in a child process) and gets
+``cls.model_dir``, ``cls.browser`` and a clean environment afterwards.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from channels.testing import ChannelsLiveServerTestCase
+from daphne.testing import DaphneProcess
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def build_model_in_child(code: str, directory: Path) -> None:
+    """Run ``code`` (which reads the target folder from ``sys.argv[1]``) in a child process.
+
+    This process must not initialise torch's thread pools before Daphne is forked from it.
+    """
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    subprocess.run([sys.executable, "-c", code, str(directory)], check=True, env=env, timeout=300)
+
+
+TINY_MC_MODEL = "import sys; from mlcore.testing import build_tiny_bert; build_tiny_bert(sys.argv[1])"
+
+
+class ForkSafeDaphneProcess(DaphneProcess):
+    """Daphne in the forked child, minus the thread pools the fork copied without their threads.
+
+    Earlier tests in the same run (e.g. the consumer tests) start asgiref's shared
+    single-thread executor; the child inherits it with a worker thread that doesn't exist there,
+    so every ``database_sync_to_async`` call of a consumer would wait forever. The inference
+    services' batchers belong to the parent's event loops and are no use here either.
+    """
+
+    def run(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        from asgiref.sync import SyncToAsync
+
+        from annotation.inference import qa_inference_service
+        from collector.inference import inference_service
+
+        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+        inference_service.__init__()
+        qa_inference_service.__init__()
+        super().run()
+
+
+class BrowserTestCase(ChannelsLiveServerTestCase):
+    """Live Daphne + headless Chromium; ``build_model`` code builds the model into ``model_dir``."""
+
+    host = "localhost"
+    ProtocolServerProcess = ForkSafeDaphneProcess
+    build_model = TINY_MC_MODEL
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls._saved_hf_offline = os.environ.get("HF_HUB_OFFLINE")
+        os.environ["HF_HUB_OFFLINE"] = "1"  # inherited by the forked server: never try the network
+        cls.model_dir = Path(tempfile.mkdtemp(prefix="stumper-e2e-model-"))
+        build_model_in_child(cls.build_model, cls.model_dir)
+        super().setUpClass()  # forks Daphne
+        # Playwright's sync API keeps an event loop in this thread; the ORM calls in the test
+        # are still plain synchronous code. Set only after the fork so Daphne keeps the check.
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        from playwright.sync_api import sync_playwright
+
+        try:
+            cls.playwright = sync_playwright().start()
+            cls.browser = cls.playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        except Exception:
+            # tearDownClass won't run after a failed setUpClass: stop the server here.
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            super().tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.browser.close()
+        cls.playwright.stop()
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        super().tearDownClass()
+        if cls._saved_hf_offline is None:
+            os.environ.pop("HF_HUB_OFFLINE", None)
+        else:
+            os.environ["HF_HUB_OFFLINE"] = cls._saved_hf_offline
+        shutil.rmtree(cls.model_dir, ignore_errors=True)
