@@ -30,7 +30,7 @@ from accounts.services import user_create
 from collector.models import Question, ScoringRun
 from mlcore.testing import make_toy_examples
 from tests.faults import web_process
-from tests.worker import celery_worker, test_database_url, wait_for
+from tests.worker import celery_worker, database_url_of_test_db, wait_for
 
 PASSWORD = "a-long-test-password-42"
 
@@ -46,7 +46,7 @@ def _environment(tmp_path: Path, secret_key: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.local", STUMPER_ENV_FILE="/dev/null", SECRET_KEY=secret_key,
-        DATABASE_URL=test_database_url(), CELERY_TASK_ALWAYS_EAGER="false", STUMPER_VAR_DIR=str(tmp_path / "var"),
+        DATABASE_URL=database_url_of_test_db(), CELERY_TASK_ALWAYS_EAGER="false", STUMPER_VAR_DIR=str(tmp_path / "var"),
         STUMPER_LOGIN_MAX_FAILURES="3", HF_HUB_OFFLINE="1",
     )
     env.pop("CELERY_BROKER_URL", None)  # the broker is REDIS_URL, as in the documented deployment

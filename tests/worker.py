@@ -13,7 +13,7 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_database_url() -> str:
+def database_url_of_test_db() -> str:
     """A DATABASE_URL for another process that points at the database this test uses."""
     db = connection.settings_dict
     if db["ENGINE"].endswith("sqlite3"):
@@ -26,7 +26,7 @@ def worker_environment() -> dict[str, str]:
     environment = dict(os.environ)
     environment.update(
         DJANGO_SETTINGS_MODULE="config.settings.test",
-        DATABASE_URL=test_database_url(),
+        DATABASE_URL=database_url_of_test_db(),
         CELERY_TASK_ALWAYS_EAGER="false",
         HF_HUB_OFFLINE="1",
     )
