@@ -5,18 +5,14 @@ prediction). ``qa_inference_service`` serves the websocket: one ``DraftBatcher``
 version batches concurrent drafts, keeps each connection's newest one and bounds the queue,
 and runs the model in a thread so the event loop keeps serving sockets.
 """
-import asyncio
-import logging
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 from django.conf import settings
 
+from collector.inference import InferenceService
 from collector.models import ModelVersion
 from mlcore.loading import set_torch_threads
 from mlcore.qa import QAExample, QAPrediction, QASpec, load_qa_model
-from mlcore.serving import DraftBatcher
-
-logger = logging.getLogger(__name__)
 
 
 def qa_spec_for(version: ModelVersion) -> QASpec:
@@ -31,37 +27,8 @@ def predict_qa(version: ModelVersion, examples: Sequence[QAExample]) -> list[QAP
     return load_qa_model(qa_spec_for(version)).predict(list(examples))
 
 
-class QAInferenceService:
-    """Per-process registry of draft batchers, one per QA model version and event loop."""
-
-    def __init__(self) -> None:
-        self._batchers: dict[tuple[int, int], DraftBatcher] = {}
-
-    def _batcher(self, version: ModelVersion) -> DraftBatcher:
-        key = (version.pk, id(asyncio.get_running_loop()))
-        batcher = self._batchers.get(key)
-        if batcher is None:
-            batcher = DraftBatcher(
-                lambda examples: predict_qa(version, examples),
-                max_pending=settings.STUMPER_INFERENCE_MAX_PENDING,
-                max_batch=settings.STUMPER_INFERENCE_MAX_BATCH,
-            )
-            self._batchers[key] = batcher
-        return batcher
-
-    def warm_up(self, version: ModelVersion) -> None:
-        """Start loading the model in the background so the worker's first question is fast."""
-        future = asyncio.get_running_loop().run_in_executor(None, lambda: load_qa_model(qa_spec_for(version)))
-        # A failed load is reported when a draft needs the model; here it is only logged.
-        future.add_done_callback(
-            lambda done: done.exception() and logger.warning("Warm-up of %s failed: %s", version.name, done.exception())
-        )
-
-    async def predict_draft(self, *, version: ModelVersion, key: Hashable, example: QAExample) -> QAPrediction | None:
-        """The prediction for this draft, or None when a newer draft of ``key`` replaced it."""
-        return await asyncio.wait_for(
-            self._batcher(version).submit(key, example), timeout=settings.STUMPER_INFERENCE_TIMEOUT
-        )
-
-
-qa_inference_service = QAInferenceService()
+# The same batching service as the authoring page's, answering with extractive QA models (looked up
+# at call time, so the functions can be replaced, e.g. by tests).
+qa_inference_service = InferenceService(
+    lambda version, examples: predict_qa(version, examples), lambda version: load_qa_model(qa_spec_for(version))
+)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from channels.testing import ChannelsLiveServerTestCase
 from daphne.testing import DaphneProcess
+from django.urls import reverse
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -49,8 +50,8 @@ class ForkSafeDaphneProcess(DaphneProcess):
         from collector.inference import inference_service
 
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-        inference_service.__init__()
-        qa_inference_service.__init__()
+        inference_service.reset()
+        qa_inference_service.reset()
         super().run()
 
 
@@ -93,3 +94,18 @@ class BrowserTestCase(ChannelsLiveServerTestCase):
         else:
             os.environ["HF_HUB_OFFLINE"] = cls._saved_hf_offline
         shutil.rmtree(cls.model_dir, ignore_errors=True)
+
+    def open_page(self, timeout_ms: int = 30_000) -> None:
+        """A fresh browser context and page as ``self.page``; console errors go to ``self.console_errors``."""
+        self.context = self.browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(timeout_ms)
+        self.console_errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
+
+    def tearDown(self) -> None:
+        if getattr(self, "context", None) is not None:
+            self.context.close()
+
+    def url(self, name: str, *args) -> str:
+        return self.live_server_url + reverse(name, args=args)

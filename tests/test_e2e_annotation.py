@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from django.test import override_settings
-from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import user_create
@@ -49,17 +48,7 @@ class PersianAnnotationEndToEndTests(BrowserTestCase):
         article = Article.objects.create(project=self.project, title="تهران", split="validation", rank=1)
         self.paragraph = Paragraph.objects.create(article=article, position=0, context=CONTEXT)
         self.worker = user_create(username="mina", password=PASSWORD, role=User.Role.CROWDWORKER)
-        self.context = self.browser.new_context(viewport={"width": 1280, "height": 900})
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(TIMEOUT_MS)
-        self.console_errors: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
-
-    def tearDown(self) -> None:
-        self.context.close()
-
-    def url(self, name: str, *args) -> str:
-        return self.live_server_url + reverse(name, args=args)
+        self.open_page(TIMEOUT_MS)
 
     def sign_in(self) -> None:
         page = self.page

@@ -80,3 +80,17 @@ def validate(question, validator, original_index, **kwargs):
     order = validation_selectors.display_order(question_id=question.pk, validator_id=validator.pk)
     position = None if original_index is None else order.index(original_index)
     return validation_services.validation_submit(validator=validator, token=token, position=position, **kwargs)
+
+
+async def connect_author_socket(user, round_id):
+    """An open author websocket (``ws/author/<round_id>/``) of ``user``, through the real routing."""
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+
+    from collector.routing import websocket_urlpatterns
+
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/author/{round_id}/")
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator

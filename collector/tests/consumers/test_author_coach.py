@@ -3,17 +3,15 @@ import uuid
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from collector import services
 from collector.inference import predict_examples
 from collector.models import CoachWarning, Round
-from collector.routing import websocket_urlpatterns
-from collector.tests.factories import question_data
+from collector.tests.factories import connect_author_socket, question_data
 from mlcore.configs import MCExample
 
 pytestmark = pytest.mark.django_db(transaction=True)
+connect = connect_author_socket
 
 DRAFT = {
     "type": "draft",
@@ -21,14 +19,6 @@ DRAFT = {
     "choices": ["got wet on the long walk home from the station that night.", "sang.", "flew.", "ate."],
     "answer": 0,
 }
-
-
-async def connect(user, round_id):
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/author/{round_id}/")
-    communicator.scope["user"] = user
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
 
 
 async def prediction(communicator, message):

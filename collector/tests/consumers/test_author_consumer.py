@@ -5,15 +5,15 @@ from unittest import mock
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
+from collector.inference import inference_service
 from collector.models import Question
-from collector.routing import websocket_urlpatterns
+from collector.tests.factories import connect_author_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
+connect = connect_author_socket
 
 DRAFT = {
     "type": "draft",
@@ -21,14 +21,6 @@ DRAFT = {
     "choices": ["got wet.", "stayed dry.", "flew home.", "ate the rain."],
     "answer": 1,
 }
-
-
-async def connect(user, round_id):
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/author/{round_id}/")
-    communicator.scope["user"] = user
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
 
 
 async def test_draft_gets_a_prediction_from_the_live_model(student, open_round):
@@ -146,7 +138,7 @@ async def test_overload_tells_the_author_the_model_is_busy(student, open_round):
     from mlcore.serving import BatcherOverloaded
 
     communicator = await connect(student, open_round.pk)
-    with mock.patch("collector.inference.InferenceService.predict_draft", side_effect=BatcherOverloaded("full")):
+    with mock.patch.object(inference_service, "predict_draft", side_effect=BatcherOverloaded("full")):
         await communicator.send_json_to(DRAFT)
         reply = await communicator.receive_json_from(timeout=10)
     assert reply["type"] == "status" and reply["state"] == "busy"
