@@ -3,6 +3,7 @@
 The annotation page uses these too. Services raise ``ValidationError`` (400 with field errors)
 and ``AccessError`` (403 with its message) through collector's ``ApiErrorsMixin``.
 """
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,6 +15,7 @@ from annotation.presentation import question_payload, session_payload
 from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats
 from collector.apis import MAX_ID, ApiErrorsMixin
+from evaluation.export_weights import evaluation_run_weights
 
 
 class _AnswerFields(serializers.Serializer):
@@ -180,13 +182,21 @@ class ProjectStatsApi(ApiErrorsMixin, APIView):
 
 
 class ProjectExportApi(ApiErrorsMixin, APIView):
-    """GET the project's submitted questions as SQuAD-2.0 JSON (``?split=train|validation|test``)."""
+    """GET the project's submitted questions as SQuAD-2.0 JSON (``?split=train|validation|test``;
+    ``&weights_run=<evaluation run id>`` gives every qa that report's reweighting ``weight``)."""
 
     class FilterSerializer(serializers.Serializer):
         split = serializers.ChoiceField(choices=Split.choices, required=False)
+        weights_run = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
     def get(self, request: Request, project_id: int) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         project = selectors.project_for_owner(user=request.user, project_id=project_id)
-        return Response(project_squad_dict(project=project, split=filters.validated_data.get("split")))
+        run_id = filters.validated_data.get("weights_run")
+        try:
+            weights = None if run_id is None else evaluation_run_weights(run_id=run_id, project=project)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError({"weights_run": error.messages}) from None
+        return Response(project_squad_dict(project=project, split=filters.validated_data.get("split"),
+                                           weights=weights))

@@ -4,6 +4,8 @@ Only submitted questions count (drafts are unfinished work, removed ones were fl
 discarded paragraphs and paragraphs without questions are left out. Order is the import
 order: articles, then paragraphs, then questions, then answers as they were stored.
 """
+from collections.abc import Mapping
+
 from django.db.models import Prefetch, QuerySet
 
 from annotation.models import Article, Paragraph, Project, SpanAnswer, SpanQuestion
@@ -21,7 +23,7 @@ def _articles(project: Project, split: str | None) -> QuerySet[Article]:
     return articles.filter(split=split) if split else articles
 
 
-def _qa(question: SpanQuestion) -> dict:
+def _qa(question: SpanQuestion, weights: Mapping[tuple[int, str], float] | None) -> dict:
     # PQuAD's key order: question, id, answers, is_impossible (SQuAD 2.0's plausible_answers when present).
     qa = {
         "question": question.question,
@@ -31,15 +33,23 @@ def _qa(question: SpanQuestion) -> dict:
     }
     if question.plausible_answers:
         qa["plausible_answers"] = question.plausible_answers
+    if weights is not None:
+        qa["weight"] = weights.get((question.pk, question.qid))
     return qa
 
 
-def project_squad_dict(*, project: Project, split: str | None = None) -> dict:
-    """The project's (or one split's) data as a SQuAD-2.0 JSON object in PQuAD's layout."""
+def project_squad_dict(*, project: Project, split: str | None = None,
+                       weights: Mapping[tuple[int, str], float] | None = None) -> dict:
+    """The project's (or one split's) data as a SQuAD-2.0 JSON object in PQuAD's layout.
+
+    ``weights`` (``(question_id, qid) -> weight``, from
+    ``evaluation.export_weights.evaluation_run_weights``) gives every qa a ``"weight"``: ``null``
+    for questions the report did not weigh (it weighs the train split, and knows no later question).
+    """
     data = []
     for article in _articles(project, split):
         paragraphs = [
-            {"qas": [_qa(q) for q in paragraph.questions.all()], "context": paragraph.context}
+            {"qas": [_qa(q, weights) for q in paragraph.questions.all()], "context": paragraph.context}
             for paragraph in article.paragraphs.all()
         ]
         paragraphs = [p for p in paragraphs if p["qas"]]

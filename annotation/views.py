@@ -22,6 +22,7 @@ from annotation.forms import (
     FlagResolveForm,
     ParagraphFilterForm,
     ProjectForm,
+    SquadExportForm,
     SquadImportForm,
 )
 from annotation.models import AnnotationSession, Split
@@ -30,6 +31,7 @@ from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats, stats_charts
 from annotation.validation import first_message
 from evaluation.charts import render_chart
+from evaluation.export_weights import evaluation_run_weights, evaluation_runs_with_weights
 
 PAGE_SIZE = 25
 
@@ -96,7 +98,8 @@ def project_dashboard(request: HttpRequest, project_id: int) -> HttpResponse:
     project = selectors.project_for_owner(user=request.user, project_id=project_id)
     stats = project_stats(project=project)
     context = {"project": project, "stats": stats, "charts": [(c["title"], render_chart(c)) for c in stats_charts(stats)],
-               "splits": Split.choices}
+               "splits": Split.choices,
+               "export_form": SquadExportForm(runs=evaluation_runs_with_weights(project=project))}
     return render(request, "annotation/project_dashboard.html", context)
 
 
@@ -155,13 +158,21 @@ def _run_import(project, which: str, data: dict) -> str:
 @login_required
 @require_safe
 def project_export(request: HttpRequest, project_id: int) -> HttpResponse:
+    """SQuAD-2.0 JSON of one split or all, with an evaluation report's weights if one is chosen."""
     project = selectors.project_for_owner(user=request.user, project_id=project_id)
-    split = request.GET.get("split") or None
-    if split is not None and split not in Split.values:
-        raise AccessError("Unknown split: use train, validation or test.")
-    data = project_squad_dict(project=project, split=split)
+    form = SquadExportForm(request.GET, runs=evaluation_runs_with_weights(project=project))
+    try:
+        if not form.is_valid():
+            raise ValidationError([message for errors in form.errors.values() for message in errors])
+        run = form.cleaned_data["weights_run"]
+        weights = evaluation_run_weights(run_id=run.pk, project=project) if run else None
+    except ValidationError as error:
+        # A download link has no page of its own to show the problem on.
+        messages.error(request, f"Nothing exported. {first_message(error)}")
+        return redirect("annotation:project_dashboard", project_id=project.pk)
+    data = project_squad_dict(project=project, split=form.cleaned_data["split"] or None, weights=weights)
     response = HttpResponse(json.dumps(data, ensure_ascii=False), content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{project.name}-{split or "all"}.json"'
+    response["Content-Disposition"] = f'attachment; filename="{form.filename(project)}"'
     return response
 
 

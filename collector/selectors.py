@@ -1,5 +1,6 @@
 """Read-only queries of the collector; views, consumers and commands read through these."""
 import re
+from collections.abc import Mapping
 
 from django.db.models import (
     Avg,
@@ -293,25 +294,38 @@ def course_examples_so_far(*, round_: Round) -> list[MCExample]:
 
 
 def _as_examples(questions: QuerySet[Question]) -> list[MCExample]:
-    questions = questions.order_by("created_at", "id")
-    return [
-        MCExample(
-            prompt=_single_line(q.prompt),
-            choices=tuple(_single_line(c) for c in q.choices),
-            label=q.correct_index,
-            categories=tuple(c for c in q.categories if c in CATEGORIES),
-        )
-        for q in questions
-    ]
+    return [_as_example(q) for q in questions.order_by("created_at", "id")]
 
 
-def round_export_codah_tsv(*, round_: Round) -> str:
-    """The round's questions in CODAH's 7-column TSV format, readable by ``import_codah``."""
-    return format_codah_tsv(round_examples(round_=round_))
+def _as_example(q: Question) -> MCExample:
+    return MCExample(
+        prompt=_single_line(q.prompt),
+        choices=tuple(_single_line(c) for c in q.choices),
+        label=q.correct_index,
+        categories=tuple(c for c in q.categories if c in CATEGORIES),
+    )
 
 
-def round_export_records(*, round_: Round) -> list[dict]:
-    """One JSON-ready record per question with its live prediction, oldest first (JSONL export)."""
+def round_export_codah_tsv(*, round_: Round, weights: Mapping[tuple[int, int], float] | None = None) -> str:
+    """The round's questions in CODAH's 7-column TSV format, readable by ``import_codah``.
+
+    ``weights`` (``(question_id, choice_index) -> weight``, from
+    ``evaluation.export_weights.evaluation_run_weights``) adds one column per answer, empty
+    where the report weighed no such completion (e.g. a question written after it); such an
+    11-column file is for weighted training, ``import_codah`` reads 7.
+    """
+    questions = list(Question.objects.filter(round=round_).order_by("created_at", "id"))
+    rows = None if weights is None else [_choice_weights(q, weights) for q in questions]
+    return format_codah_tsv([_as_example(q) for q in questions], weights=rows)
+
+
+def _choice_weights(q: Question, weights: Mapping[tuple[int, int], float]) -> list[float | None]:
+    return [weights.get((q.pk, index)) for index in range(len(q.choices))]
+
+
+def round_export_records(*, round_: Round, weights: Mapping[tuple[int, int], float] | None = None) -> list[dict]:
+    """One JSON-ready record per question with its live prediction, oldest first (JSONL export);
+    with ``weights`` (as for the TSV) each record also has ``"weights"``, one per choice or null."""
     questions = _with_live_prediction(
         Question.objects.filter(round=round_).select_related("author").order_by("created_at", "id")
     )
@@ -337,6 +351,8 @@ def round_export_records(*, round_: Round) -> list[dict]:
                 },
             }
         )
+        if weights is not None:
+            records[-1]["weights"] = _choice_weights(q, weights)
     return records
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from evaluation.charts import ChartError, render_chart
@@ -65,6 +66,7 @@ class TableView:
     rows: list
     total_rows: int
     csv_url: str
+    help: str = ""  # safe HTML under the title (how to use the table elsewhere)
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ def section_view(run: EvaluationRun, name: str, value: dict) -> SectionView:
             rows=[[format_value(cell) for cell in row] for row in item["rows"][:PREVIEW_ROWS]],
             total_rows=len(item["rows"]),
             csv_url=reverse("evaluation:run_table_csv", args=[run.pk, name, table_name]),
+            help=weights_export_help(run) if (name, table_name) == ("lexical", "weights") else "",
         )
         for table_name, item in (value.get("tables") or {}).items()
     ]
@@ -147,6 +150,23 @@ def section_view(run: EvaluationRun, name: str, value: dict) -> SectionView:
         tables=tables, charts=_charts(value), partial=_partial(name) if name.startswith("ambiguity") else None,
         data=value,
     )
+
+
+def weights_export_help(run: EvaluationRun) -> SafeString:
+    """Where to get a dataset export carrying this report's weights (the table alone has only keys)."""
+    if run.target == EvaluationRun.Target.PROJECT and run.project_id:
+        url = reverse("annotation:project_export", args=[run.project_id])
+        return format_html(
+            '<a href="{}?weights_run={}">Download the SQuAD export with these weights</a> (each qa gets '
+            '"weight"; choose a split on the <a href="{}#export-heading">project dashboard</a>), or run '
+            '<code>manage.py export_squad --project "{}" --weights-from {} out.json</code>.',
+            url, run.pk, reverse("annotation:project_dashboard", args=[run.project_id]), run.project.name, run.pk)
+    if run.target == EvaluationRun.Target.ROUND and run.round_id:
+        return format_html(
+            "To add them to the round's CODAH export (4 more columns, the weight of each choice in order), run "
+            '<code>manage.py export_codah --round "{}" --weights-from {} out.tsv</code> (or <code>--format jsonl</code>).',
+            run.round.name, run.pk)
+    return mark_safe("")
 
 
 def report_view(run: EvaluationRun) -> list[SectionView]:

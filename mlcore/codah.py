@@ -17,7 +17,8 @@ The released file has 3 questions with a repeated distractor (lines 1826,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,25 +161,65 @@ def _format_field(text: str) -> str:
     return text
 
 
-def format_codah_tsv(examples: Iterable[MCExample]) -> str:
+def format_codah_tsv(
+    examples: Iterable[MCExample],
+    *,
+    weights: Sequence[Sequence[float | None]] | None = None,
+) -> str:
     """Write examples as CODAH TSV (inverse of :func:`parse_codah_tsv`).
 
     Categories become their letters (``other`` and no category become ``o``);
     every line ends with ``\\n``.
 
+    Parameters
+    ----------
+    examples : iterable of MCExample
+        Labelled questions, one line each.
+    weights : sequence of sequences of float or None, optional
+        One weight per answer of every example (e.g. reweighting's n·q). Each line then
+        gets :data:`~mlcore.configs.NUM_CHOICES` more fields after the index, in answer
+        order; ``None`` (an answer without a weight) is written as an empty field. Such
+        11-field files are for weighted training: :func:`parse_codah_tsv` reads 7 fields.
+
     Raises
     ------
     ValueError
-        If an example has no label or a text contains a tab or newline.
+        If an example has no label or a text contains a tab or newline, or ``weights``
+        does not give one finite number or ``None`` per answer.
+
+    Examples
+    --------
+    >>> example = MCExample("He", ("ran.", "sat.", "sang.", "slept."), 1, ("other",))
+    >>> format_codah_tsv([example])
+    'o\\tHe\\tran.\\tsat.\\tsang.\\tslept.\\t1\\n'
+    >>> format_codah_tsv([example], weights=[[0.5, 1.25, None, 2.0]])
+    'o\\tHe\\tran.\\tsat.\\tsang.\\tslept.\\t1\\t0.5\\t1.25\\t\\t2.0\\n'
     """
+    examples = list(examples)
+    if weights is not None and len(weights) != len(examples):
+        raise ValueError(f"{len(weights)} rows of weights for {len(examples)} examples")
     lines = []
-    for example in examples:
+    for number, example in enumerate(examples):
         if example.label is None:
             raise ValueError(f"cannot write an unlabelled example: {example.prompt!r}")
         code = "".join(_LETTER_OF[c] for c in example.categories) or "o"
         fields = [code, example.prompt, *example.choices, str(example.label)]
+        if weights is not None:
+            fields.extend(_weight_fields(weights[number], len(example.choices)))
         lines.append("\t".join(_format_field(f) for f in fields) + "\n")
     return "".join(lines)
+
+
+def _weight_fields(row: Sequence[float | None], n_choices: int) -> list[str]:
+    if len(row) != n_choices:
+        raise ValueError(f"{len(row)} weights for {n_choices} answers")
+    fields = []
+    for weight in row:
+        if weight is not None and not math.isfinite(weight):
+            raise ValueError(f"a weight must be a finite number or None, got {weight!r}")
+        # repr keeps every digit the weight was stored with (the report rounds to 6 decimals).
+        fields.append("" if weight is None else repr(float(weight)))
+    return fields
 
 
 def read_codah_file(path: str | Path, **limits: int | bool) -> CodahParseResult:

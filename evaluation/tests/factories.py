@@ -49,7 +49,7 @@ def scoring_run_with_predictions(round_, picks: dict[int, list[int]], *, kind="c
     return run
 
 
-def span_project(owner, qa_version=None):
+def span_project(owner, qa_version=None, *, name="nile-eval"):
     """A project whose unanswerable train questions say "first", and whose model in the loop
     answers nothing whenever a question says "first" (a lexical shortcut):
 
@@ -61,7 +61,7 @@ def span_project(owner, qa_version=None):
     from annotation.models import SpanAnswer, SpanQuestion
     from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
 
-    project = make_project(owner, name="nile-eval")
+    project = make_project(owner, name=name)
     train = add_paragraphs(project, [EN_CONTEXT], split="train", title="Nile")[0]
     validation = add_paragraphs(project, [EN_CONTEXT], split="validation", title="Nile 2")[0]
     rows = [
@@ -89,3 +89,23 @@ def span_project(owner, qa_version=None):
     SpanQuestion.objects.create(project=project, paragraph=train, qid="draft", question="Unsent draft?",
                                 status=SpanQuestion.Status.DRAFT)
     return project
+
+
+# Few Adam steps: the reweighting itself is tested in mlcore; reports here only need its weights.
+FAST_CONFIG = {"k": 5, "max_steps": 30, "min_count": 2}
+
+
+def finished_report(user, *, round_=None, project=None, config=None):
+    """A report of ``round_`` (or ``project``) started and computed here, as the worker would.
+
+    Patch the ambiguity probes away for a project (see ``no_probes`` in the project tests) unless
+    the test is about them: they read passages and a QA model.
+    """
+    from evaluation import services
+
+    config = config or FAST_CONFIG
+    if round_ is not None:
+        run = services.evaluation_start_round(round_=round_, user=user, config=config)
+    else:
+        run = services.evaluation_start_project(project=project, user=user, config=config)
+    return services.evaluation_run(run_id=run.pk)

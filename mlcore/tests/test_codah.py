@@ -106,6 +106,26 @@ def test_format_rejects_unlabelled_and_tabs() -> None:
         format_codah_tsv([MCExample("p\tq", ("a", "b", "c", "d"), 0)])
 
 
+def test_format_with_weights_appends_one_field_per_answer() -> None:
+    examples = parse_codah_tsv(GOOD + "\n" + GOOD.replace("o", "ip", 1) + "\n").examples
+    text = format_codah_tsv(examples, weights=[[0.5, 1.25, 0.973412, 2.0], [None, None, 3.0, 1e-07]])
+    assert text.splitlines() == [GOOD + "\t0.5\t1.25\t0.973412\t2.0", GOOD.replace("o", "ip", 1) + "\t\t\t3.0\t1e-07"]
+    # The first 7 fields are the unweighted file; the weights parse back exactly.
+    assert [line.split("\t")[:7] for line in text.splitlines()] == [
+        line.split("\t") for line in format_codah_tsv(examples).splitlines()]
+    assert [float(w) for w in text.splitlines()[0].split("\t")[7:]] == [0.5, 1.25, 0.973412, 2.0]
+
+
+def test_format_rejects_weights_that_do_not_fit() -> None:
+    examples = parse_codah_tsv(GOOD + "\n").examples
+    with pytest.raises(ValueError, match="2 rows of weights for 1 examples"):
+        format_codah_tsv(examples, weights=[[1.0] * 4, [1.0] * 4])
+    with pytest.raises(ValueError, match="3 weights for 4 answers"):
+        format_codah_tsv(examples, weights=[[1.0] * 3])
+    with pytest.raises(ValueError, match="finite number"):
+        format_codah_tsv(examples, weights=[[1.0, float("nan"), 1.0, 1.0]])
+
+
 @pytest.mark.skipif(not FULL_DATA.is_file(), reason="CODAH full_data.tsv not available")
 def test_round_trip_full_data() -> None:
     text = FULL_DATA.read_text(encoding="utf-8")

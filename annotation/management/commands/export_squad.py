@@ -1,14 +1,17 @@
-"""``manage.py export_squad --project NAME --split S PATH``: SQuAD-2.0 JSON in PQuAD's layout."""
+"""``manage.py export_squad --project NAME --split S [--weights-from RUN_ID] PATH``: SQuAD-2.0 JSON in PQuAD's layout."""
 import json
 import os
 import tempfile
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.management.commands._common import project_named
 from annotation.models import Split
 from annotation.squad_selectors import project_squad_dict
+from annotation.validation import first_message
+from evaluation.export_weights import evaluation_run_weights
 
 
 class Command(BaseCommand):
@@ -18,9 +21,20 @@ class Command(BaseCommand):
         parser.add_argument("path", help="Output file, or - for standard output")
         parser.add_argument("--project", required=True)
         parser.add_argument("--split", choices=Split.values, help="Default: every split")
+        parser.add_argument(
+            "--weights-from", type=int, metavar="RUN_ID", dest="weights_from",
+            help="A finished evaluation report of this project: give every qa its reweighting weight n·q "
+                 '("weight", null for questions the report did not weigh)',
+        )
 
-    def handle(self, *args, path: str, project: str, split: str | None, **options) -> None:
-        data = project_squad_dict(project=project_named(project), split=split)
+    def handle(self, *args, path: str, project: str, split: str | None, weights_from: int | None = None,
+               **options) -> None:
+        found = project_named(project)
+        try:
+            weights = None if weights_from is None else evaluation_run_weights(run_id=weights_from, project=found)
+        except ValidationError as error:
+            raise CommandError(first_message(error)) from None
+        data = project_squad_dict(project=found, split=split, weights=weights)
         text = json.dumps(data, ensure_ascii=False)
         if path == "-":
             self.stdout.write(text)
@@ -34,5 +48,7 @@ class Command(BaseCommand):
             os.replace(partial, target)
         except OSError as error:
             raise CommandError(f"Cannot write {path}: {error.strerror or error}") from None
-        n = sum(len(p["qas"]) for a in data["data"] for p in a["paragraphs"])
-        self.stdout.write(f"Wrote {n} questions in {len(data['data'])} articles to {path}")
+        qas = [qa for a in data["data"] for p in a["paragraphs"] for qa in p["qas"]]
+        weighed = "" if weights is None else (f"; {sum(qa['weight'] is not None for qa in qas)} with a weight "
+                                              f"from evaluation report {weights_from}")
+        self.stdout.write(f"Wrote {len(qas)} questions in {len(data['data'])} articles to {path}{weighed}")

@@ -153,3 +153,35 @@ def test_train_qa_model_refuses_bad_arguments_before_training(project, tmp_path)
         run("train_qa_model", str(path), "--name", "ok", "--epochs", "0")
     with pytest.raises(CommandError, match="does not exist"):
         run("train_qa_model", str(path), "--name", "ok", "--base", str(tmp_path / "nowhere"))
+
+
+class ExportSquadWeightsTests:
+    def test_weights_from_a_report_give_every_qa_a_weight(self, weighed_project, tmp_path):
+        from evaluation.export_weights import evaluation_run_weights
+
+        project, report = weighed_project
+        target = tmp_path / "weighted.json"
+
+        out = run("export_squad", "--project", project.name, "--weights-from", str(report.pk), str(target))
+
+        assert out.strip() == (f"Wrote 12 questions in 2 articles to {target}; 8 with a weight from evaluation "
+                               f"report {report.pk}")
+        qas = [qa for a in json.loads(target.read_text(encoding="utf-8"))["data"] for p in a["paragraphs"]
+               for qa in p["qas"]]
+        weights = {qid: w for (_, qid), w in evaluation_run_weights(run_id=report.pk, project=project).items()}
+        assert {qa["id"]: qa["weight"] for qa in qas} == {qa["id"]: weights.get(qa["id"]) for qa in qas}
+        plain = json.loads(run("export_squad", "--project", project.name, "-"))
+        assert all("weight" not in qa for a in plain["data"] for p in a["paragraphs"] for qa in p["qas"])
+
+    def test_a_report_of_another_project_or_unfinished_is_refused(self, weighed_project, owner, tmp_path):
+        from annotation.tests.factories import make_project
+        from evaluation import services as evaluation_services
+
+        project, report = weighed_project
+        other = make_project(owner, name="other")
+        with pytest.raises(CommandError, match=f"Evaluation report {report.pk} is not a report of project other"):
+            run("export_squad", "--project", other.name, "--weights-from", str(report.pk), str(tmp_path / "x.json"))
+        queued = evaluation_services.evaluation_start_project(project=project)
+        with pytest.raises(CommandError, match=f"Evaluation report {queued.pk} has not finished"):
+            run("export_squad", "--project", project.name, "--weights-from", str(queued.pk), "-")
+        assert not (tmp_path / "x.json").exists()

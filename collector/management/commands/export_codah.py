@@ -1,11 +1,14 @@
-"""``manage.py export_codah --round NAME --format tsv|jsonl PATH``: write a round's questions."""
+"""``manage.py export_codah --round NAME --format tsv|jsonl [--weights-from RUN_ID] PATH``: write a round's questions."""
 import json
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from collector import selectors
 from collector.exceptions import AccessError
+from collector.validation import first_message
+from evaluation.export_weights import evaluation_run_weights
 
 
 class Command(BaseCommand):
@@ -15,17 +18,26 @@ class Command(BaseCommand):
         parser.add_argument("path", help="Output file ('-' for standard output)")
         parser.add_argument("--round", required=True, dest="round_name", help="Round name")
         parser.add_argument("--format", choices=["tsv", "jsonl"], default="tsv", dest="fmt")
+        parser.add_argument(
+            "--weights-from", type=int, metavar="RUN_ID", dest="weights_from",
+            help="A finished evaluation report of this round: add its reweighting weights n·q, one per "
+                 "completion (TSV: 4 more columns after the index, in choice order; JSONL: \"weights\")",
+        )
 
-    def handle(self, *args, path: str, round_name: str, fmt: str, **options) -> None:
+    def handle(self, *args, path: str, round_name: str, fmt: str, weights_from: int | None = None,
+               **options) -> None:
         try:
             round_ = selectors.round_get_by_name(name=round_name)
+            weights = None if weights_from is None else evaluation_run_weights(run_id=weights_from, round_=round_)
         except AccessError as error:
             raise CommandError(error.message) from None
+        except ValidationError as error:
+            raise CommandError(first_message(error)) from None
         if fmt == "tsv":
-            text = selectors.round_export_codah_tsv(round_=round_)
+            text = selectors.round_export_codah_tsv(round_=round_, weights=weights)
             count = text.count("\n")
         else:
-            records = selectors.round_export_records(round_=round_)
+            records = selectors.round_export_records(round_=round_, weights=weights)
             text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
             count = len(records)
         if path == "-":
@@ -35,4 +47,5 @@ class Command(BaseCommand):
             Path(path).write_text(text, encoding="utf-8")
         except OSError as error:
             raise CommandError(f"Cannot write {path}: {error}") from None
-        self.stdout.write(f"Exported {count} questions from round {round_.name} to {path} ({fmt})")
+        with_weights = "" if weights_from is None else f" with the weights of evaluation report {weights_from}"
+        self.stdout.write(f"Exported {count} questions from round {round_.name} to {path} ({fmt}){with_weights}")

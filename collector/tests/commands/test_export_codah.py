@@ -81,3 +81,61 @@ def test_unknown_round_is_a_command_error(tmp_path):
 
     with pytest.raises(CommandError, match="No round is named"):
         call_command("export_codah", "--round", "nope", str(tmp_path / "x.tsv"))
+
+
+@pytest.fixture
+def weighed_round(tmp_path, plain_round, instructor, good_tsv_text):
+    """``plain_round`` with the eight sample questions and a finished evaluation report of them."""
+    from evaluation.tests.factories import finished_report
+
+    import_text(tmp_path, plain_round.name, good_tsv_text)
+    return plain_round, finished_report(instructor, round_=plain_round)
+
+
+@pytest.mark.django_db
+def test_weights_from_a_report_add_four_columns_to_the_tsv(tmp_path, weighed_round, good_tsv_text):
+    from evaluation.export_weights import evaluation_run_weights
+
+    round_, run = weighed_round
+    out_path = tmp_path / "weighted.tsv"
+    out = StringIO()
+
+    call_command("export_codah", "--round", round_.name, "--weights-from", str(run.pk), str(out_path), stdout=out)
+
+    assert out.getvalue().strip() == (f"Exported 8 questions from round {round_.name} to {out_path} (tsv) "
+                                      f"with the weights of evaluation report {run.pk}")
+    weights = evaluation_run_weights(run_id=run.pk, round_=round_)
+    ids = list(Question.objects.filter(round=round_).order_by("created_at", "id").values_list("pk", flat=True))
+    lines = out_path.read_text(encoding="utf-8").splitlines()
+    assert ["\t".join(line.split("\t")[:7]) for line in lines] == good_tsv_text.splitlines()
+    assert [[float(w) for w in line.split("\t")[7:]] for line in lines] == [
+        [weights[(qid, c)] for c in range(4)] for qid in ids]
+
+
+@pytest.mark.django_db
+def test_weights_from_a_report_in_jsonl(tmp_path, weighed_round):
+    round_, run = weighed_round
+
+    out = StringIO()
+    call_command("export_codah", "--round", round_.name, "--format", "jsonl", "--weights-from", str(run.pk), "-",
+                 stdout=out)
+
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(records) == 8 and all(len(r["weights"]) == 4 for r in records)
+    assert sum(w for r in records for w in r["weights"]) == pytest.approx(32, abs=1e-3)  # weights n·q have mean 1
+
+
+@pytest.mark.django_db
+def test_weights_from_an_unusable_report_is_a_command_error(tmp_path, weighed_round, course):
+    from django.core.management import CommandError
+
+    from evaluation import services as evaluation_services
+
+    round_, run = weighed_round
+    other = services.round_create(course=course, name="other-round")
+    with pytest.raises(CommandError, match=f"Evaluation report {run.pk} is not a report of round other-round"):
+        call_command("export_codah", "--round", other.name, "--weights-from", str(run.pk), str(tmp_path / "x.tsv"))
+    queued = evaluation_services.evaluation_start_round(round_=round_)
+    with pytest.raises(CommandError, match=f"Evaluation report {queued.pk} has not finished"):
+        call_command("export_codah", "--round", round_.name, "--weights-from", str(queued.pk), "-")
+    assert not (tmp_path / "x.tsv").exists()
