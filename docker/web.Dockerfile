@@ -8,7 +8,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     HF_HUB_OFFLINE=1 \
     DJANGO_SETTINGS_MODULE=config.settings.production \
-    STUMPER_VAR_DIR=/app/var
+    STUMPER_VAR_DIR=/app/var \
+    NUMBA_CACHE_DIR=/app/var/numba-cache
 
 WORKDIR /app
 
@@ -21,7 +22,7 @@ COPY . .
 # Settings demand SECRET_KEY and ALLOWED_HOSTS even for collectstatic; these never reach runtime.
 RUN SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput -v 0 \
     && useradd --create-home --uid 10001 stumper \
-    && mkdir -p /app/var/media /app/var/models \
+    && mkdir -p /app/var/media /app/var/models /app/var/numba-cache \
     && chown -R stumper:stumper /app/var
 
 USER stumper

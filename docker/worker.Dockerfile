@@ -11,6 +11,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HF_HUB_OFFLINE=1 \
     DJANGO_SETTINGS_MODULE=config.settings.production \
     STUMPER_VAR_DIR=/app/var \
+    NUMBA_CACHE_DIR=/app/var/numba-cache \
     WORKER_QUEUES=default,training,inference \
     WORKER_CONCURRENCY=2 \
     WORKER_NAME=worker
@@ -24,7 +25,7 @@ RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requir
 
 COPY . .
 RUN useradd --create-home --uid 10001 stumper \
-    && mkdir -p /app/var/media /app/var/models \
+    && mkdir -p /app/var/media /app/var/models /app/var/numba-cache \
     && chown -R stumper:stumper /app/var
 
 USER stumper

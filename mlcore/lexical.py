@@ -20,12 +20,13 @@ import sys
 import unicodedata
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
 
+from mlcore.lexical_rows import instance_rows, segment_rows
 from mlcore.lexical_tokenizer import corpus_token_ids, factorize_u64
 
 __all__ = [
@@ -149,37 +150,6 @@ def _runs(texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
     return values[new].tolist(), np.cumsum(new) - 1
 
 
-_ROW_BLOCK = 32768  # rows per sort in _count_matrix: the block's arrays stay in the CPU caches
-
-
-def _count_matrix(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], count: Count) -> sp.csr_matrix:
-    """CSR matrix of (row, col) occurrences: sorted columns, repeats summed (or set to 1).
-
-    ``rows`` must be sorted (tokens come in segment order). Per block of rows, one sort of
-    ``row * width + col`` gives the canonical layout and the repeat counts without scipy's
-    per-row sort.
-    """
-    width = max(shape[1], 1)
-    cuts = np.searchsorted(rows, np.arange(0, shape[0] + _ROW_BLOCK, _ROW_BLOCK))
-    indices, data, indptr = [], [], [np.zeros(1, np.int64)]
-    for block, (a, b) in enumerate(zip(cuts[:-1], cuts[1:])):
-        first_row = block * _ROW_BLOCK
-        n_rows = min(_ROW_BLOCK, shape[0] - first_row)
-        keys = np.sort((rows[a:b] - first_row).astype(np.int64) * width + cols[a:b])
-        new = np.ones(len(keys), dtype=bool)
-        new[1:] = keys[1:] != keys[:-1]
-        starts = np.flatnonzero(new)
-        unique = keys[starts]
-        indices.append((unique % width).astype(np.int32))
-        data.append(np.ones(len(unique), np.int32) if count == "instance"
-                    else np.diff(np.append(starts, len(keys))).astype(np.int32))
-        local = np.searchsorted(unique, np.arange(1, n_rows + 1, dtype=np.int64) * width)
-        indptr.append(local + indptr[-1][-1])
-    if not indices:  # no rows at all
-        return sp.csr_matrix(shape, dtype=np.int32)
-    return sp.csr_matrix((np.concatenate(data), np.concatenate(indices), np.concatenate(indptr)), shape=shape)
-
-
 def _bigram_cells(ids: np.ndarray, seg: np.ndarray, vocab: list[str]) -> tuple[np.ndarray, np.ndarray, list]:
     """Bigram codes ``u * V + v`` of adjacent tokens of the same segment, as sorted ids."""
     same_segment = seg[1:] == seg[:-1]  # no bigram spans the segment boundary (§1.2 CHOICE)
@@ -258,13 +228,8 @@ def lexical_features(
         cols = cols[cols >= 0]
     # Features of each distinct segment, then of each instance: the sum of its segments' rows
     # (a word in both segments of an instance-counted pair is still one).
-    per_segment = _count_matrix(rows, cols, (len(distinct), len(names)), count)
-    matrix = per_segment[runs[0]]
-    for run in runs[1:]:
-        matrix = matrix + per_segment[run]
-    matrix = sp.csr_matrix(matrix, dtype=np.int32)
-    if count == "instance":
-        matrix.data[:] = 1
+    indptr, indices, counts = segment_rows(rows, cols, len(distinct))
+    matrix = instance_rows(indptr, indices, counts, runs, len(names), binary=count == "instance")
     return LexicalFeatures(matrix=matrix, vocabulary=tuple(names), ngram=ngram, count=count)
 
 
@@ -304,7 +269,8 @@ def encode_labels(values: Iterable[Hashable], label_set: Sequence[Hashable], *, 
     if not isinstance(values, (Sequence, np.ndarray)):
         values = list(values)  # read twice below
     position = {y: j for j, y in enumerate(label_set)}
-    codes = np.fromiter((position.get(v, -1) for v in values), np.int64, count=len(values))
+    # map() with two iterables calls position.get(v, -1) from C: no generator frame per label.
+    codes = np.fromiter(map(position.get, values, repeat(-1)), np.int64, count=len(values))
     if unknown is None:
         if (codes < 0).any():
             bad = sorted({repr(v) for v, c in zip(values, codes) if c < 0})[:5]

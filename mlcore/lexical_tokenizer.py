@@ -1,4 +1,4 @@
-"""Vectorised SPEC-bias §1.1 tokenisation of a whole corpus (the speed path of :mod:`mlcore.lexical`).
+"""Compiled SPEC-bias §1.1 tokenisation of a whole corpus (the speed path of :mod:`mlcore.lexical`).
 
 :func:`corpus_token_ids` returns, for a list of segments, the id of every token in a sorted
 vocabulary and the segment it came from, exactly as ``lexical_tokens`` would split each segment,
@@ -8,16 +8,20 @@ without creating a Python object per token:
    of punctuation by ``bytes.lower``/``bytes.translate`` (all ASCII whitespace becomes a space);
    blocks with other characters go through ``str.lower``/``str.translate`` with the Unicode
    punctuation table and ``str.split``, then UTF-8.
-2. numpy finds token boundaries (any byte but space and NUL is a token byte) and the segment
-   of each token.
-3. Each token of at most 16 bytes becomes one or two 64-bit keys read straight out of the
-   buffer (zero-padded: UTF-8 text has no zero bytes, so the key is the token); longer
-   tokens (rare) are decoded one by one. Keys are factorised by one sort of the keys plus a
-   vectorised open-addressing hash table, and only the distinct tokens are decoded and sorted
-   as Python strings (code-point order, SPEC §0).
+2. One compiled pass (numba) over the bytes splits tokens (any byte but space and NUL is a token
+   byte), counts segments at the NULs, and looks every token up in an open-addressing hash
+   table keyed by the token's bytes, giving each distinct token an id in order of appearance.
+3. Only the distinct tokens are decoded and sorted as Python strings (code-point order, SPEC §0);
+   the ids are then renumbered into that order.
 
-A segment containing NUL (which is neither whitespace nor punctuation, so part of a token) is
-left to the caller's per-segment path: :func:`corpus_token_ids` returns ``None`` then.
+The plain-numpy version this replaced (sort-based factorisation of 8-byte keys) spent most of
+its time in sorts and gathers over millions of tokens; one sequential pass with a cache-resident
+table is several times faster (``benchmarks/lexical_stats.py``). A segment containing NUL (which
+is neither whitespace nor punctuation, so part of a token) is left to the caller's per-segment
+path: :func:`corpus_token_ids` returns ``None`` then.
+
+numba compiles the scan on first use (a few seconds) and caches the machine code next to this
+file, or under ``NUMBA_CACHE_DIR`` when that folder is read-only.
 """
 
 from __future__ import annotations
@@ -25,21 +29,22 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Sequence
 
+import numba
 import numpy as np
+
+from mlcore.threads import map_in_threads, split_points
 
 __all__ = ["corpus_token_ids", "factorize_u64"]
 
-_BLOCK = 4096  # segments per join/translate call when a chunk has non-ASCII text
-_CHUNK = 32768  # segments tokenized together (see corpus_token_ids)
-_PAD = 24  # zero bytes after the buffer, so an 8-byte read at any token start stays inside it
+_BLOCK = 4096  # segments per join/translate call when the corpus has non-ASCII text
+_PAD = 24  # zero bytes after the buffer: the scan may read one byte past any token
 _ASCII_WHITESPACE = b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"  # what str.split() splits on, besides space
 _ASCII_DELETE = bytes(c for c in range(128) if unicodedata.category(chr(c)).startswith("P"))
 # ASCII whitespace -> space and upper case -> lower case in one translate pass.
 _ASCII_TABLE = bytes(32 if c in _ASCII_WHITESPACE else c + 32 if 65 <= c <= 90 else c for c in range(256))
-# _MASK[n] keeps the first n bytes of a little-endian word (its n low-order bytes), n = 0..8.
-_MASK = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_CONTROL = bytes(range(33))  # NUL, the control characters and space
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # multiplier spreading a hash over the table's slots
+_FIRST_TABLE_BITS = 16  # 65,536 slots; the table doubles while the scan runs
+_MIN_PART = 50_000  # segments per thread: smaller parts cost more in merging than they save
 
 
 def factorize_u64(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -111,50 +116,109 @@ def _buffer(segments: Sequence[str], unicode_table: Callable[[], dict]) -> bytes
     return b"\x00" + b"\x00".join(parts) + b"\x00" * _PAD
 
 
-def _boundaries(arr: np.ndarray, n_segments: int, control_bytes: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Token positions ``j`` (the token starts at byte ``j + 1``), lengths, and segment of each token."""
-    # Space and NUL separate tokens; every other byte belongs to one. Bytes 1-31 that are not
-    # whitespace (already spaces) are token bytes too, but so rare that one C-level scan decides
-    # whether the quick test "byte > 32" may be used.
-    is_token = (arr != 32) & (arr != 0) if control_bytes else arr > 32
-    # The buffer starts and ends with NUL, so changes alternate: start, end, start, end, ...
-    # (j = a change between bytes j and j+1; the +1 is folded into the readers' offsets).
-    changes = np.flatnonzero(np.diff(is_token.view(np.int8)))
-    starts = changes[0::2]
-    lengths = changes[1::2] - starts
-    separators = np.flatnonzero(arr[: len(arr) - _PAD] == 0)  # one before every segment
-    first_token = np.append(np.searchsorted(starts, separators), len(starts))
-    segment = np.repeat(np.arange(n_segments, dtype=np.int32 if n_segments < 2**31 else np.int64), np.diff(first_token))
-    return starts, lengths, segment
+@numba.njit(nogil=True, cache=True, boundscheck=False)
+def _scan(buf, state, table, hashes, starts, ids, segment_of, multiplier):  # pragma: no cover - compiled
+    """Tokenise ``buf`` from ``state = [position, tokens, segment, distinct]`` on, in place.
 
-
-def _words(buffer: bytes) -> np.ndarray:
-    """Every 8-byte little-endian word of the buffer, word ``j`` starting at byte ``j + 1``.
-
-    Unaligned reads through a stride-1 view: a token's key is one gather, no per-token Python.
-    The key's memory image is the token's bytes followed by zeros, which :func:`_decode` reads back.
+    ``table`` (2**bits slots, -1 = empty) holds distinct-token ids; ``starts[d]`` is where token
+    ``d`` first occurs and ``hashes[d]`` its hash. Returns early, with ``state`` updated, once
+    the table is half full or ``starts`` is full, so the caller can grow them (numba makes
+    reallocating arrays inside the loop slow).
     """
-    return np.ndarray(shape=(len(buffer) - 9,), dtype="<u8", buffer=buffer, offset=1, strides=(1,))
+    position, t, segment, n_distinct = state[0], state[1], state[2], state[3]
+    n, size = buf.size, table.size
+    bits = np.uint64(0)
+    while (1 << bits) < size:
+        bits += np.uint64(1)
+    shift, mask = np.uint64(64) - bits, size - 1
+    while position < n:
+        byte = buf[position]
+        if byte == 0:
+            segment += 1
+            position += 1
+            continue
+        if byte == 32:
+            position += 1
+            continue
+        if 2 * (n_distinct + 1) > size or n_distinct == starts.size:
+            break  # a new token might not fit: let the caller grow the arrays first
+        start, h = position, np.uint64(14695981039346656037)  # FNV-1a
+        while buf[position] != 0 and buf[position] != 32:  # the buffer ends with NULs
+            h = (h ^ np.uint64(buf[position])) * np.uint64(1099511628211)
+            position += 1
+        length = position - start
+        slot = np.int64((h * multiplier) >> shift)
+        while True:
+            d = table[slot]
+            if d < 0:  # a new token
+                d = n_distinct
+                table[slot], starts[d], hashes[d] = d, start, h
+                n_distinct += 1
+                break
+            # Same bytes and ended by a separator at the same length: the same token.
+            if hashes[d] == h:
+                first = starts[d]
+                same = buf[first + length] == 0 or buf[first + length] == 32
+                k = 0
+                while same and k < length:
+                    same = buf[first + k] == buf[start + k]
+                    k += 1
+                if same:
+                    break
+            slot = (slot + 1) & mask
+        ids[t], segment_of[t] = d, segment
+        t += 1
+    state[0], state[1], state[2], state[3] = position, t, segment, n_distinct
 
 
-def _decode(keys: np.ndarray, width: int) -> list[str]:
-    # The keys' memory viewed as fixed-width byte strings; numpy drops the zero padding.
-    raw = np.ascontiguousarray(keys, dtype="<u8").view(f"S{8 * width}").ravel()
-    return [token.decode("utf-8") for token in raw.tolist()]
+@numba.njit(nogil=True, cache=True)
+def _rehash(hashes, n_distinct, bits, multiplier):  # pragma: no cover - compiled
+    table = np.full(1 << bits, -1, np.int32)
+    shift, mask = np.uint64(64 - bits), (1 << bits) - 1
+    for d in range(n_distinct):
+        slot = np.int64((hashes[d] * multiplier) >> shift)
+        while table[slot] >= 0:
+            slot = (slot + 1) & mask
+        table[slot] = d
+    return table
 
 
-def _exact_pairs(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct ``(first, second)`` pairs (as rows) and each pair's position among them."""
-    hashed = (second + np.uint64(1)) * _GOLDEN ^ first
-    uniques, inverse = factorize_u64(hashed)
-    representative = np.empty(len(uniques), np.int64)
-    representative[inverse] = np.arange(len(inverse))
-    chosen = representative[inverse]
-    if ((first[chosen] == first) & (second[chosen] == second)).all():
-        return np.stack([first[representative], second[representative]], axis=1), inverse
-    # Two different pairs share a 64-bit hash (astronomically rare): sort them exactly instead.
-    pairs, inverse = np.unique(np.stack([first, second], axis=1), axis=0, return_inverse=True)
-    return pairs, inverse.ravel()
+@numba.njit(nogil=True, cache=True)
+def _token_ends(buf, starts):  # pragma: no cover - compiled
+    ends = np.empty(starts.size, np.int64)
+    for d in range(starts.size):
+        end = starts[d]
+        while buf[end] != 0 and buf[end] != 32:
+            end += 1
+        ends[d] = end
+    return ends
+
+
+def _scan_buffer(buffer: bytes, multiplier: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Ids in order of first appearance, segment of every token, first start of every distinct token."""
+    buf = np.frombuffer(buffer, np.uint8)
+    # Tokens are separated, so there are at most half as many as bytes. np.empty only reserves
+    # address space: the pages the scan never writes cost no memory, and no counting pass is needed.
+    n_tokens = (len(buf) + 1) // 2
+    ids, segment_of = np.empty(n_tokens, np.int32), np.empty(n_tokens, np.int32)
+    bits = _FIRST_TABLE_BITS
+    table = np.full(1 << bits, -1, np.int32)
+    capacity = min(n_tokens, 1 << (bits - 1)) + 1
+    hashes, starts = np.empty(capacity, np.uint64), np.empty(capacity, np.int64)
+    state = np.array([0, 0, -1, 0], np.int64)  # position, tokens, segment, distinct tokens
+    while True:
+        _scan(buf, state, table, hashes, starts, ids, segment_of, multiplier)
+        n_distinct = int(state[3])
+        if state[0] >= len(buf):
+            n_found = int(state[1])
+            return ids[:n_found].copy(), segment_of[:n_found].copy(), starts[:n_distinct], n_distinct
+        if n_distinct == len(starts):
+            capacity = min(n_tokens + 1, 2 * len(starts))
+            hashes = np.concatenate([hashes, np.empty(capacity - len(hashes), np.uint64)])
+            starts = np.concatenate([starts, np.empty(capacity - len(starts), np.int64)])
+        if 2 * (n_distinct + 1) > len(table):
+            bits += 1
+            table = _rehash(hashes, n_distinct, bits, multiplier)
 
 
 def corpus_token_ids(
@@ -162,64 +226,46 @@ def corpus_token_ids(
 ) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
     """``(ids, segment_of_token, vocabulary)``, or ``None`` if a segment contains NUL.
 
-    ``unicode_table()`` returns the ``str.translate`` table deleting Unicode punctuation (only
-    built when a non-ASCII block needs it). The corpus is processed in chunks of ``_CHUNK``
-    segments whose per-token arrays stay in the CPU caches (twice as fast at SNLI size as one
-    pass over everything); the chunks' small vocabularies are then merged.
+    ``ids`` (int64) index ``vocabulary``, which is sorted in code-point order; ``segment_of_token``
+    (int32) is non-decreasing. ``unicode_table()`` returns the ``str.translate`` table deleting
+    Unicode punctuation (only built when a non-ASCII block needs it).
+
+    Examples
+    --------
+    >>> ids, segment, vocab = corpus_token_ids(["The cat, the dog.", "", "Dog!"], dict)
+    >>> vocab, ids.tolist(), segment.tolist()
+    (['cat', 'dog', 'the'], [2, 0, 2, 1, 1], [0, 0, 0, 0, 2])
     """
     segments = list(segments)
-    if len(segments) <= _CHUNK:
-        return _chunk_token_ids(segments, unicode_table)
-    parts = []
-    for lo in range(0, len(segments), _CHUNK):
-        part = _chunk_token_ids(segments[lo : lo + _CHUNK], unicode_table)
-        if part is None:
-            return None
-        parts.append((lo, *part))
-    vocab = sorted(set().union(*(names for _, _, _, names in parts)))
+    if len(segments) >= 2**31 - 1:
+        raise ValueError(f"too many segments for int32 segment numbers: {len(segments)}")
+    # Parts are tokenized in threads: the scans release the GIL and overlap with the next
+    # part's byte buffer. Their small sorted vocabularies are then merged.
+    bounds = split_points(len(segments), min_part=_MIN_PART)
+    parts = map_in_threads(_part_token_ids, [(segments[a:b], unicode_table) for a, b in zip(bounds[:-1], bounds[1:])])
+    if any(part is None for part in parts):
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    vocab = sorted(set().union(*(names for _, _, names in parts)))
     rank = {token: i for i, token in enumerate(vocab)}
     ids = np.concatenate([np.fromiter(map(rank.__getitem__, names), np.int64, count=len(names))[local]
-                          for _, local, _, names in parts])
-    segment = np.concatenate([local_segment.astype(np.int64) + lo for lo, _, local_segment, _ in parts])
-    return ids, segment, vocab
+                          for local, _, names in parts])
+    segment_of = np.concatenate([local_segment + np.int32(lo) for lo, (_, local_segment, _) in zip(bounds.tolist(), parts)])
+    return ids, segment_of, vocab
 
 
-def _chunk_token_ids(
-    segments: list[str], unicode_table: Callable[[], dict]
-) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
-    """:func:`corpus_token_ids` of one chunk."""
-    if not len(segments):
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), []
+def _part_token_ids(segments: list[str], unicode_table: Callable[[], dict]) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
+    """:func:`corpus_token_ids` of one part, in one thread."""
+    if not segments:
+        return np.zeros(0, np.int64), np.zeros(0, np.int32), []
     buffer = _buffer(segments, unicode_table)
     if buffer is None:
         return None
-    control_bytes = len(buffer.translate(None, _CONTROL)) != len(buffer) - buffer.count(0)
-    starts, lengths, segment = _boundaries(np.frombuffer(buffer, np.uint8), len(segments), control_bytes)
-    words = _words(buffer)
-    # Every token's first 8 bytes: exact for tokens of up to 8 bytes (most of them); longer
-    # tokens that share those bytes are told apart below.
-    first_classes, first_id = factorize_u64(words[starts] & _MASK[np.minimum(lengths, 8)])
-    over = np.flatnonzero(lengths > 8)
-    medium, long_ = over[lengths[over] <= 16], over[lengths[over] > 16]
-    in_short = np.bincount(first_id, minlength=len(first_classes)) > np.bincount(
-        first_id[over], minlength=len(first_classes))
-    short_names = _decode(first_classes[in_short], 1)
-    pairs, medium_id = _exact_pairs(first_id[medium].astype(np.uint64),
-                                    words[starts[medium] + 8] & _MASK[lengths[medium] - 8])
-    medium_names = _decode(np.stack([first_classes[pairs[:, 0].astype(np.int64)], pairs[:, 1]], axis=1), 2)
-    long_tokens = [buffer[s + 1 : s + 1 + n].decode("utf-8") for s, n in zip(starts[long_].tolist(), lengths[long_].tolist())]
-    long_names = sorted(set(long_tokens))
-    vocab = sorted([*short_names, *medium_names, *long_names])
-    rank = {token: i for i, token in enumerate(vocab)}
-
-    def ranks(names: list[str]) -> np.ndarray:
-        return np.fromiter(map(rank.__getitem__, names), np.int64, count=len(names))
-
-    by_first = np.full(len(first_classes), -1, np.int64)
-    by_first[in_short] = ranks(short_names)
-    ids = by_first[first_id]
-    ids[medium] = ranks(medium_names)[medium_id]
-    if len(long_):
-        position = dict(zip(long_names, ranks(long_names).tolist()))
-        ids[long_] = np.fromiter(map(position.__getitem__, long_tokens), np.int64, count=len(long_tokens))
-    return ids, segment, vocab
+    first_ids, segment_of, starts, n_distinct = _scan_buffer(buffer, _GOLDEN)
+    ends = _token_ends(np.frombuffer(buffer, np.uint8), starts)
+    names = [buffer[a:b].decode("utf-8") for a, b in zip(starts.tolist(), ends.tolist())]
+    order = sorted(range(n_distinct), key=names.__getitem__)
+    rank = np.empty(n_distinct, np.int64)
+    rank[order] = np.arange(n_distinct)
+    return rank[first_ids], segment_of, [names[d] for d in order]

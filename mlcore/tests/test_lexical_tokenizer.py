@@ -1,4 +1,4 @@
-"""The vectorised corpus tokenizer must split exactly like ``lexical_tokens`` (SPEC §1.1), token by
+"""The compiled corpus tokenizer must split exactly like ``lexical_tokens`` (SPEC §1.1), token by
 token, for every token length, alphabet and odd character, and fall back cleanly when it cannot."""
 import doctest
 
@@ -25,7 +25,7 @@ def check(segments):
 
 
 class CorpusTokenIdsTests:
-    def test_token_lengths_around_the_8_and_16_byte_keys(self):
+    def test_short_and_long_tokens(self):
         words = ["a", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmnop", "abcdefghijklmnopq",
                  "abcdefghijklmnopqrstuvwxyz0123456789", "abcdefgh0", "abcdefgh00", "ABCDEFGHI"]
         check([" ".join(words), " ".join(reversed(words)), "abcdefghi abcdefgh", ""])
@@ -58,10 +58,17 @@ class CorpusTokenIdsTests:
         assert ids.size == segment.size == 0 and vocab == []
         check(["", "", "..."])
 
-    def test_hash_collision_falls_back_to_an_exact_sort(self, monkeypatch):
-        # With a zero multiplier every 9-16 byte token with the same first 8 bytes collides.
+    def test_every_token_in_one_probe_chain(self, monkeypatch):
+        # A zero multiplier sends every token to slot 0: lookups must compare bytes and lengths
+        # along the chain (prefixes of each other included), never trust the slot.
         monkeypatch.setattr(lexical_tokenizer, "_GOLDEN", np.uint64(0))
-        check(["abcdefgh1 abcdefgh2 abcdefgh33 abcdefgh1", "abcdefgh2 zz"])
+        check(["abcdefgh1 abcdefgh2 abcdefgh33 abcdefgh1 abcdefgh", "abcdefgh2 zz a ab abc ab a"])
+
+    def test_table_and_token_arrays_grow_while_scanning(self, monkeypatch):
+        # A 4-slot table must be regrown many times, keeping every id already handed out.
+        monkeypatch.setattr(lexical_tokenizer, "_FIRST_TABLE_BITS", 2)
+        words = [f"w{i}" for i in range(300)]
+        check([" ".join(words[i::7]) for i in range(7)] + [" ".join(reversed(words))])
 
 
 class FactorizeTests:
@@ -89,19 +96,16 @@ def test_docstring_examples():
     assert doctest.testmod(lexical_tokenizer).failed == 0
 
 
-def test_chunks_merge_into_one_vocabulary(monkeypatch):
-    monkeypatch.setattr(lexical_tokenizer, "_CHUNK", 4)
-    segments = ["b a", "c", "zeta alpha", "", "a b c", "new words here", "Zeta!", "abcdefghijklmnopqrstu x", "y"]
-    check(segments)
+def test_segment_numbers_skip_empty_segments():
+    ids, segment, vocab = corpus_token_ids(["", "b a", "", "", "a"], _punctuation_table)
+    assert vocab == ["a", "b"] and ids.tolist() == [1, 0, 0] and segment.tolist() == [1, 1, 4]
     assert corpus_token_ids(["ok", "fine", "a", "b", "bad\x00text", "c"], _punctuation_table) is None
 
 
-def test_count_matrix_row_blocks(monkeypatch):
-    from mlcore import lexical
+def test_parts_tokenized_in_threads_merge_into_one_vocabulary(monkeypatch):
+    from mlcore import threads
 
-    monkeypatch.setattr(lexical, "_ROW_BLOCK", 2)
-    texts = ["a b a", "", "c c c b", "d", "a", "b b"]
-    for count in ("instance", "token"):
-        matrix = lexical_features(texts, count=count).matrix
-        expected = [[t.split().count(w) if count == "token" else int(w in t.split()) for w in "abcd"] for t in texts]
-        assert matrix.toarray().tolist() == expected and matrix.has_sorted_indices
+    monkeypatch.setattr(threads, "MAX_THREADS", 3)
+    monkeypatch.setattr(lexical_tokenizer, "_MIN_PART", 2)
+    check(["b a", "c", "zeta alpha", "", "a b c", "new words here", "Zeta!", "abcdefghijklmnopqrstu x", "y"])
+    assert corpus_token_ids(["ok", "fine", "a", "b", "bad\x00text", "c"], _punctuation_table) is None
