@@ -96,8 +96,8 @@ class QAAssistConsumer(DraftSocketConsumer):
             await self.send_json({"type": "status", "state": "no_model", "message": NO_MODEL_MESSAGE, "seq": seq})
             return
         # The same per-user budget as the authoring socket, kept apart from it.
-        if not draft_limiter.allow(("annotation", self.scope["user"].pk), rate=settings.STUMPER_DRAFT_RATE,
-                                   burst=settings.STUMPER_DRAFT_BURST):
+        if not await draft_limiter.aallow(f"annotation:{self.scope['user'].pk}", rate=settings.STUMPER_DRAFT_RATE,
+                                          burst=settings.STUMPER_DRAFT_BURST):
             await self.send_json({"type": "status", "state": "rate_limited", "message": RATE_LIMITED_MESSAGE, "seq": seq})
             return
         is_impossible = content.get("is_impossible", False)

@@ -88,7 +88,8 @@ class AuthorConsumer(DraftSocketConsumer):
         if not self.round.is_open():
             raise ClientError("This round is closed: it no longer accepts questions.")
         token = self._token(content.get("token"))
-        if not draft_limiter.allow(self.scope["user"].pk, rate=settings.STUMPER_DRAFT_RATE, burst=settings.STUMPER_DRAFT_BURST):
+        if not await draft_limiter.aallow(f"author:{self.scope['user'].pk}", rate=settings.STUMPER_DRAFT_RATE,
+                                          burst=settings.STUMPER_DRAFT_BURST):
             await self.send_json({"type": "status", "state": "rate_limited", "message": RATE_LIMITED_MESSAGE, "seq": seq})
             return
         try:

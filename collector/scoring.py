@@ -19,10 +19,9 @@ from django.utils import timezone
 from accounts.models import User
 from collector.models import CVPrediction, Question, Round, ScoringFold, ScoringRun
 from collector.ownership import held_by_another_worker, worker_owner
-from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample
+from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample, TrainProgress
 from mlcore.crossval import answer_only_summary, cv_summary, stratified_folds
 from mlcore.cv_runner import FoldRunner
-from mlcore.finetune import TrainProgress
 
 logger = logging.getLogger(__name__)
 

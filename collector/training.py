@@ -8,6 +8,7 @@ import shutil
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -23,10 +24,11 @@ from collector.models import (
 )
 from collector.scoring import scoring_config_for
 from mlcore.codah import read_codah_file
-from mlcore.configs import FineTuneConfig, MCExample, ScorerKind, ScorerSpec
-from mlcore.finetune import MultipleChoiceTrainer, TrainProgress, evaluate_accuracy
-from mlcore.inference import MultipleChoiceModelScorer
+from mlcore.configs import FineTuneConfig, MCExample, ScorerKind, ScorerSpec, TrainProgress
 from mlcore.loading import weights_revision
+
+if TYPE_CHECKING:  # torch is imported when a model is trained, not with the URLconf
+    from mlcore.finetune import MultipleChoiceTrainer
 
 # Training files are the instructor's own (often the public CODAH release, which repeats a
 # distractor in 3 rows and has long prompts), not student input: accept what the tokenizer can
@@ -55,13 +57,16 @@ def _resolve_base(base: str) -> tuple[str, ModelVersion | None]:
 def model_version_name_check(*, name: str) -> None:
     """Raise ValidationError unless ``name`` can name a new fine-tuned version (and its folder)."""
     # The name becomes a folder under STUMPER_MODEL_DIR, so it must be a safe path component.
-    round_name_validator(name)
+    try:
+        round_name_validator(name)
+    except ValidationError as error:
+        raise ValidationError({"name": error.messages}) from None
     existing = ModelVersion.objects.filter(name=name).first()
     if existing is not None and existing.kind != ModelVersion.Kind.MULTIPLE_CHOICE:
         raise ValidationError({"name": f"{name!r} is already registered as a {existing.get_kind_display()}."})
 
 
-def _save_replacing(trainer: MultipleChoiceTrainer, directory: Path) -> Path:
+def _save_replacing(trainer: "MultipleChoiceTrainer", directory: Path) -> Path:
     """Save next to ``directory`` and then swap it in, so the registered folder is never half-written."""
     directory.parent.mkdir(parents=True, exist_ok=True)
     partial = directory.with_name(f".{directory.name}.partial-{uuid.uuid4().hex[:8]}")
@@ -95,6 +100,9 @@ def model_version_train(
     gets the new version as its live model. Raises ValidationError for a bad name, ValueError
     for unusable examples and ``mlcore.loading.ModelLoadError`` for an unloadable base.
     """
+    from mlcore.finetune import MultipleChoiceTrainer, evaluate_accuracy
+    from mlcore.inference import MultipleChoiceModelScorer
+
     model_version_name_check(name=name)
     config = config or FineTuneConfig()
     base_path, base_version = _resolve_base(base or settings.STUMPER_BASE_CHECKPOINT)

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from collector.models import ModelVersion, Question, Round, TrainingJob
 from collector.training import model_version_name_check, round_train_next_model
-from mlcore.finetune import TrainProgress
+from mlcore.configs import TrainProgress
 
 logger = logging.getLogger(__name__)
 PROGRESS_WRITE_SECONDS = 1.0

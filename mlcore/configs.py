@@ -22,6 +22,7 @@ __all__ = [
     "MCPrediction",
     "ScorerKind",
     "ScorerSpec",
+    "TrainProgress",
     "ZeroShotConfig",
 ]
 
@@ -267,3 +268,19 @@ class FineTuneConfig:
             "bf16": True,
         }
         return cls(**{**settings, **overrides})  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class TrainProgress:
+    """Reported after every optimisation step.
+
+    ``step`` counts from 1 over the whole run (``total_steps`` =
+    epochs x batches per epoch); ``loss`` is the mean loss of the current
+    epoch so far, which is smoother than the loss of a single batch.
+    """
+
+    epoch: int
+    step: int
+    total_steps: int
+    loss: float
+    elapsed_seconds: float

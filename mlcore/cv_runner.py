@@ -18,8 +18,8 @@ from mlcore.configs import (
     MCPrediction,
     ScorerKind,
     ScorerSpec,
+    TrainProgress,
 )
-from mlcore.finetune import MultipleChoiceTrainer, TrainProgress
 
 __all__ = ["FoldRunner"]
 
@@ -74,6 +74,7 @@ class FoldRunner:
         return trainer.predict(list(test_index))
 
     def _run_plain(self, config, train_index, test_index, progress) -> list[MCPrediction]:
+        from mlcore.finetune import MultipleChoiceTrainer
         from mlcore.inference import MultipleChoiceModelScorer
 
         trainer = MultipleChoiceTrainer(config, self.base_path)

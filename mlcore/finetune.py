@@ -22,27 +22,11 @@ import numpy as np
 import torch
 from transformers import AutoModelForMultipleChoice, get_linear_schedule_with_warmup
 
-from mlcore.configs import FineTuneConfig, MCExample
+from mlcore.configs import FineTuneConfig, MCExample, TrainProgress
 from mlcore.inference import TRAINING_META_FILE, MultipleChoiceScorer, encode_pairs
 from mlcore.loading import load_pretrained, resolve_checkpoint, set_torch_threads
 
 __all__ = ["EvalResult", "MultipleChoiceTrainer", "TrainProgress", "evaluate_accuracy"]
-
-
-@dataclass(frozen=True)
-class TrainProgress:
-    """Reported after every optimisation step.
-
-    ``step`` counts from 1 over the whole run (``total_steps`` =
-    epochs x batches per epoch); ``loss`` is the mean loss of the current
-    epoch so far, which is smoother than the loss of a single batch.
-    """
-
-    epoch: int
-    step: int
-    total_steps: int
-    loss: float
-    elapsed_seconds: float
 
 
 @dataclass(frozen=True)

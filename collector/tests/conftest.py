@@ -4,13 +4,14 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _fresh_quality_caches():
-    """Per-process caches keyed by ids that a rolled-back test database hands out again."""
+    """Caches keyed by ids that a rolled-back test database hands out again."""
+    from django.core.cache import cache
+
     from collector import coach, duplicates
-    from collector.ratelimit import draft_limiter
 
     duplicates.clear_index_cache()
     coach.clear_word_tables()
-    draft_limiter.reset()
+    cache.clear()  # draft rate-limit counts are keyed by user id
     yield
     duplicates.clear_index_cache()
     coach.clear_word_tables()

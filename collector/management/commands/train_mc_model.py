@@ -12,8 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from collector import selectors, training
 from collector.exceptions import AccessError, ImportFailed
 from collector.validation import first_message
-from mlcore.configs import FineTuneConfig
-from mlcore.finetune import TrainProgress
+from mlcore.configs import FineTuneConfig, TrainProgress
 from mlcore.loading import ModelLoadError
 
 
