@@ -20,6 +20,7 @@ from mlcore.testing import make_toy_examples
 TOY_CONFIG = FineTuneConfig(epochs=4, learning_rate=1e-2, batch_size=8, max_length=32, warmup_ratio=0.0,
                             threads=1, seed=7, freeze_layers=1)
 N_TRAIN = 96
+SOFTMAX_INVARIANT = ("attention.self.key.bias", "classifier.bias")
 
 
 def _varied_lengths(examples: list[MCExample]) -> list[MCExample]:
@@ -124,8 +125,16 @@ def test_matches_training_without_cache(tiny_base_dir: Path, examples: list[MCEx
     uncached.fit(examples[:48])
     cached = MultipleChoiceTrainer(config, str(tiny_base_dir)).fit(examples[:48])  # hands over to the cache
     assert cached.history_ == pytest.approx(uncached.history_, abs=1e-5)
-    for a, b in zip(cached.model_.parameters(), uncached.model_.parameters(), strict=True):
-        assert torch.allclose(a, b, atol=1e-5)
+    compared = 0
+    for (name, a), b in zip(cached.model_.named_parameters(), uncached.model_.parameters(), strict=True):
+        # The key bias and the classifier bias shift every logit of a softmax by the same amount,
+        # so their true gradient is zero: Adam turns rounding noise into steps of about the
+        # learning rate, which differ between two runs that agree everywhere else.
+        if name.endswith(SOFTMAX_INVARIANT):
+            continue
+        assert torch.allclose(a, b, atol=1e-5), name
+        compared += 1
+    assert compared > 30
 
 
 def test_answer_only(tiny_base_dir: Path, examples: list[MCExample], tmp_path: Path) -> None:
