@@ -65,10 +65,12 @@ class CorpusTokenIdsTests:
         check(["abcdefgh1 abcdefgh2 abcdefgh33 abcdefgh1 abcdefgh", "abcdefgh2 zz a ab abc ab a"])
 
     def test_table_and_token_arrays_grow_while_scanning(self, monkeypatch):
-        # A 4-slot table must be regrown many times, keeping every id already handed out.
-        monkeypatch.setattr(lexical_tokenizer, "_FIRST_TABLE_BITS", 2)
-        words = [f"w{i}" for i in range(300)]
-        check([" ".join(words[i::7]) for i in range(7)] + [" ".join(reversed(words))])
+        # A 4-slot table, room for 2 tokens and 8 bytes must all be regrown many times, across
+        # chunk buffers, keeping every id already handed out.
+        for name, value in (("_FIRST_TABLE_BITS", 2), ("_FIRST_CAPACITY", 2), ("_FIRST_ARENA", 8), ("_CHUNK", 3)):
+            monkeypatch.setattr(lexical_tokenizer, name, value)
+        words = [f"w{i}" for i in range(300)] + ["a" * 40, "b" * 9, "ü" * 30]
+        check([" ".join(words[i::7]) for i in range(7)] + [" ".join(reversed(words)), "", "a" * 40])
 
 
 class FactorizeTests:
