@@ -3,10 +3,12 @@
 ``predict_qa`` answers questions synchronously (the Celery task that stores a question's
 prediction). ``qa_inference_service`` serves the websocket: one ``DraftBatcher`` per model
 version batches concurrent drafts, keeps each connection's newest one and bounds the queue,
-and runs the model in a thread so the event loop keeps serving sockets.
+and runs the model in a thread so the event loop keeps serving sockets, or, with
+``STUMPER_DRAFT_INFERENCE = "worker"``, on an inference worker (``annotation.predict_drafts``).
 """
 from collections.abc import Sequence
 
+from celery import Task
 from django.conf import settings
 
 from collector.inference import InferenceService
@@ -27,8 +29,15 @@ def predict_qa(version: ModelVersion, examples: Sequence[QAExample]) -> list[QAP
     return load_qa_model(qa_spec_for(version)).predict(list(examples))
 
 
+def _predict_drafts_task() -> Task:
+    from annotation.tasks import predict_drafts_task  # annotation.tasks imports this module
+
+    return predict_drafts_task
+
+
 # The same batching service as the authoring page's, answering with extractive QA models (looked up
 # at call time, so the functions can be replaced, e.g. by tests).
 qa_inference_service = InferenceService(
-    lambda version, examples: predict_qa(version, examples), lambda version: load_qa_model(qa_spec_for(version))
+    lambda version, examples: predict_qa(version, examples), lambda version: load_qa_model(qa_spec_for(version)),
+    example_type=QAExample, prediction_type=QAPrediction, task=_predict_drafts_task,
 )

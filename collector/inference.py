@@ -2,21 +2,30 @@
 
 One process-wide ``InferenceService`` serves websocket drafts: a ``DraftBatcher`` per model
 version batches concurrent drafts, keeps only each connection's newest one and bounds the queue.
-Submissions call ``predict_questions`` directly; the worker calls it for anything left pending.
+``STUMPER_DRAFT_INFERENCE`` says where a batch runs: in a thread of the web process (``"local"``,
+the embedded default) or as one Celery task on the ``inference`` queue (``"worker"``, scaled out:
+the web processes then load no model for drafts). Submissions call ``predict_examples`` directly;
+the worker calls it for anything left pending.
 """
 import asyncio
+import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
+from celery import Task
 from django.conf import settings
 
 from collector.models import ModelVersion
+from collector.selectors import model_version_get
 from mlcore.configs import MCExample, MCPrediction, ScorerKind, ScorerSpec
 from mlcore.loading import load_scorer, set_torch_threads
 from mlcore.serving import DraftBatcher
 
 logger = logging.getLogger(__name__)
+
+Record = TypeVar("Record")
 
 
 def scorer_spec_for(version: ModelVersion) -> ScorerSpec:
@@ -29,17 +38,34 @@ def predict_examples(version: ModelVersion, examples: Sequence[MCExample]) -> li
     return load_scorer(scorer_spec_for(version)).predict(list(examples))
 
 
+def record_to_json(record: Any) -> dict[str, Any]:
+    """An example or prediction (a flat frozen dataclass of ``mlcore``) as a JSON object."""
+    return {name: list(value) if isinstance(value, tuple) else value for name, value in dataclasses.asdict(record).items()}
+
+
+def record_from_json(cls: type[Record], data: dict[str, Any]) -> Record:
+    """The inverse of :func:`record_to_json`; unknown or missing fields raise ``TypeError``."""
+    # JSON has no tuples, and every list-valued field of these records is a tuple.
+    return cls(**{name: tuple(value) if isinstance(value, list) else value for name, value in data.items()})
+
+
 class InferenceService:
     """Per-process registry of draft batchers, one per model version and event loop.
 
     ``predict(version, examples)`` answers a batch and ``load(version)`` loads a version's model
     (both synchronous; they run in an executor thread). The multiple-choice service below and the
     span annotation's QA service (``annotation.inference``) are two instances of this class.
+
+    With ``STUMPER_DRAFT_INFERENCE = "worker"`` the batcher stays here, but each batch is sent as
+    JSON (``example_type`` records in, ``prediction_type`` records out) to the Celery task that
+    ``task()`` returns, a thin wrapper of :meth:`predict_json` that runs on an inference worker.
     """
 
     def __init__(self, predict: Callable[[ModelVersion, Sequence[Any]], list[Any]],
-                 load: Callable[[ModelVersion], Any]) -> None:
-        self._predict, self._load = predict, load
+                 load: Callable[[ModelVersion], Any], *, example_type: type, prediction_type: type,
+                 task: Callable[[], Task]) -> None:
+        self._predict, self._load, self._task = predict, load, task
+        self.example_type, self.prediction_type = example_type, prediction_type
         self._batchers: dict[tuple[int, int], DraftBatcher] = {}
 
     def reset(self) -> None:
@@ -52,15 +78,47 @@ class InferenceService:
         batcher = self._batchers.get(key)
         if batcher is None:
             batcher = DraftBatcher(
-                lambda examples: self._predict(version, examples),
+                lambda examples: self.predict_batch(version, examples),
                 max_pending=settings.STUMPER_INFERENCE_MAX_PENDING,
                 max_batch=settings.STUMPER_INFERENCE_MAX_BATCH,
             )
             self._batchers[key] = batcher
         return batcher
 
+    def predict_batch(self, version: ModelVersion, examples: Sequence[Any]) -> list[Any]:
+        """Answer one batch here or on an inference worker, as ``STUMPER_DRAFT_INFERENCE`` says (blocking)."""
+        if settings.STUMPER_DRAFT_INFERENCE == "worker":
+            return self._predict_on_worker(version, examples)
+        return self._predict(version, examples)
+
+    def _predict_on_worker(self, version: ModelVersion, examples: Sequence[Any]) -> list[Any]:
+        timeout = settings.STUMPER_INFERENCE_TIMEOUT
+        task = self._task()
+        # No publish retries: a draft that cannot be sent now is stale once the broker is back. A
+        # batch that no worker took within the timeout expires: the author has already been told
+        # "unavailable", so the worker that finally receives it drops it instead of computing it.
+        result = task.apply_async((version.pk, [record_to_json(e) for e in examples]), expires=timeout, retry=False)
+        try:
+            answers = result.get(timeout=timeout)  # this runs in the batcher's executor thread
+        finally:
+            # Asked once: drop the stored result and the subscription to it (kept on a timeout otherwise).
+            with contextlib.suppress(Exception):
+                result.forget()
+        return [record_from_json(self.prediction_type, answer) for answer in answers]
+
+    def predict_json(self, *, version_id: int, examples: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The inference worker's side of a batch: JSON examples in, JSON predictions out."""
+        version = model_version_get(model_id=version_id)
+        predictions = self._predict(version, [record_from_json(self.example_type, e) for e in examples])
+        return [record_to_json(prediction) for prediction in predictions]
+
     def warm_up(self, version: ModelVersion) -> None:
         """Start loading a version's model in the background so the first draft is fast."""
+        if settings.STUMPER_DRAFT_INFERENCE == "worker":
+            # The web process never loads a model in this mode. Inference workers load a version on
+            # its first batch and keep it; a warm-up task would reach only the one worker that took
+            # it, so none is sent.
+            return
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(None, lambda: self._load(version))
         # A failed load is reported when a draft needs the model; here it is only logged.
@@ -73,6 +131,15 @@ class InferenceService:
         )
 
 
+def _predict_drafts_task() -> Task:
+    # Imported when first needed: collector.tasks imports this module, and the web process does
+    # not import the tasks modules otherwise (Celery only autodiscovers them in workers).
+    from collector.tasks import predict_drafts_task
+
+    return predict_drafts_task
+
+
 inference_service = InferenceService(
-    lambda version, examples: predict_examples(version, examples), lambda version: load_scorer(scorer_spec_for(version))
+    lambda version, examples: predict_examples(version, examples), lambda version: load_scorer(scorer_spec_for(version)),
+    example_type=MCExample, prediction_type=MCPrediction, task=_predict_drafts_task,
 )

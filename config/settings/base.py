@@ -6,6 +6,7 @@ filesystem transport. ``DATABASE_URL`` and ``REDIS_URL`` switch to PostgreSQL an
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -138,6 +139,12 @@ if CELERY_BROKER_URL == "filesystem://":
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
 CELERY_TASK_IGNORE_RESULT = True  # state lives in the database, not in a result backend
+if REDIS_URL:
+    # Except for the batches of live drafts computed on inference workers (the *.predict_drafts
+    # tasks, ignore_result=False; STUMPER_DRAFT_INFERENCE below): their answers come back through
+    # Redis and are read at once, so they are kept only briefly.
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_RESULT_EXPIRES = 300
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -168,6 +175,17 @@ STUMPER_TORCH_THREADS = env.int("STUMPER_TORCH_THREADS", default=2)
 STUMPER_INFERENCE_MAX_PENDING = env.int("STUMPER_INFERENCE_MAX_PENDING", default=64)
 STUMPER_INFERENCE_MAX_BATCH = env.int("STUMPER_INFERENCE_MAX_BATCH", default=16)
 STUMPER_INFERENCE_TIMEOUT = env.float("STUMPER_INFERENCE_TIMEOUT", default=10.0)
+# Where the batches of live drafts are computed: "local", in a thread of the web process (the
+# embedded default), or "worker", one Celery task per batch on the inference queue (scaled out:
+# no model in the web processes for drafts). Workers answer through the Redis result backend.
+STUMPER_DRAFT_INFERENCE = env.str("STUMPER_DRAFT_INFERENCE", default="local")
+if STUMPER_DRAFT_INFERENCE not in ("local", "worker"):
+    raise ImproperlyConfigured(f'STUMPER_DRAFT_INFERENCE must be "local" or "worker", not {STUMPER_DRAFT_INFERENCE!r}.')
+if STUMPER_DRAFT_INFERENCE == "worker" and not REDIS_URL:
+    raise ImproperlyConfigured(
+        "STUMPER_DRAFT_INFERENCE=worker needs REDIS_URL: the inference workers send the drafts' predictions "
+        "back through Redis (Celery's result backend). Set REDIS_URL, or use STUMPER_DRAFT_INFERENCE=local."
+    )
 
 # Cross-validation scoring: a running run whose heartbeat is older than this is taken over by
 # another worker (a worker on this machine whose process is gone is taken over at once).
@@ -248,6 +266,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets that share a field name ("kind", "status") get enums named after their models.
+    "ENUM_NAME_OVERRIDES": {
+        "ScoringRunKindEnum": "collector.models.ScoringRun.Kind",
+        "AnnotationSessionKindEnum": "annotation.models.AnnotationSession.Kind",
+        "QuestionStatusEnum": "collector.models.QuestionStatus",
+        "JobStatusEnum": "collector.models.ScoringRun.Status",  # = TrainingJob.Status
+        "ParagraphStatusEnum": "annotation.models.Paragraph.Status",
+        "QuestionFlagStatusEnum": "annotation.models.QuestionFlag.Status",
+    },
 }
 
 # LOG_FORMAT=json writes one JSON object per line (production's default) with the request id.

@@ -128,3 +128,25 @@ async def test_too_many_drafts_are_rate_limited(project, paragraph, crowdworker,
     assert limited["state"] == "rate_limited" and limited["seq"] == 2
     cache.clear()
     await communicator.disconnect()
+
+
+async def test_in_worker_mode_the_inference_task_answers_and_its_failure_is_unavailable(
+        project, paragraph, crowdworker, qa_version, settings):
+    from annotation.tasks import predict_drafts_task
+
+    settings.STUMPER_DRAFT_INFERENCE = "worker"  # eager Celery in tests: the task runs here
+    session = await _session(project, crowdworker, qa_version)
+    communicator = await connect(crowdworker, session.pk)
+    assert (await communicator.receive_json_from(timeout=10))["state"] == "ready"
+    # The eager task runs in the batcher's thread, where a database connection would outlive the
+    # test (a worker closes its own); the version's lookup is tested in collector/tests/test_inference.py.
+    with mock.patch.object(predict_drafts_task, "apply_async", wraps=predict_drafts_task.apply_async) as send, \
+            mock.patch("collector.inference.model_version_get", return_value=qa_version):
+        await communicator.send_json_to({"type": "draft", "question": "Where do the rivers meet?", "seq": 1})
+        reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "prediction" and reply["seq"] == 1 and send.call_count == 1
+    with mock.patch.object(predict_drafts_task, "apply_async", side_effect=ConnectionError("broker down")):
+        await communicator.send_json_to({"type": "draft", "question": "Where?", "seq": 2})
+        reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "status" and reply["state"] == "unavailable" and reply["seq"] == 2
+    await communicator.disconnect()

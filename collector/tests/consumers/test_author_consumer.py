@@ -143,3 +143,39 @@ async def test_overload_tells_the_author_the_model_is_busy(student, open_round):
         reply = await communicator.receive_json_from(timeout=10)
     assert reply["type"] == "status" and reply["state"] == "busy"
     await communicator.disconnect()
+
+
+async def test_in_worker_mode_a_draft_is_answered_by_the_inference_task(student, open_round, settings):
+    from collector.tasks import predict_drafts_task
+
+    settings.STUMPER_DRAFT_INFERENCE = "worker"  # eager Celery in tests: the task runs here
+    communicator = await connect(student, open_round.pk)
+    # The eager task runs in the batcher's thread, where a database connection would outlive the
+    # test (a worker closes its own); the version's lookup is tested in collector/tests/test_inference.py.
+    with mock.patch.object(predict_drafts_task, "apply_async", wraps=predict_drafts_task.apply_async) as send, \
+            mock.patch("collector.inference.model_version_get", return_value=open_round.live_model):
+        await communicator.send_json_to({**DRAFT, "seq": 3})
+        reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "prediction" and reply["seq"] == 3 and reply["model_version"] == "tiny-test-model"
+    assert sum(reply["probs"]) == pytest.approx(1.0, abs=1e-5)
+    assert send.call_count == 1
+    await communicator.disconnect()
+
+
+async def test_in_worker_mode_no_answer_in_time_is_unavailable_and_authoring_goes_on(student, open_round, settings):
+    from celery.exceptions import TimeoutError as CeleryTimeoutError
+
+    from collector.tasks import predict_drafts_task
+
+    settings.STUMPER_DRAFT_INFERENCE = "worker"
+    no_worker = mock.MagicMock()
+    no_worker.get.side_effect = CeleryTimeoutError("The operation timed out.")
+    communicator = await connect(student, open_round.pk)
+    with mock.patch.object(predict_drafts_task, "apply_async", return_value=no_worker):
+        await communicator.send_json_to({**DRAFT, "seq": 1})
+        reply = await communicator.receive_json_from(timeout=10)
+    assert reply["type"] == "status" and reply["state"] == "unavailable" and reply["seq"] == 1
+    with mock.patch("collector.inference.model_version_get", return_value=open_round.live_model):
+        await communicator.send_json_to({**DRAFT, "seq": 2})  # the worker is back
+        assert (await communicator.receive_json_from(timeout=30))["type"] == "prediction"
+    await communicator.disconnect()
