@@ -3,20 +3,16 @@
 Forms parse what the browser sends; the services own the rules and their messages, which
 ``ServiceErrorsMixin`` puts next to the right field.
 """
-import json
-
 from django import forms
-from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from annotation.models import Paragraph, Project, QuestionFlag, Split
 from annotation.services.projects import EDITABLE_FIELDS
+from annotation.validation import read_upload_json, read_upload_text
 from collector.forms import ServiceErrorsMixin
 from collector.models import ModelVersion
 from evaluation.models import EvaluationRun
-
-MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 
 
 class ProjectForm(ServiceErrorsMixin, forms.ModelForm):
@@ -36,15 +32,6 @@ class ProjectForm(ServiceErrorsMixin, forms.ModelForm):
             del self.fields["name"], self.fields["language"]
 
 
-def _read_upload(upload) -> str:
-    if upload.size > MAX_UPLOAD_BYTES:
-        raise ValidationError(f"The file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
-    try:
-        return upload.read().decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValidationError("The file is not UTF-8 text.") from None
-
-
 class ArticleImportForm(forms.Form):
     """Upload Wikipedia articles as JSON Lines; blank settings use the project's."""
 
@@ -55,7 +42,7 @@ class ArticleImportForm(forms.Form):
     require_infobox = forms.BooleanField(required=False, help_text="Skip articles without an infobox")
 
     def clean_file(self) -> list[str]:
-        return _read_upload(self.cleaned_data["file"]).splitlines()
+        return read_upload_text(self.cleaned_data["file"]).splitlines()
 
 
 class SquadImportForm(forms.Form):
@@ -65,11 +52,7 @@ class SquadImportForm(forms.Form):
     split = forms.ChoiceField(choices=Split.choices, initial=Split.VALIDATION)
 
     def clean_file(self):
-        text = _read_upload(self.cleaned_data["file"])
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValidationError(f"Not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}.") from None
+        return read_upload_json(self.cleaned_data["file"])
 
 
 class FlagResolveForm(forms.Form):

@@ -63,6 +63,13 @@ def projects_of_owner(*, user: User) -> QuerySet[Project]:
     return projects.annotate(n_paragraphs=Count("articles__paragraphs", distinct=True)).order_by("name")
 
 
+def projects_for_instructor(*, user: User) -> QuerySet[Project]:
+    """``projects_of_owner`` for an instructor (or staff); anyone else is refused, as on the page."""
+    if not user.is_instructor:
+        raise AccessError("Only instructors (project owners) manage annotation projects.")
+    return projects_of_owner(user=user)
+
+
 def project_for_worker(*, user: User, project_id: int) -> Project:
     if not can_annotate(user):
         raise AccessError("Only crowdworkers and instructors annotate paragraphs.")

@@ -6,6 +6,7 @@ UTF-16 code units (``selection``) or, from API clients and import files, as SQuA
 ``answer_start`` in code points plus the answer ``text``; both end up as a checked
 :class:`mlcore.spans.Span`.
 """
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from mlcore.spans import Span, SpanError, check_span, span_from_utf16
+
+#: Largest import file (articles or SQuAD JSON) the pages and the API accept.
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -126,3 +130,24 @@ def first_message(error: ValidationError) -> str:
             if messages:
                 return messages[0]
     return error.messages[0] if error.messages else str(error)
+
+
+def read_upload_text(upload) -> str:
+    """An uploaded import file's text; refused when larger than ``MAX_UPLOAD_BYTES`` or not UTF-8."""
+    if upload.size > MAX_UPLOAD_BYTES:
+        raise ValidationError(f"The file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+    try:
+        return upload.read().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValidationError("The file is not UTF-8 text.") from None
+
+
+def read_upload_json(upload) -> Any:
+    """An uploaded JSON file (SQuAD-2.0 / PQuAD), parsed; the parser's complaint names the place."""
+    text = read_upload_text(upload)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValidationError(f"Not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}.") from None
+    except RecursionError:  # nesting no SQuAD file has, e.g. [[[[...]]]]
+        raise ValidationError("Not valid SQuAD JSON: it is nested too deeply.") from None

@@ -3,8 +3,12 @@
 Services raise Django's ``ValidationError`` and our ``AccessError``; ``ApiErrorsMixin`` turns them
 into 400 with field errors and 403 with the service's message, so no input can cause a 500.
 """
+from types import SimpleNamespace
+
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpResponse
 from rest_framework import exceptions, serializers, status
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,6 +33,36 @@ class ApiErrorsMixin:
             detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
             exc = exceptions.ValidationError(detail=detail)
         return super().handle_exception(exc)
+
+
+class ListPagination(PageNumberPagination):
+    """Pages of 25 (``?page=``, ``?page_size=`` up to 100) for the API's lists."""
+
+    page_size = 25
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+def paginated(view: APIView, request: Request, items, serialize) -> Response:
+    """One page of ``items`` (a queryset or list) through the view's ``Pagination``; ``serialize``
+    turns the page's items into JSON-ready data."""
+    paginator = view.Pagination()
+    page = paginator.paginate_queryset(items, request, view=view)
+    return paginator.get_paginated_response(serialize(page))
+
+
+class FormatParamNegotiation(DefaultContentNegotiation):
+    """Leave ``?format=`` to the view: our downloads use it for the file format (``canvas``,
+    ``tsv``...), as the HTML pages do, where DRF would read it as a renderer name and answer 404."""
+
+    settings = SimpleNamespace(URL_FORMAT_OVERRIDE=None)  # the only setting the negotiation reads
+
+
+def file_response(content: str, *, content_type: str, filename: str) -> HttpResponse:
+    """A download, as the HTML pages send it (DRF's renderers are for JSON only)."""
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 class PredictionSerializer(serializers.Serializer):

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from collector.models import CATEGORY_CHOICES, NUM_CHOICES, Round, ScoringRun
+from collector.round_settings import SCORING_FIELDS
+from collector.round_settings import SCORING_LIMITS as LIMITS
 from mlcore.configs import CATEGORIES
 
 CHOICE_FIELDS = tuple(f"choice_{i}" for i in range(NUM_CHOICES))
@@ -193,18 +195,20 @@ class RoundSettingsForm(ServiceErrorsMixin, forms.Form):
         label="Base checkpoint for scoring", max_length=500, required=False,
         help_text="Folder or hub id fine-tuned in cross-validation; empty: the server default.",
     )
-    epochs = forms.IntegerField(min_value=1, max_value=20)
-    learning_rate = forms.FloatField(min_value=1e-7, max_value=1e-2)
-    batch_size = forms.IntegerField(label="Batch size (questions)", min_value=1, max_value=128)
-    max_length = forms.IntegerField(label="Max tokens per completion", min_value=16, max_value=512)
+    epochs = forms.IntegerField(min_value=LIMITS["epochs"][0], max_value=LIMITS["epochs"][1])
+    learning_rate = forms.FloatField(min_value=LIMITS["learning_rate"][0], max_value=LIMITS["learning_rate"][1])
+    batch_size = forms.IntegerField(label="Batch size (questions)", min_value=LIMITS["batch_size"][0],
+                                    max_value=LIMITS["batch_size"][1])
+    max_length = forms.IntegerField(label="Max tokens per completion", min_value=LIMITS["max_length"][0],
+                                    max_value=LIMITS["max_length"][1])
     freeze_layers = forms.IntegerField(
-        label="Frozen lower layers", min_value=0, max_value=5,
+        label="Frozen lower layers", min_value=LIMITS["freeze_layers"][0], max_value=LIMITS["freeze_layers"][1],
         help_text="Frozen layers run once per question and are cached: more is faster, fewer is more accurate.",
     )
     bf16 = forms.BooleanField(label="bfloat16 training (fast on CPUs with AVX512-BF16/AMX)", required=False)
-    threads = forms.IntegerField(label="CPU threads", min_value=1, max_value=64)
+    threads = forms.IntegerField(label="CPU threads", min_value=LIMITS["threads"][0], max_value=LIMITS["threads"][1])
 
-    SCORING = ("epochs", "learning_rate", "batch_size", "max_length", "freeze_layers", "bf16", "threads")
+    SCORING = SCORING_FIELDS
 
     def __init__(self, *args, model_choices: list[tuple[int, str]], **kwargs):
         super().__init__(*args, **kwargs)

@@ -15,6 +15,11 @@ from mlcore.configs import FineTuneConfig
 
 #: FineTuneConfig fields shown on the round settings page, in display order.
 SCORING_FIELDS = ("epochs", "learning_rate", "batch_size", "max_length", "freeze_layers", "bf16", "threads")
+#: Bounds an instructor may choose within (the settings form and the API offer the same ones).
+SCORING_LIMITS = {
+    "epochs": (1, 20), "learning_rate": (1e-7, 1e-2), "batch_size": (1, 128), "max_length": (16, 512),
+    "freeze_layers": (0, 5), "threads": (1, 64),
+}
 _ROUND_FIELDS = ("title", "instructions", "opens_at", "closes_at", "weight_live", "weight_cv", "base_checkpoint")
 
 
@@ -37,6 +42,10 @@ def _scoring_overrides(values: dict) -> dict:
         raise ValidationError({"scoring_config": f"Invalid scoring settings: {error}"}) from None
     if values.get("freeze_layers", preset["freeze_layers"]) > 5:
         raise ValidationError({"freeze_layers": "Leave at least one of the model's layers trainable (at most 5)."})
+    for name, (low, high) in SCORING_LIMITS.items():
+        value = values.get(name, preset[name])
+        if isinstance(value, (int, float)) and not low <= value <= high:
+            raise ValidationError({name: f"Choose a value from {low:g} to {high:g}."})
     return {name: value for name, value in values.items() if value != preset[name]}
 
 
@@ -45,8 +54,10 @@ def round_update(*, round_: Round, live_model: ModelVersion | None = None, scori
                  **fields) -> Round:
     """Update the round's settings; all checks pass or nothing is saved.
 
-    ``fields`` are plain Round fields (``_ROUND_FIELDS``); ``scoring`` maps ``SCORING_FIELDS`` to
-    values. Questions already scored keep their results: new settings apply to the next run.
+    ``fields`` are plain Round fields (``_ROUND_FIELDS``); ``scoring`` maps some or all of
+    ``SCORING_FIELDS`` to values, the others keep the round's current ones (so an API client may
+    send only what changes). Questions already scored keep their results: new settings apply to
+    the next run.
     """
     unknown = sorted(set(fields) - set(_ROUND_FIELDS))
     if unknown:
@@ -59,7 +70,7 @@ def round_update(*, round_: Round, live_model: ModelVersion | None = None, scori
             raise ValidationError({"live_model": "A round's live model must answer multiple-choice questions."})
         round_.live_model = live_model
     if scoring is not None:
-        round_.scoring_config = _scoring_overrides(scoring)
+        round_.scoring_config = _scoring_overrides({**round_scoring_settings(round_=round_), **scoring})
     if round_.closes_at and round_.opens_at and round_.closes_at <= round_.opens_at:
         raise ValidationError({"closes_at": "The round must close after it opens."})
     round_.full_clean()

@@ -7,6 +7,7 @@ POST /api/questions/<id>/review/          {action: accept|reject|edit, reason, p
 POST /api/questions/<id>/appeal/          {message}
 POST /api/appeals/<id>/decide/            {uphold: bool, response}
 GET  /api/rounds/<id>/quality/            the round's quality report
+POST /api/rounds/<id>/quality/settings/   {validations_required, peer_validation, coach_*, ...}
 """
 from rest_framework import serializers, status
 from rest_framework.pagination import PageNumberPagination
@@ -16,7 +17,7 @@ from rest_framework.views import APIView
 
 from collector import selectors, validation_selectors, validation_services
 from collector.apis import MAX_ID, ApiErrorsMixin
-from collector.models import Question
+from collector.models import PeerValidation, Question
 
 
 class ValidationNextApi(ApiErrorsMixin, APIView):
@@ -182,3 +183,33 @@ class RoundQualityApi(ApiErrorsMixin, APIView):
         round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
         return Response(validation_selectors.round_quality_report(round_=round_))
 
+
+
+class RoundQualitySettingsUpdateApi(ApiErrorsMixin, APIView):
+    """POST the round's validation and coach settings to change (any subset; the others stay).
+    Lowering ``validations_required`` accepts pending questions that now have enough agreement."""
+
+    success_status = 200
+    FIELDS = ("validations_required", "peer_validation", "credit_requires_acceptance", "coach_answer_only",
+              "coach_words", "coach_length", "coach_duplicates")
+
+    class InputSerializer(serializers.Serializer):
+        validations_required = serializers.IntegerField(required=False, min_value=1, max_value=10)
+        peer_validation = serializers.ChoiceField(choices=PeerValidation.choices, required=False)
+        credit_requires_acceptance = serializers.BooleanField(required=False)
+        coach_answer_only = serializers.BooleanField(required=False)
+        coach_words = serializers.BooleanField(required=False)
+        coach_length = serializers.BooleanField(required=False)
+        coach_duplicates = serializers.BooleanField(required=False)
+
+    class OutputSerializer(InputSerializer):
+        pass
+
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        current = {name: getattr(round_, name) for name in self.FIELDS}
+        round_ = validation_services.round_quality_settings_update(round_=round_,
+                                                                   **{**current, **serializer.validated_data})
+        return Response({name: getattr(round_, name) for name in self.FIELDS})

@@ -4,7 +4,9 @@ drf-spectacular guesses serializers for generic views only. Our views (STYLE.md 
 theirs by convention, so the schema reads them from there instead of needing a decorator on
 every view: ``InputSerializer`` is the request body, ``FilterSerializer`` the query parameters,
 ``OutputSerializer`` the response (a free-form object when a view has none), and a nested
-``Pagination`` class makes a GET a paginated list. Error responses are documented the way
+``Pagination`` class makes a GET a paginated list. A view's ``success_status`` overrides the
+documented success code (201 for POST, else 200) and ``output_media_type`` documents a file
+download of that type instead of JSON. Error responses are documented the way
 ``collector.apis.ApiErrorsMixin`` and DRF produce them.
 """
 from drf_spectacular.openapi import AutoSchema
@@ -42,6 +44,16 @@ class StyleguideAutoSchema(AutoSchema):
     def _get_paginator(self):
         return self.view.Pagination() if self._paginated() else super()._get_paginator()
 
+    def _resolve_path_parameters(self, variables):
+        parameters = super()._resolve_path_parameters(variables)
+        for parameter in parameters:
+            # Our integer path parameters are database ids, which start at 1 (the example lets
+            # schema-driven clients such as schemathesis try an id that likely exists).
+            if parameter["schema"].get("type") == "integer":
+                parameter["schema"] = {**parameter["schema"], "minimum": 1}
+                parameter.setdefault("example", 1)
+        return parameters
+
     def _get_serializer_name(self, serializer, direction, bypass_extensions=False) -> str:
         # Every view's serializers are called InputSerializer/OutputSerializer; name the component
         # after the view (QuestionSubmitApi.InputSerializer -> QuestionSubmitInput) so they differ.
@@ -53,9 +65,11 @@ class StyleguideAutoSchema(AutoSchema):
 
     def get_response_serializers(self):
         output = self._nested("OutputSerializer") or OpenApiTypes.OBJECT
-        success = "201" if self.method == "POST" else "200"
+        success = str(getattr(self.view, "success_status", None) or ("201" if self.method == "POST" else "200"))
+        media_type = getattr(self.view, "output_media_type", None)
         responses = {
-            success: output,
+            # A download (CSV, TSV...) is a file of that type, not JSON.
+            **({(success, media_type): OpenApiTypes.STR} if media_type else {success: output}),
             "401": OpenApiResponse(_ERROR, description="Not signed in (no or a bad token)."),
             "403": OpenApiResponse(_ERROR, description="Signed in, but not allowed here."),
         }

@@ -3,15 +3,16 @@
 Errors never become a 500: ``ApiErrorsMixin`` turns ``AccessError`` into 403 and Django's
 ``ValidationError`` into 400 with field errors; a refused start (a report already running) is 409.
 """
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from collector.apis import ApiErrorsMixin
+from collector.apis import ApiErrorsMixin, file_response
 from evaluation import selectors, services
 from evaluation.presentation import run_json, run_payload
+from evaluation.sections import table_csv
 
 
 class SettingsSerializer(serializers.Serializer):
@@ -84,8 +85,24 @@ def _page(request: Request, view: APIView, runs) -> Response:
 
 
 class EvaluationRunDetailApi(ApiErrorsMixin, APIView):
-    """GET: one report as JSON (status, settings, provenance and every section)."""
+    """GET: one report as JSON (status, settings, provenance and every section): the same document
+    as the report page's JSON download."""
 
     def get(self, request: Request, run_id: int) -> Response:
         run = selectors.evaluation_run_for_user(user=request.user, run_id=run_id)
         return Response(run_json(run))
+
+
+class EvaluationRunTableCsvApi(ApiErrorsMixin, APIView):
+    """GET one table of a report's section as CSV (the names are the keys of ``sections`` and
+    their ``tables`` in the report's JSON); 404 when the report has no such table."""
+
+    output_media_type = "text/csv"
+
+    def get(self, request: Request, run_id: int, section: str, table: str):
+        run = selectors.evaluation_run_for_user(user=request.user, run_id=run_id)
+        item = selectors.evaluation_run_table(run=run, section=section, table=table)
+        if item is None:
+            raise exceptions.NotFound(f"Report {run.pk} has no table “{table}” in section “{section}”.")
+        return file_response(table_csv(item), content_type="text/csv; charset=utf-8",
+                             filename=f"stumper-evaluation-{run.pk}-{section}-{table}.csv")

@@ -50,6 +50,12 @@ def evaluation_run_for_user(*, user: User, run_id: int) -> EvaluationRun:
     return run
 
 
+def evaluation_run_table(*, run: EvaluationRun, section: str, table: str) -> dict | None:
+    """Table ``table`` of section ``section`` of a report (``{"columns", "rows", ...}``), or None."""
+    item = ((run.result or {}).get(section) or {}).get("tables", {}).get(table)
+    return item if isinstance(item, dict) else None
+
+
 def round_for_evaluation(*, user: User, round_id: int) -> Round:
     """The round if ``user`` may run and read its reports (its course's instructors, staff)."""
     round_ = collector_selectors.round_get(round_id=round_id)

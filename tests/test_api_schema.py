@@ -2,11 +2,13 @@
 schemathesis, generating requests from that schema against the real Django app, provokes no
 server error on any operation.
 
-Requests are token-authenticated as the course's instructor and, in a second run, as its
-student, in a database with a course, an
-open round (tiny real model) and a student's question, so small generated ids often hit real
-objects. Examples per operation are bounded (``MAX_EXAMPLES``) and derandomized, so the run is
-the same on every machine and takes well under a minute.
+Requests are token-authenticated as the course's instructor and, in further runs, as its
+student and as a crowdworker, in the authorisation matrix's world (``tests/authz_world.py``): a
+course with an open round (tiny real model), a question, scoring run, training job and
+evaluation report, and an annotation project with sessions, paragraphs, span questions and a
+flag, so small generated ids often hit real objects. Examples per operation are bounded
+(``MAX_EXAMPLES``) and derandomized, so the run is the same on every machine and takes about a
+minute.
 """
 from collections import Counter
 
@@ -23,16 +25,18 @@ from schemathesis.checks import not_a_server_error
 
 from collector import services
 from collector.tests.factories import question_data
+from tests.authz_world import World
 
 MAX_EXAMPLES = 25
 
 
-
-@pytest.fixture(params=["instructor", "student"])
-def token(request, instructor, student, open_round) -> str:
-    """A token of the course's instructor (manager operations) or of its student (authoring)."""
+@pytest.fixture(params=["instructor", "student", "crowd"])
+def token(request, instructor, student, other_instructor, crowdworker, open_round) -> str:
+    """A token of the course's instructor and project owner (manager operations), of its student
+    (authoring) or of the crowdworker (span annotation)."""
+    world = World(open_round, student, instructor, other_instructor, crowdworker)
     services.question_submit(user=student, round_id=open_round.pk, **question_data(prompt="The ice melted. It"))
-    return Token.objects.create(user=instructor if request.param == "instructor" else student).key
+    return Token.objects.create(user=world.users[request.param]).key
 
 
 def _fuzz(operation, token: str, statuses: Counter) -> list[str]:

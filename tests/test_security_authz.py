@@ -2,72 +2,49 @@
 
 Routes are enumerated from the URL resolver and from ``config.routing``; each must have a row in
 ``HTTP_MATRIX`` / ``WS_MATRIX`` with the outcome expected for each role, and a route without a
-row fails the test (its observed row is printed, ready to be checked and pasted). Roles:
+row fails the test (its observed row is printed, ready to be checked and pasted). The roles and
+the world of real objects they are tried on are in ``tests/authz_world.py``.
 
-- ``anon``: not signed in
-- ``student``: enrolled in course A; ``other_student``: enrolled in course B only
-- ``crowd``: a crowdworker (in no course)
-- ``instructor``: owns course A (and the annotation project); ``other_instructor``: owns course B
-
-Every object in a URL belongs to course A (or to A's instructor). HTML routes are requested with
-the session cookie, /api/ routes with ``Authorization: Token``. POST-only routes get an empty
-body: an allowed role must get past the access check (a form or field error, a redirect back
-with a message) and a refused one must not. Outcomes are the status codes, with ``login`` for
-"redirected to the sign-in page" and ``redirect`` for any other redirect.
+HTML routes are requested with the session cookie, /api/ routes with ``Authorization: Token``.
+POST routes get the valid body of ``BODIES`` / ``UPLOADS`` (else an empty one), so a refusal is
+the access check's and not an input error's: an allowed role must get past the access check
+(success, or a form or field error, a redirect back with a message) and a refused one must not.
+Outcomes are the status codes, with ``login`` for "redirected to the sign-in page", ``refused``
+for a redirect with an error message and ``redirect`` for any other redirect.
 """
 import asyncio
-import contextlib
 import re
-from dataclasses import dataclass
 
 import pytest
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
-from django.contrib import messages
-from django.contrib.auth.models import AnonymousUser
-from django.contrib.messages import get_messages
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.authtoken.models import Token
 
-from collector import services
-from collector.quality_models import Appeal
-from collector.tests.factories import make_user, question_data
+from annotation.tests.factories import EN_CONTEXT
+from collector.tests.factories import question_data
+from tests.authz_world import (
+    LOGIN,
+    PUBLIC,
+    REDIRECT,
+    REFUSED,
+    ROLES,
+    Obj,
+    Row,
+    World,
+    http_routes,
+    manager_api,
+    manager_page,
+    outcome,
+    own_api,
+    page,
+    url_path,
+    ws_outcome,
+)
 
-ROLES = ("anon", "student", "other_student", "crowd", "instructor", "other_instructor")
-# Redirects: to a sign-in page; with an error message (the view refused and said why); other.
-LOGIN, REFUSED, REDIRECT = "login", "refused", "redirect"
-
-
-@dataclass(frozen=True)
-class Row:
-    method: str
-    anon: object
-    student: object
-    other_student: object
-    crowd: object
-    instructor: object
-    other_instructor: object
-
-    def expected(self, role: str) -> object:
-        return getattr(self, role)
-
-
-def page(method, anon=LOGIN, *, student, other_student, crowd, instructor, other_instructor) -> Row:
-    return Row(method, anon, student, other_student, crowd, instructor, other_instructor)
-
-
-def manager_page(method="GET", ok=200) -> Row:
-    """A page of course A's instructor only."""
-    return page(method, student=403, other_student=403, crowd=403, instructor=ok, other_instructor=403)
-
-
-def manager_api(method="GET", ok=200) -> Row:
-    return Row(method, 401, 403, 403, 403, ok, 403)
-
-
-PUBLIC = Row("GET", 200, 200, 200, 200, 200, 200)
+ANYONE_SIGNED_IN = Row("GET", 401, 200, 200, 200, 200, 200)
+INSTRUCTORS = page("GET", student=403, other_student=403, crowd=403, instructor=200, other_instructor=200)
 
 # Expected outcome per route name and role. A new route needs a row here.
 HTTP_MATRIX: dict[str, Row] = {
@@ -84,7 +61,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "collector:dashboard": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
     "collector:crowd_home": page("GET", student=REDIRECT, other_student=REDIRECT, crowd=REDIRECT, instructor=REDIRECT,
                                  other_instructor=REDIRECT),  # now forwards to the annotation task list
-    "collector:course_list": page("GET", student=403, other_student=403, crowd=403, instructor=200, other_instructor=200),
+    "collector:course_list": INSTRUCTORS,
     "collector:course_detail": manager_page(),
     "collector:round_detail": manager_page(),
     "collector:round_write": page("GET", student=200, other_student=403, crowd=403, instructor=200, other_instructor=403),
@@ -103,16 +80,38 @@ HTTP_MATRIX: dict[str, Row] = {
     "collector:appeal_decide": manager_page("POST", ok=REDIRECT),
     "collector:validate": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
     # collector API
-    "api:question_list": Row("GET", 401, 200, 200, 200, 200, 200),  # everyone sees their own questions
+    "api:question_list": ANYONE_SIGNED_IN,  # everyone sees their own questions
     "api:question_submit": Row("POST", 401, 201, 403, 403, 201, 403),
     "api:round_stats": manager_api(),
     "api:round_quality": manager_api(),
-    "api:validation_next": Row("GET", 401, 200, 200, 200, 200, 200),
+    "api:round_quality_settings": manager_api("POST"),
+    "api:validation_next": ANYONE_SIGNED_IN,
     "api:validation_submit": Row("POST", 401, 400, 400, 400, 400, 400),
-    "api:review_queue": Row("GET", 401, 200, 200, 200, 200, 200),  # each sees their own courses' queue only
+    "api:review_queue": ANYONE_SIGNED_IN,  # each sees their own courses' queue only
     "api:question_review": manager_api("POST"),
     "api:appeal_submit": Row("POST", 401, 400, 403, 403, 403, 403),
     "api:appeal_decide": manager_api("POST"),
+    "api:course_list": ANYONE_SIGNED_IN,  # each sees their own courses
+    "api:course_create": Row("POST", 401, 403, 403, 403, 201, 201),
+    "api:course_detail": manager_api(),
+    "api:course_students": manager_api(),
+    "api:round_create": manager_api("POST", ok=201),
+    "api:round_open_list": ANYONE_SIGNED_IN,  # each sees the rounds they may write in
+    "api:round_detail": manager_api(),
+    "api:round_questions": manager_api(),
+    "api:round_settings": manager_api(),
+    "api:round_settings_update": manager_api("POST"),
+    "api:round_duplicates": manager_api(),
+    "api:round_grades": manager_api(),
+    "api:round_export": manager_api(),
+    "api:round_import": manager_api("POST", ok=201),
+    "api:scoring_start": manager_api("POST", ok=409),  # one question is too few to score; access passed
+    "api:scoring_run_list": manager_api(),
+    "api:scoring_run_detail": manager_api(),
+    "api:training_start": manager_api("POST", ok=201),
+    "api:training_job_list": manager_api(),
+    "api:training_job_detail": manager_api(),
+    "api:answer_only_model_train": manager_api("POST", ok=400),  # too few questions; access passed
     # evaluation pages and API
     "evaluation:round_report": manager_page(),
     "evaluation:round_report_start": manager_page("POST", ok=REFUSED),  # the round has no scoring run yet
@@ -122,40 +121,47 @@ HTTP_MATRIX: dict[str, Row] = {
     "evaluation_api:round_run_list": manager_api(),
     "evaluation_api:round_run_start": manager_api("POST", ok=201),
     "evaluation_api:run_detail": manager_api(),
+    "evaluation_api:run_table_csv": manager_api(ok=404),  # as the page
     "evaluation:project_report": manager_page(),
-    "evaluation:project_report_start": manager_page("POST", ok=REFUSED),  # nothing annotated to report yet
+    "evaluation:project_report_start": manager_page("POST", ok=REFUSED),  # the empty form; access passed
     "evaluation_api:project_run_list": manager_api(),
     "evaluation_api:project_run_start": manager_api("POST", ok=201),
     # annotation (crowd projects: crowdworkers and instructors take tasks; students are for courses)
     "annotation:task_list": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
     "annotation:task_start": page("POST", student=403, other_student=403, crowd=REDIRECT, instructor=REDIRECT,
                                   other_instructor=REDIRECT),
-    "annotation:project_list": page("GET", student=403, other_student=403, crowd=403, instructor=200,
-                                    other_instructor=200),
+    "annotation:session": page("GET", student=403, other_student=403, crowd=200, instructor=403, other_instructor=403),
+    "annotation:project_list": INSTRUCTORS,
     "annotation:project_dashboard": manager_page(),
     "annotation:project_settings": manager_page(),
     "annotation:project_import": manager_page(),
     "annotation:project_export": manager_page(),
     "annotation:project_paragraphs": manager_page(),
+    "annotation:paragraph_restore": manager_page("POST", ok=REDIRECT),
     "annotation:project_flags": manager_page(),
+    "annotation:flag_resolve": manager_page("POST", ok=REDIRECT),
+    "annotation_api:task_list": ANYONE_SIGNED_IN,  # students' list is empty
     "annotation_api:task_next": Row("POST", 401, 403, 403, 200, 200, 200),
+    "annotation_api:session_detail": own_api(),
+    "annotation_api:session_draft": own_api("POST"),
+    "annotation_api:question_add": own_api("POST", ok=201),
+    "annotation_api:session_submit": own_api("POST"),
+    "annotation_api:session_discard": own_api("POST"),
+    "annotation_api:second_pass_answer": own_api("POST", ok=400),  # an authoring session has no second pass
+    "annotation_api:question_update": own_api("POST"),
+    "annotation_api:question_delete": own_api("POST", ok=204),
+    "annotation_api:project_list": Row("GET", 401, 403, 403, 403, 200, 200),
+    "annotation_api:project_create": Row("POST", 401, 403, 403, 403, 201, 201),
+    "annotation_api:project_settings": manager_api(),
+    "annotation_api:project_settings_update": manager_api("POST"),
+    "annotation_api:project_import_articles": manager_api("POST", ok=201),
+    "annotation_api:project_import_squad": manager_api("POST", ok=201),
     "annotation_api:project_stats": manager_api(),
     "annotation_api:project_export": manager_api(),
-    # Until the world holds real sessions, paragraphs, flags and span questions (KWARGS_BY_ROUTE),
-    # these only show that nobody reaches a missing object and that bad input is a 400.
-    "annotation:session": page("GET", student=403, other_student=403, crowd=403, instructor=403, other_instructor=403),
-    "annotation:paragraph_restore": page("POST", student=403, other_student=403, crowd=403, instructor=403,
-                                         other_instructor=403),
-    "annotation:flag_resolve": page("POST", student=403, other_student=403, crowd=403, instructor=403,
-                                    other_instructor=403),
-    "annotation_api:session_detail": Row("GET", 401, 403, 403, 403, 403, 403),
-    "annotation_api:session_draft": Row("POST", 401, 400, 400, 400, 400, 400),
-    "annotation_api:question_add": Row("POST", 401, 400, 400, 400, 400, 400),
-    "annotation_api:session_submit": Row("POST", 401, 403, 403, 403, 403, 403),
-    "annotation_api:session_discard": Row("POST", 401, 400, 400, 400, 400, 400),
-    "annotation_api:second_pass_answer": Row("POST", 401, 400, 400, 400, 400, 400),
-    "annotation_api:question_update": Row("POST", 401, 400, 400, 400, 400, 400),
-    "annotation_api:question_delete": Row("POST", 401, 403, 403, 403, 403, 403),
+    "annotation_api:project_paragraphs": manager_api(),
+    "annotation_api:paragraph_restore": manager_api("POST"),
+    "annotation_api:project_flags": manager_api(),
+    "annotation_api:flag_resolve": manager_api("POST"),
 }
 
 # Valid bodies and queries, so that a refusal is the access check's and not an input error's.
@@ -164,25 +170,45 @@ BODIES = {
     "api:question_review": {"action": "accept"},
     "api:appeal_submit": {"message": "Please look again."},
     "api:appeal_decide": {"uphold": True},
+    "api:course_create": {"name": "Matrix course"},
+    "api:round_create": {"name": "matrix-round"},
+    "api:training_start": {"name": "matrix-model"},
     "collector:question_review": {"action": "accept"},
     "collector:appeal_submit": {"message": "Please look again."},
     "collector:appeal_decide": {"decision": "uphold"},
+    "annotation:flag_resolve": {"decision": "reject"},
+    "annotation_api:session_draft": {"draft": {"question": "Which sea"}},
+    "annotation_api:question_add": {"question": "Where do the branches meet?",
+                                    "answer": {"text": "Khartoum", "answer_start": EN_CONTEXT.index("Khartoum")}},
+    "annotation_api:session_discard": {"reason": "hard_to_understand"},
+    "annotation_api:second_pass_answer": {"question_id": "FLAGGED_QUESTION", "is_impossible": True},
+    "annotation_api:question_update": {"question": "Which sea is at the Nile's end?", "is_impossible": True},
+    "annotation_api:project_create": {"name": "Matrix project"},
+    "annotation_api:flag_resolve": {"decision": "reject"},
 }
 QUERIES = {"collector:round_grades_download": {"format": "csv"}}
+# Multipart uploads, made afresh for every request (a file is read once).
+UPLOADS = {
+    "api:round_import": lambda: {"file": SimpleUploadedFile("q.tsv", b"o\tThe cat sat. It\tslept.\tsang.\tran.\tate.\t0\n")},
+    "annotation_api:project_import_articles": lambda: {"file": SimpleUploadedFile(
+        "a.jsonl", b'{"title": "Matrix article", "paragraphs": ["' + b"x" * 600 + b'"], "links": []}')},
+    "annotation_api:project_import_squad": lambda: {"split": "test", "file": SimpleUploadedFile(
+        "s.json", b'{"data": [{"title": "Matrix", "paragraphs": [{"context": "abc", "qas": []}]}]}')},
+}
 
-# Keyword arguments of routes: the object of course A each names (``world`` attribute), by
-# route name first, then by argument name.
+# Keyword arguments of routes: the world object each names (``Obj``) or a literal, by route name
+# first, then by argument name.
 KWARGS_BY_ROUTE = {
     "evaluation:run_table_csv": {"section": "lexical", "table": "no-such-table"},
-    # Annotation sessions and span questions need the annotation app's import and authoring
-    # services (still being built): until the world makes real ones, no such object exists.
-    "annotation_api:question_update": {"question_id": 999_999},
-    "annotation_api:question_delete": {"question_id": 999_999},
+    "evaluation_api:run_table_csv": {"section": "lexical", "table": "no-such-table"},
+    "api:scoring_run_detail": {"run_id": Obj("scoring_run.pk")},
+    "annotation_api:question_update": {"question_id": Obj("span_question.pk")},
+    "annotation_api:question_delete": {"question_id": Obj("span_question.pk")},
     "annotation:task_start": {"kind": "authoring"},
 }
 KWARGS_BY_NAME = {
     "course_id": "course.pk", "round_id": "round.pk", "question_id": "question.pk", "appeal_id": "appeal.pk",
-    "run_id": "evaluation_run.pk", "project_id": "project.pk",
+    "run_id": "evaluation_run.pk", "job_id": "training_job.pk", "project_id": "project.pk",
     "session_id": "annotation_session.pk", "paragraph_id": "paragraph.pk", "flag_id": "flag.pk",
 }
 
@@ -192,89 +218,22 @@ WS_MATRIX: dict[str, dict[str, bool]] = {
                                       "other_instructor": False},
     "ws/rounds/<int:round_id>/scoring/": {"anon": False, "student": False, "other_student": False, "crowd": False,
                                               "instructor": True, "other_instructor": False},
-    # No real annotation session in the world yet (see KWARGS_BY_ROUTE): nobody may open a missing one.
-    "ws/annotation/sessions/<int:session_id>/qa/": {"anon": False, "student": False, "other_student": False, "crowd": False,
+    # The crowdworker's own authoring session: only they may open its model-in-the-loop socket.
+    "ws/annotation/sessions/<int:session_id>/qa/": {"anon": False, "student": False, "other_student": False, "crowd": True,
                                                          "instructor": False, "other_instructor": False},
     "ws/evaluation/runs/<int:run_id>/": {"anon": False, "student": False, "other_student": False, "crowd": False,
                                              "instructor": True, "other_instructor": False},
 }
 
 
-class World:
-    """Course A with its instructor, student, open round, question, appeal and report; course B."""
-
-    def __init__(self, open_round, student, instructor, other_instructor, crowdworker):
-        from evaluation.models import EvaluationRun
-
-        self.round, self.course = open_round, open_round.course
-        other_course = services.course_create(owner=other_instructor, name="Course B")
-        other_student = make_user("bella")
-        services.course_join(user=other_student, join_code=other_course.join_code)
-        self.users = {"anon": None, "student": student, "other_student": other_student, "crowd": crowdworker,
-                      "instructor": instructor, "other_instructor": other_instructor}
-        self.question = services.question_submit(user=student, round_id=open_round.pk, **question_data())
-        self.appeal = Appeal.objects.create(question=self.question, author=student, message="Please look again.")
-        self.evaluation_run = EvaluationRun.objects.create(target="round", round=open_round, status="done")
-        self.project = self._project(instructor)
-        self.annotation_session = self.paragraph = self.flag = None  # see KWARGS_BY_ROUTE
-
-    @staticmethod
-    def _project(instructor):
-        try:
-            from annotation.services.projects import project_create
-        except ImportError:  # the annotation app is still being built
-            return None
-        return project_create(owner=instructor, name="Project A")
-
-    def kwargs_for(self, name: str, route: str, keys: list[str]) -> dict:
-        given = dict(KWARGS_BY_ROUTE.get(name, {}))
-        for key in keys:
-            if key in given:
-                continue
-            assert key in KWARGS_BY_NAME, f"{name}: say which object <{key}> is (KWARGS_BY_NAME / KWARGS_BY_ROUTE)"
-            attribute, _, field = KWARGS_BY_NAME[key].partition(".")
-            obj = getattr(self, attribute)
-            given[key] = getattr(obj, field) if obj is not None else 999_999
-        return given
-
-
-def _http_routes(resolver=None, prefix: str = "", namespace: str = "") -> list[tuple[str, str, list[str]]]:
-    """(name, route, keyword names) of every URL pattern; the admin site counts as one route."""
-    found = []
-    for pattern in (resolver or get_resolver()).url_patterns:
-        route = prefix + str(pattern.pattern)
-        if isinstance(pattern, URLResolver):
-            if route == "admin/":
-                found.append(("admin", route, []))
-                continue
-            inner = ":".join(filter(None, [namespace, pattern.namespace])) if pattern.namespace else namespace
-            found += _http_routes(pattern, route, inner)
-        elif isinstance(pattern, URLPattern):
-            name = f"{namespace}:{pattern.name}" if namespace else pattern.name
-            found.append((name, route, list(pattern.pattern.converters)))
-    return found
-
-
-def _path(route: str, kwargs: dict) -> str:
-    path = route
-    for key, value in kwargs.items():
-        for converter in ("int", "slug", "str"):
-            path = path.replace(f"<{converter}:{key}>", str(value))
-    return "/" + path
-
-
-def _outcome(response) -> object:
-    if response.status_code in (301, 302):
-        if "/login/" in response["Location"]:
-            return LOGIN
-        errors = [m for m in get_messages(response.wsgi_request) if m.level == messages.ERROR]
-        return REFUSED if errors else REDIRECT
-    return response.status_code
+def _body(name: str, world: World) -> dict:
+    placeholders = {"ROUND": world.round.pk, "FLAGGED_QUESTION": world.flagged_question.pk}
+    return {key: placeholders.get(value, value) if isinstance(value, str) else value
+            for key, value in BODIES.get(name, {}).items()}
 
 
 def _request(name: str, route: str, row_method: str, user, token: str | None, world: World):
-    kwargs = world.kwargs_for(name, route, list(_route_keys(route)))
-    path = _path(route, kwargs)
+    path = url_path(route, world.kwargs_for(name, _route_keys(route), KWARGS_BY_ROUTE, KWARGS_BY_NAME))
     client = Client(raise_request_exception=False)  # a 500 is an outcome to report, not a crash
     headers = {}
     if route.startswith("api/") and not route.startswith(("api/schema", "api/docs", "api/redoc")):
@@ -282,13 +241,14 @@ def _request(name: str, route: str, row_method: str, user, token: str | None, wo
             headers["HTTP_AUTHORIZATION"] = f"Token {token}"
     elif user is not None:
         client.force_login(user)
-    body = {key: world.round.pk if value == "ROUND" else value for key, value in BODIES.get(name, {}).items()}
     # Each request's writes are rolled back, so one role's success can't change the next one's.
     with transaction.atomic():
-        if row_method == "POST" and route.startswith("api/"):
-            response = client.post(path, body, content_type="application/json", **headers)
+        if row_method == "POST" and name in UPLOADS:
+            response = client.post(path, UPLOADS[name](), **headers)  # multipart
+        elif row_method == "POST" and route.startswith("api/"):
+            response = client.post(path, _body(name, world), content_type="application/json", **headers)
         elif row_method == "POST":
-            response = client.post(path, body, **headers)
+            response = client.post(path, _body(name, world), **headers)
         else:
             response = client.get(path, QUERIES.get(name, {}), **headers)
         transaction.set_rollback(True)
@@ -307,16 +267,16 @@ def world(open_round, student, instructor, other_instructor, crowdworker):
 @pytest.mark.django_db
 def test_every_http_route_gives_each_role_exactly_what_it_may(world: World, fake_model):
     tokens = {role: Token.objects.create(user=user).key for role, user in world.users.items() if user is not None}
-    routes = _http_routes()
+    routes = http_routes()
     unlisted, wrong = [], []
     for name, route, _keys in routes:
         row = HTTP_MATRIX.get(name)
         method = row.method if row else "GET"
-        observed = {role: _outcome(_request(name, route, method, world.users[role], tokens.get(role), world))
+        observed = {role: outcome(_request(name, route, method, world.users[role], tokens.get(role), world))
                     for role in ROLES}
         if row is None and observed["instructor"] == 405:
             method = "POST"  # a POST-only route: suggest its POST row
-            observed = {role: _outcome(_request(name, route, method, world.users[role], tokens.get(role), world))
+            observed = {role: outcome(_request(name, route, method, world.users[role], tokens.get(role), world))
                         for role in ROLES}
         if row is None:
             unlisted.append(f'    "{name}": Row("{method}", ' + ", ".join(repr(observed[r]) for r in ROLES) + "),")
@@ -336,28 +296,6 @@ def test_every_http_route_gives_each_role_exactly_what_it_may(world: World, fake
     assert not message, "\n\n".join(message)
 
 
-async def _ws_outcome(application, path: str, user) -> bool:
-    communicator = WebsocketCommunicator(application, path)
-    communicator.scope["user"] = user or AnonymousUser()
-    connected, _ = await communicator.connect()
-    assert connected
-    try:
-        first = await communicator.receive_output(timeout=5)
-    except TimeoutError:
-        first = None
-    refused = False
-    if first and first.get("type") == "websocket.send":
-        refused = '"type": "error"' in first.get("text", "")
-        if refused:
-            closing = await communicator.receive_output(timeout=5)
-            assert closing == {"type": "websocket.close", "code": 4403}, closing
-    elif first and first.get("type") == "websocket.close":
-        refused = True
-    with contextlib.suppress(asyncio.CancelledError):  # the app may have finished after closing the socket
-        await communicator.disconnect()
-    return not refused
-
-
 @pytest.mark.django_db(transaction=True)
 def test_every_websocket_route_admits_exactly_the_roles_that_may(world: World, fake_model):
     from config.routing import websocket_urlpatterns
@@ -369,9 +307,22 @@ def test_every_websocket_route_admits_exactly_the_roles_that_may(world: World, f
     assert not set(WS_MATRIX) - set(routes), f"rows for websocket routes that no longer exist: {set(WS_MATRIX) - set(routes)}"
     wrong = []
     for route in routes:
-        path = _path(route, world.kwargs_for(route, route, _route_keys(route)))
+        path = url_path(route, world.kwargs_for(route, _route_keys(route), KWARGS_BY_ROUTE, KWARGS_BY_NAME))
         for role in ROLES:
-            admitted = asyncio.run(_ws_outcome(application, path, world.users[role]))
+            admitted = asyncio.run(ws_outcome(application, path, world.users[role]))
             if admitted != WS_MATRIX[route][role]:
                 wrong.append(f"{route} as {role}: expected {'admitted' if WS_MATRIX[route][role] else 'refused'}")
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.django_db
+def test_the_world_holds_real_objects_of_every_kind(world: World):
+    """Every URL argument names an object that exists, so no row passes on a 404 alone."""
+    for ref in {*KWARGS_BY_NAME.values(), *(v for kw in KWARGS_BY_ROUTE.values() for v in kw.values()
+                                            if isinstance(v, Obj))}:
+        attribute = ref.partition(".")[0]
+        obj = getattr(world, attribute)
+        assert obj is not None and type(obj).objects.filter(pk=obj.pk).exists(), ref
+    assert world.annotation_session.worker == world.users["crowd"] and world.flag.status == "open"
+    world.paragraph.refresh_from_db()
+    assert world.paragraph.status == "discarded" and world.span_question.status == "draft"

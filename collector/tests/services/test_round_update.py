@@ -47,3 +47,16 @@ class RoundUpdateTests:
             round_settings.round_update(round_=round_, opens_at=now, closes_at=now)
         with pytest.raises(ValidationError):
             round_settings.round_update(round_=round_, weight_live=-1.0)
+
+    def test_scoring_settings_not_sent_keep_their_values(self, round_):
+        round_settings.round_update(round_=round_, scoring={"epochs": 3})
+        updated = round_settings.round_update(round_=round_, scoring={"batch_size": 16})
+        assert updated.scoring_config == {"epochs": 3, "batch_size": 16}
+
+    @pytest.mark.parametrize(("scoring", "field"), [({"epochs": 50}, "epochs"), ({"threads": 500}, "threads"),
+                                                    ({"learning_rate": 0.5}, "learning_rate")])
+    def test_scoring_settings_outside_the_offered_bounds_are_refused(self, round_, scoring, field):
+        with pytest.raises(ValidationError) as raised:
+            round_settings.round_update(round_=round_, scoring=scoring)
+        assert field in raised.value.message_dict
+        assert Round.objects.get(pk=round_.pk).scoring_config == {}

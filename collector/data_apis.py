@@ -1,0 +1,135 @@
+"""JSON API of a round's files, for its course's instructors: grades, CODAH export and import.
+
+GET  /api/rounds/<id>/grades/?format=canvas|moodle|csv&points_possible=    CSV, as the round page's download
+GET  /api/rounds/<id>/export/?format=tsv|jsonl&weights_run=                 as ``manage.py export_codah``
+POST /api/rounds/<id>/import/  (multipart: file, allow_duplicate_choices)   as ``manage.py import_codah``
+
+The downloads are files, not JSON; their errors are JSON like every other endpoint's. An import
+is all or nothing, with the same byte and row limits as the command (``STUMPER_IMPORT_MAX_*``).
+"""
+import json
+
+from django.conf import settings
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from collector import grades, selectors, services
+from collector.apis import MAX_ID, ApiErrorsMixin, FormatParamNegotiation, file_response
+from collector.exceptions import ImportFailed
+from evaluation.export_weights import evaluation_run_weights
+
+MAX_ERRORS_SHOWN = 100
+
+
+class RoundGradesApi(ApiErrorsMixin, APIView):
+    """GET one row per enrolled student as a Canvas or Moodle import file or plain CSV. Points =
+    credit, or min(points_possible, credit) when ``points_possible`` is given."""
+
+    content_negotiation_class = FormatParamNegotiation
+    output_media_type = "text/csv"
+
+    class FilterSerializer(serializers.Serializer):
+        format = serializers.ChoiceField(choices=grades.FORMATS, default="canvas")
+        points_possible = serializers.FloatField(required=False, allow_null=True, default=None, min_value=0.0,
+                                                 max_value=1e9)
+
+    def get(self, request: Request, round_id: int):
+        round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        fmt, points_possible = filters.validated_data["format"], filters.validated_data["points_possible"]
+        rows = grades.round_grades(round_=round_, points_possible=points_possible)
+        return file_response(grades.grades_csv(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible),
+                             content_type="text/csv; charset=utf-8",
+                             filename=f"stumper-{round_.name}-grades-{fmt}.csv")
+
+
+class RoundExportApi(ApiErrorsMixin, APIView):
+    """GET the round's questions as CODAH TSV (re-importable) or JSON lines with the live model's
+    answer. ``weights_run`` (a finished evaluation report of the round) adds its reweighting
+    weights n·q: 4 more TSV columns after the index, or ``"weights"`` in each JSON line."""
+
+    content_negotiation_class = FormatParamNegotiation
+    output_media_type = "text/tab-separated-values"
+
+    class FilterSerializer(serializers.Serializer):
+        format = serializers.ChoiceField(choices=["tsv", "jsonl"], default="tsv")
+        weights_run = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+
+    def get(self, request: Request, round_id: int):
+        round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        run_id = filters.validated_data.get("weights_run")
+        try:
+            weights = None if run_id is None else evaluation_run_weights(run_id=run_id, round_=round_)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError({"weights_run": error.messages}) from None
+        suffix = "" if run_id is None else f"-weights-{run_id}"
+        if filters.validated_data["format"] == "tsv":
+            return file_response(selectors.round_export_codah_tsv(round_=round_, weights=weights),
+                                 content_type="text/tab-separated-values; charset=utf-8",
+                                 filename=f"{round_.name}{suffix}.tsv")
+        records = selectors.round_export_records(round_=round_, weights=weights)
+        return file_response("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records),
+                             content_type="application/x-ndjson; charset=utf-8", filename=f"{round_.name}{suffix}.jsonl")
+
+
+class CodahFileField(serializers.FileField):
+    """A CODAH TSV upload as text. A file over the import limit is read only just past it: the
+    import service then refuses it for its size, with its own message, and nothing more is read."""
+
+    def to_internal_value(self, data) -> str:
+        upload = super().to_internal_value(data)
+        raw = upload.read(settings.STUMPER_IMPORT_MAX_BYTES + 1)
+        if len(raw) > settings.STUMPER_IMPORT_MAX_BYTES:
+            return raw.decode("utf-8", errors="replace")  # still over the limit, so still refused
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise serializers.ValidationError("The file is not UTF-8 text.") from None
+
+
+class RoundImportApi(ApiErrorsMixin, APIView):
+    """POST a CODAH TSV file (7 tab-separated fields: category letters, prompt, 4 answers, right
+    index) as multipart ``file``: every row is imported, as accepted questions by the course's
+    owner, or none; bad rows are listed by line."""
+
+    parser_classes = [MultiPartParser]  # a file upload
+
+    class InputSerializer(serializers.Serializer):
+        file = CodahFileField()
+        allow_duplicate_choices = serializers.BooleanField(
+            required=False, default=False,
+            help_text="Accept rows that repeat a completion (three rows of the public CODAH release do)")
+
+    class OutputSerializer(serializers.Serializer):
+        round_id = serializers.IntegerField()
+        imported = serializers.IntegerField()
+        question_ids = serializers.ListField(child=serializers.IntegerField())
+
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            questions = services.codah_import(
+                round_=round_, text=serializer.validated_data["file"], author=round_.course.owner,
+                allow_duplicate_choices=serializer.validated_data["allow_duplicate_choices"],
+            )
+        except ImportFailed as error:
+            raise serializers.ValidationError({"file": import_messages(error.errors)}) from None
+        return Response({"round_id": round_.pk, "imported": len(questions), "question_ids": [q.pk for q in questions]},
+                        status=status.HTTP_201_CREATED)
+
+
+def import_messages(errors) -> list[str]:
+    """An import's problems, one message each (``line 3: ...``), the first ``MAX_ERRORS_SHOWN``."""
+    shown = [f"line {line}: {message}" if isinstance(line, int) else f"{line}: {message}"
+             for line, message in errors[:MAX_ERRORS_SHOWN]]
+    more = len(errors) - len(shown)
+    return [*shown, *([f"... and {more} more"] if more > 0 else []), "Nothing was imported."]
