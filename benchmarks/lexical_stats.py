@@ -16,8 +16,8 @@ label) and an evaluation split with the predictions of a "biased model". In one 
     subsample, and prints the speed ratios per instance (per instance-step for reweighting).
 
 Times are printed as wall-clock and as process CPU time. The tokenizer and matrix kernels run in
-up to ``mlcore.threads.MAX_THREADS`` threads, so on a quiet machine wall time is below CPU time
-for them; on a shared one the wall clock mostly measures the other processes. The ratios compare mlcore at full size with pure Python on the subsample.
+``--threads`` threads (1, mlcore's default); the unigram features are also timed once with every
+CPU for comparison. On a shared machine the wall clock mostly measures the other processes. The ratios compare mlcore at full size with pure Python on the subsample.
 """
 from __future__ import annotations
 
@@ -32,12 +32,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mlcore import threads
 from mlcore.lexical import lexical_features, lexical_tokens
 from mlcore.lexical_association import lexical_zscores, select_top_features
 from mlcore.permutation import lexical_bias_test
 from mlcore.reweighting import bigram_balance_check, reweight, reweighting_features
 from mlcore.stopwords import NLTK_ENGLISH_STOPWORDS, STOP_WORDS
-from mlcore.threads import MAX_THREADS
 
 LABELS = ("entailment", "neutral", "contradiction")
 
@@ -232,6 +232,7 @@ def main() -> None:
     parser.add_argument("--subsample", type=int, default=20_000, help="instances for the pure-Python comparison")
     parser.add_argument("--py-steps", type=int, default=3, help="Adam steps of the pure-Python reweighting")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1, help="threads of the lexical kernels (mlcore.threads)")
     args = parser.parse_args()
 
     rng = np.random.default_rng(args.seed)
@@ -251,7 +252,8 @@ def main() -> None:
     # numba compiles the tokenizer and matrix kernels on first use (or loads them from its disk cache).
     lexical_features(["warm-up"], ["text"])
     print(f"  one-time punctuation table and kernel compilation (not counted below)  {time.perf_counter() - t:5.2f} s")
-    print(f"  threads: up to {MAX_THREADS} (mlcore.threads.MAX_THREADS); CPU time below sums all threads")
+    threads.set_max_threads(args.threads)
+    print(f"  threads: up to {threads.MAX_THREADS} (--threads; mlcore.threads.set_max_threads); CPU time sums all threads")
     with Clock() as stats_clock:
         ml, timings = mlcore_statistics((first, second, labels), (e_first, e_second, gold, pred))
     for name, seconds in timings.items():
@@ -264,6 +266,14 @@ def main() -> None:
           f"{len(ml['selection'])}, {test.n_features_seen_in_eval} seen in evaluation")
     print(f"  test: n_U={test.n_U} n_N={test.n_N} overlap={test.n_overlap} a={test.a} b={test.b} "
           f"acc_U={test.acc_U:.4f} acc_N={test.acc_N:.4f} p={test.pvalue_display()}")
+    cpus = threads.available_cpus()
+    if cpus != args.threads:  # the same features split over every CPU, for comparison
+        threads.set_max_threads(cpus)
+        with Clock() as threads_clock:
+            lexical_features(first, second)
+        threads.set_max_threads(args.threads)
+        print(f"  unigram features with {cpus} threads instead (comparison): {threads_clock.wall:.2f} s wall, "
+              f"{threads_clock.cpu:.2f} s CPU")
     t = time.perf_counter()
     bigrams = lexical_features(first, second, ngram=2)
     bigram_seconds = time.perf_counter() - t

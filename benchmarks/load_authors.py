@@ -1,19 +1,21 @@
 """Load benchmark: many authenticated authors typing and submitting at once, on PostgreSQL + Redis.
 
     .venv/bin/python benchmarks/load_authors.py [--authors 50] [--seconds 60] [--web 2]
-        [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--redis-url redis://127.0.0.1:6379/9]
+        [--draft-inference local|worker] [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--redis-url redis://127.0.0.1:6379/9]
 
 Builds a throwaway installation in a new database on the given PostgreSQL server (dropped at the
 end) with the production-like local settings: Redis channel layer, cache and Celery broker. It
 starts ``--web`` daphne processes (authors are spread over them, as a load balancer would) and
-one Celery worker for every queue, then every author, for ``--seconds``:
+one Celery worker for every queue (``--draft-inference worker``: drafts are scored by that worker,
+``STUMPER_DRAFT_INFERENCE=worker``, as in ``docker/env.example``; ``local``: by the web process
+that holds the socket), then every author, for ``--seconds``:
 
 - keeps a websocket open on ``ws/author/<round>/`` and sends a new draft every 150-300 ms
   (the page debounces typing to about that), measuring draft -> prediction latency;
 - submits a finished question over the REST API (token auth, a fresh client token) every
   4-8 s, measuring the request's latency.
 
-It prints and writes to benchmarks/out/load_authors.json: errors (failed or refused requests,
+It prints and writes to benchmarks/out/load_authors-<mode>.json: errors (failed or refused requests,
 websocket errors or drops; aim: zero), submissions lost (answered 201 but not in the database,
 counted there by client token: must be zero), and latency percentiles. Students sign in through
 sessions written directly to the database (no password hashing in the measured part).
@@ -42,18 +44,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from benchmarks.live_feedback import free_port, start_server, stop_server  # noqa: E402
 
-OUT_FILE = ROOT / "benchmarks" / "out" / "load_authors.json"
+OUT_DIR = ROOT / "benchmarks" / "out"
 PROMPTS = ["The chef forgot the bread in the oven, so the toast was", "Maria missed the bus again, so she",
            "The dog heard thunder and", "After the long exam the students"]
 CHOICES = ["burnt and black.", "perfectly golden.", "still frozen.", "soft and white."]
 
 
-def environment(database_url: str, redis_url: str, var_dir: Path) -> dict[str, str]:
+def environment(database_url: str, redis_url: str, var_dir: Path, draft_inference: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL", "STUMPER_BROKER_DIR")}
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.local", STUMPER_ENV_FILE=os.devnull, STUMPER_VAR_DIR=str(var_dir),
         SECRET_KEY=secrets.token_urlsafe(50), DEBUG="false", HF_HUB_OFFLINE="1", LOG_LEVEL="WARNING",
         DATABASE_URL=database_url, REDIS_URL=redis_url, CELERY_TASK_ALWAYS_EAGER="false",
+        STUMPER_DRAFT_INFERENCE=draft_inference,
     )
     os.environ.clear()
     os.environ.update(env)
@@ -219,9 +222,14 @@ async def warm_up(bases: list[str], round_id: int, session_key: str) -> None:
         url = base.replace("http://", "ws://") + f"/ws/author/{round_id}/"
         async with connect(url, origin=base, additional_headers={"Cookie": f"sessionid={session_key}"},
                            proxy=None, open_timeout=60) as socket:
-            await socket.send(json.dumps({"type": "draft", "prompt": PROMPTS[0], "choices": CHOICES, "answer": 0}))
-            while json.loads(await asyncio.wait_for(socket.recv(), timeout=120)).get("type") != "prediction":
-                pass
+            draft = json.dumps({"type": "draft", "prompt": PROMPTS[0], "choices": CHOICES, "answer": 0})
+            await socket.send(draft)
+            deadline = time.monotonic() + 180
+            while (message := json.loads(await asyncio.wait_for(socket.recv(), timeout=120)))["type"] != "prediction":
+                # An inference worker still loading the model answers "unavailable" after the
+                # timeout: ask again until it has the model.
+                if message["type"] == "status" and message.get("state") == "unavailable" and time.monotonic() < deadline:
+                    await socket.send(draft)
 
 
 def main() -> None:
@@ -232,11 +240,13 @@ def main() -> None:
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/postgres",
                         help="PostgreSQL server (its database is only used to create and drop the throwaway one)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9")
+    parser.add_argument("--draft-inference", choices=("local", "worker"), default="local",
+                        help="where drafts are scored: the web process (local) or the Celery worker (worker)")
     args = parser.parse_args()
 
     name = f"stumper_load_{os.getpid()}"
     var_dir = Path(mkdtemp(prefix="stumper-load-"))
-    env = environment(create_database(args.database_url, name), args.redis_url, var_dir)
+    env = environment(create_database(args.database_url, name), args.redis_url, var_dir, args.draft_inference)
     servers, worker = [], None
     try:
         round_id, students = build(args.authors)
@@ -251,7 +261,8 @@ def main() -> None:
         asyncio.run(warm_up([f"http://127.0.0.1:{port}" for port in ports], round_id, students[0][0]))
         authors = [Author(i, f"http://127.0.0.1:{ports[i % len(ports)]}", key, token)
                    for i, (key, token) in enumerate(students)]
-        print(f"{args.authors} authors on {args.web} web process(es) for {args.seconds:.0f} s ...", flush=True)
+        print(f"{args.authors} authors on {args.web} web process(es) for {args.seconds:.0f} s, drafts scored "
+              f"{'by the worker' if args.draft_inference == 'worker' else 'in the web processes'} ...", flush=True)
         started = time.perf_counter()
         asyncio.run(drive(authors, round_id, args.seconds))
         elapsed = time.perf_counter() - started
@@ -264,7 +275,8 @@ def main() -> None:
             for state, count in author.statuses.items():
                 statuses[state] = statuses.get(state, 0) + count
         result = {
-            "authors": args.authors, "web_processes": args.web, "seconds": round(elapsed, 1),
+            "authors": args.authors, "web_processes": args.web, "draft_inference": args.draft_inference,
+            "seconds": round(elapsed, 1),
             "drafts_sent": sum(len(a.sent) for a in authors),
             "drafts_answered": percentiles([x for a in authors for x in a.draft_latency]),
             "submissions_accepted": len(accepted), "submissions_stored": stored,
@@ -273,8 +285,8 @@ def main() -> None:
             "errors": len(errors), "error_examples": sorted(set(errors))[:10], "statuses": statuses,
         }
         print(json.dumps(result, indent=2))
-        OUT_FILE.parent.mkdir(parents=True, exist_ok=True)
-        OUT_FILE.write_text(json.dumps(result, indent=2) + "\n")
+        OUT_DIR.mkdir(parents=True, exist_ok=True)
+        (OUT_DIR / f"load_authors-{args.draft_inference}.json").write_text(json.dumps(result, indent=2) + "\n")
     finally:
         for server in servers:
             stop_server(server)

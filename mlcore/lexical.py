@@ -26,7 +26,7 @@ from typing import Literal
 import numpy as np
 import scipy.sparse as sp
 
-from mlcore.lexical_rows import instance_rows, segment_rows
+from mlcore.lexical_rows import feature_label_sums, instance_matrix
 from mlcore.lexical_tokenizer import corpus_token_ids, factorize_u64
 
 __all__ = [
@@ -226,10 +226,9 @@ def lexical_features(
         cols, names = _project(cols, names, vocabulary, ngram)
         rows = rows[cols >= 0]
         cols = cols[cols >= 0]
-    # Features of each distinct segment, then of each instance: the sum of its segments' rows
-    # (a word in both segments of an instance-counted pair is still one).
-    indptr, indices, counts = segment_rows(rows, cols, len(distinct))
-    matrix = instance_rows(indptr, indices, counts, runs, len(names), binary=count == "instance")
+    # Each instance's row from its segments' tokens (a word in both segments of an
+    # instance-counted pair is still one).
+    matrix = instance_matrix(rows, cols, len(distinct), runs, len(names), binary=count == "instance")
     return LexicalFeatures(matrix=matrix, vocabulary=tuple(names), ngram=ngram, count=count)
 
 
@@ -282,11 +281,4 @@ def encode_labels(values: Iterable[Hashable], label_set: Sequence[Hashable], *, 
 
 def feature_label_counts(features: LexicalFeatures, labels: np.ndarray, n_labels: int) -> np.ndarray:
     """``c[w, y]``: summed feature values over instances with label index ``y``, shape ``(V, n_labels)``."""
-    matrix = features.matrix
-    if len(labels) != matrix.shape[0]:
-        raise ValueError(f"{len(labels)} labels for {matrix.shape[0]} instances")
-    # One sparse product with the one-hot label matrix (integer arithmetic, exact): about twice
-    # as fast as a weighted bincount over every non-zero.
-    one_hot = np.zeros((len(labels), n_labels), dtype=np.int64)
-    one_hot[np.arange(len(labels)), labels] = 1
-    return np.asarray(matrix.T @ one_hot, dtype=np.int64).reshape(matrix.shape[1], n_labels)
+    return feature_label_sums(features.matrix, np.asarray(labels), n_labels)

@@ -14,12 +14,29 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["MAX_THREADS", "map_in_threads", "split_points"]
+__all__ = ["MAX_THREADS", "available_cpus", "map_in_threads", "set_max_threads", "split_points"]
 
 T = TypeVar("T")
 
-#: Upper bound on threads per call; more parts only add merging work on small machines.
-MAX_THREADS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+#: Threads per call (``set_max_threads``). One by default: on this project's 2-vCPU machines two
+#: threads made the lexical kernels slower, not faster (``benchmarks/lexical_stats.py`` prints
+#: both: 1.05 s wall / 1.05 s CPU with one thread, 1.24-1.32 s wall / 1.6 s CPU with two, for
+#: SNLI-sized unigram features), as the cores share their caches and memory bandwidth. Raise it
+#: on machines where the benchmark shows a gain.
+MAX_THREADS = 1
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def set_max_threads(n: int) -> None:
+    """Let the lexical kernels split their work over up to ``n`` threads."""
+    global MAX_THREADS
+    if n < 1:
+        raise ValueError(f"need at least one thread, got {n}")
+    MAX_THREADS = int(n)
 
 
 def split_points(n_items: int, min_part: int) -> np.ndarray:

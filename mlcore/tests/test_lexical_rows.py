@@ -1,13 +1,12 @@
 """The compiled matrix assembly must equal a plain count of (instance, feature) pairs."""
 import doctest
-from collections import Counter
 
 import numpy as np
 import pytest
 
 from mlcore import lexical_rows
 from mlcore.lexical import lexical_features
-from mlcore.lexical_rows import instance_rows, segment_rows
+from mlcore.lexical_rows import instance_matrix
 
 
 def random_pairs(rng, n_segments, max_len, n_features):
@@ -16,48 +15,51 @@ def random_pairs(rng, n_segments, max_len, n_features):
     return rows, rng.integers(0, n_features, size=len(rows))
 
 
-class SegmentRowsTests:
-    @pytest.mark.parametrize("max_len", [3, 40, 200])  # insertion sort, and np.sort past the limit
-    def test_matches_a_counter_per_segment(self, max_len):
-        rng = np.random.default_rng(max_len)
-        rows, cols = random_pairs(rng, 300, max_len, 60)
-        indptr, indices, counts = segment_rows(rows, cols, 300)
-        for s in range(300):
-            expected = sorted(Counter(cols[rows == s].tolist()).items())
-            got = list(zip(indices[indptr[s]:indptr[s + 1]].tolist(), counts[indptr[s]:indptr[s + 1]].tolist()))
-            assert got == expected
-
-    def test_unsorted_or_out_of_range_rows_are_refused(self):
-        with pytest.raises(ValueError, match="sorted"):
-            segment_rows(np.array([1, 0]), np.array([0, 0]), 2)
-        with pytest.raises(ValueError, match="sorted"):
-            segment_rows(np.array([0, 2]), np.array([0, 0]), 2)
-
-    def test_no_pairs(self):
-        indptr, indices, counts = segment_rows(np.zeros(0, np.int64), np.zeros(0, np.int64), 3)
-        assert indptr.tolist() == [0, 0, 0, 0] and indices.size == counts.size == 0
+def expected_matrix(rows, cols, n_segments, runs, n_features, binary):
+    dense = np.zeros((n_segments, n_features), np.int64)
+    np.add.at(dense, (rows, cols), 1)
+    expected = sum(dense[run] for run in runs)
+    return np.minimum(expected, 1) if binary else expected
 
 
-class InstanceRowsTests:
+def rows_are_distinct(matrix) -> bool:
+    # No column twice in a row (scipy would add the duplicates up, but nnz and sums must be exact).
+    return all(len(set(matrix.indices[a:b].tolist())) == b - a for a, b in zip(matrix.indptr[:-1], matrix.indptr[1:]))
+
+
+class InstanceMatrixTests:
     @pytest.mark.parametrize("binary", [True, False])
     @pytest.mark.parametrize("n_slots", [1, 2])
-    def test_union_of_segment_rows(self, binary, n_slots):
-        rng = np.random.default_rng(n_slots + 2 * binary)
-        rows, cols = random_pairs(rng, 50, 70, 30)
-        indptr, indices, counts = segment_rows(rows, cols, 50)
+    @pytest.mark.parametrize("max_len", [3, 40, 200])
+    def test_union_of_the_segments_pairs(self, binary, n_slots, max_len):
+        rng = np.random.default_rng(n_slots + 2 * binary + max_len)
+        rows, cols = random_pairs(rng, 50, max_len, 300 if max_len == 200 else 30)
+        n_features = int(cols.max()) + 1
         runs = [rng.integers(0, 50, size=200) for _ in range(n_slots)]
-        matrix = instance_rows(indptr, indices, counts, runs, 30, binary=binary)
-        dense = np.zeros((50, 30), np.int64)
-        np.add.at(dense, (rows, cols), 1)
-        expected = sum(dense[run] for run in runs)
-        assert np.array_equal(matrix.toarray(), np.minimum(expected, 1) if binary else expected)
-        # The matrix claims sorted, distinct columns per row (scipy trusts it): check the claim.
-        assert all((np.diff(matrix.indices[a:b]) > 0).all() for a, b in zip(matrix.indptr[:-1], matrix.indptr[1:]))
+        matrix = instance_matrix(rows, cols, 50, runs, n_features, binary=binary)
+        assert np.array_equal(matrix.toarray(), expected_matrix(rows, cols, 50, runs, n_features, binary))
+        assert rows_are_distinct(matrix) and not matrix.has_sorted_indices
+        matrix.sort_indices()  # what scipy does where an operation needs sorted rows
+        assert np.array_equal(matrix.toarray(), expected_matrix(rows, cols, 50, runs, n_features, binary))
 
-    def test_three_segments_are_refused(self):
-        indptr, indices, counts = segment_rows(np.array([0]), np.array([0]), 1)
+    def test_bad_arguments_are_refused(self):
+        one = [np.zeros(1, np.int64)]
+        with pytest.raises(ValueError, match="sorted"):
+            instance_matrix(np.array([1, 0]), np.array([0, 0]), 2, one, 1, binary=True)
+        with pytest.raises(ValueError, match="sorted"):
+            instance_matrix(np.array([0, 2]), np.array([0, 0]), 2, one, 1, binary=True)
+        with pytest.raises(ValueError, match="cols"):
+            instance_matrix(np.array([0, 0]), np.array([0, 5]), 1, one, 5, binary=True)
+        with pytest.raises(ValueError, match="runs"):
+            instance_matrix(np.array([0]), np.array([0]), 1, [np.array([1])], 1, binary=True)
         with pytest.raises(ValueError, match="one or two"):
-            instance_rows(indptr, indices, counts, [np.zeros(1, np.int64)] * 3, 1, binary=True)
+            instance_matrix(np.array([0]), np.array([0]), 1, one * 3, 1, binary=True)
+
+    def test_no_pairs_and_no_instances(self):
+        empty = np.zeros(0, np.int64)
+        matrix = instance_matrix(empty, empty, 3, [np.array([0, 2])], 4, binary=True)
+        assert matrix.shape == (2, 4) and matrix.nnz == 0
+        assert instance_matrix(empty, empty, 3, [empty], 4, binary=False).shape == (0, 4)
 
 
 def test_long_texts_count_tokens_exactly():
@@ -79,15 +81,22 @@ def test_parts_in_threads_give_the_same_matrix(monkeypatch, binary):
     rng = np.random.default_rng(7)
     rows, cols = random_pairs(rng, 40, 60, 25)
     runs = [rng.integers(0, 40, size=90), rng.integers(0, 40, size=90)]
-    one_part_rows = segment_rows(rows, cols, 40)
-    one_part = instance_rows(*one_part_rows, runs, 25, binary=binary)
+    one_part = instance_matrix(rows, cols, 40, runs, 25, binary=binary)
     monkeypatch.setattr(threads, "MAX_THREADS", 3)
     monkeypatch.setattr(lexical_rows, "_MIN_PART", 5)
-    parts = segment_rows(rows, cols, 40)
-    assert [a.tolist() for a in parts] == [a.tolist() for a in one_part_rows]
-    three_parts = instance_rows(*parts, runs, 25, binary=binary)
+    three_parts = instance_matrix(rows, cols, 40, runs, 25, binary=binary)
     assert (one_part != three_parts).nnz == 0 and np.array_equal(one_part.indptr, three_parts.indptr)
-    with pytest.raises(ValueError, match="sorted"):
-        segment_rows(np.array([0, 0, 50]), np.array([1, 2, 3]), 40)  # a row past the last segment
-    with pytest.raises(ValueError, match="sorted"):
-        segment_rows(np.array([0, 30, 2]), np.array([1, 2, 3]), 40)
+    assert rows_are_distinct(three_parts)
+
+
+def test_feature_label_sums_equal_the_sparse_product_and_refuse_bad_labels():
+    rng = np.random.default_rng(3)
+    rows, cols = random_pairs(rng, 60, 20, 40)
+    matrix = instance_matrix(rows, cols, 60, [rng.integers(0, 60, size=120)], 40, binary=False)
+    labels = rng.integers(0, 3, size=120)
+    one_hot = np.eye(3, dtype=np.int64)[labels]
+    assert np.array_equal(lexical_rows.feature_label_sums(matrix, labels, 3), matrix.T @ one_hot)
+    with pytest.raises(ValueError, match="labels for"):
+        lexical_rows.feature_label_sums(matrix, labels[:5], 3)
+    with pytest.raises(ValueError, match="inside"):
+        lexical_rows.feature_label_sums(matrix, np.full(120, 3), 3)

@@ -36,3 +36,12 @@ def test_split_points_cover_everything_in_at_most_max_threads_parts(monkeypatch)
 
 def test_docstring_examples():
     assert doctest.testmod(threads).failed == 0
+
+
+def test_one_thread_by_default_and_set_max_threads_validates(monkeypatch):
+    assert threads.MAX_THREADS == 1 and threads.available_cpus() >= 1
+    monkeypatch.setattr(threads, "MAX_THREADS", 1)
+    threads.set_max_threads(2)
+    assert split_points(200, min_part=100).tolist() == [0, 100, 200]
+    with pytest.raises(ValueError, match="at least one thread"):
+        threads.set_max_threads(0)
