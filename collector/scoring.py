@@ -217,7 +217,8 @@ def _finish(run: ScoringRun) -> None:
     }
     if run.kind == ScoringRun.Kind.ANSWER_ONLY:
         answer_only = answer_only_summary(gold, oof[0])
-        summary.update(answer_only_accuracy=answer_only.statistic, binomial_pvalue=answer_only.pvalue)
+        summary.update(answer_only_accuracy=answer_only.statistic, binomial_pvalue=answer_only.pvalue,
+                       binomial_log10_pvalue=answer_only.log10_pvalue)
     ScoringRun.objects.filter(pk=run.pk).update(
         status=ScoringRun.Status.DONE, summary=summary, finished_at=timezone.now(),
         progress={**run.progress, "stage": "done", "done_folds": run.folds * run.trials, "eta_seconds": 0},

@@ -9,6 +9,7 @@ from typing import Any
 
 from evaluation.ambiguity_services import SelectionalProbe
 from evaluation.sections import clean_scalar, section, table, unavailable
+from mlcore.permutation import format_pvalue
 from mlcore.retrieval import RetrievalProbeResult
 
 SELECTIONAL_TITLE = "Selectional ambiguity: recall per gender"
@@ -28,7 +29,8 @@ def selectional_payload(probe: SelectionalProbe) -> dict:
     """Recall per group, counts, and the test: ``test`` names the one whose p-value is ``pvalue``.
 
     Pearson χ² without Yates (``chi2``, ``dof``, ``chi2_pvalue``) is always given; when an expected
-    count is below 5 in a 2×2 table, Fisher's exact test is the one used (SPEC §4.1).
+    count is below 5 in a 2×2 table, Fisher's exact test is the one used (SPEC §4.1). Each p-value
+    has a ``log10`` twin that stays finite when the p-value underflows to 0 (SPEC §0).
     """
     r, t = probe.result, probe.result.test
     use_fisher = t.fisher_pvalue is not None
@@ -49,14 +51,17 @@ def selectional_payload(probe: SelectionalProbe) -> dict:
         "retrieved": dict(zip(r.groups, r.retrieved)),
         "test": "fisher_exact" if use_fisher else "chi2",
         "pvalue": _num(t.fisher_pvalue if use_fisher else t.pvalue),
+        "log10_pvalue": _num(t.fisher_log10_pvalue if use_fisher else t.log10_pvalue),
         "chi2": _num(t.statistic),
         "dof": t.dof,
         "chi2_pvalue": _num(t.pvalue),
+        "chi2_log10_pvalue": _num(t.log10_pvalue),
         "expected": [[_num(v) for v in row] for row in t.expected],
         "small_expected": t.small_expected,
         "degenerate": t.degenerate,
         "fisher_odds_ratio": _num(t.fisher_statistic),
         "fisher_pvalue": _num(t.fisher_pvalue),
+        "fisher_log10_pvalue": _num(t.fisher_log10_pvalue),
     }
 
 
@@ -70,10 +75,11 @@ def selectional_text(payload: dict) -> str:
         ci = f"[{low:.3f}, {high:.3f}]" if low is not None else ""
         lines.append(f"{g:<10} {payload['mentions'][g]:>9} {payload['retrieved'][g]:>10} "
                      f"{payload['recall'][g]:>8.3f}   {ci}")
-    lines += ["", f"chi2 = {_fmt(payload['chi2'])}, dof = {payload['dof']}, p = {_fmt(payload['chi2_pvalue'])} "
-                  "(Pearson, no Yates correction)"]
+    lines += ["", f"chi2 = {_fmt(payload['chi2'])}, dof = {payload['dof']}, "
+                  f"p = {_fmt_p(payload['chi2_pvalue'], payload['chi2_log10_pvalue'])} (Pearson, no Yates correction)"]
     if payload["fisher_pvalue"] is not None:
-        lines.append(f"Fisher's exact test (an expected count is below 5): p = {_fmt(payload['fisher_pvalue'])}")
+        lines.append("Fisher's exact test (an expected count is below 5): "
+                     f"p = {_fmt_p(payload['fisher_pvalue'], payload['fisher_log10_pvalue'])}")
     if payload["degenerate"]:
         lines.append("Degenerate table (an expected count is 0): no test possible.")
     return "\n".join(lines)
@@ -81,6 +87,11 @@ def selectional_text(payload: dict) -> str:
 
 def _fmt(value: Any) -> str:
     return "n/a" if value is None else f"{value:.6g}"
+
+
+def _fmt_p(pvalue: Any, log10_pvalue: Any) -> str:
+    """A p-value that underflowed to 0 is shown from its log10 (SPEC §0 display rule)."""
+    return format_pvalue(log10_pvalue) if pvalue == 0.0 and log10_pvalue is not None else _fmt(pvalue)
 
 
 def selectional_section(probe: SelectionalProbe) -> dict:
@@ -92,7 +103,7 @@ def selectional_section(probe: SelectionalProbe) -> dict:
     if p["degenerate"]:
         note += "Every name was found (or none was), so there is nothing to test. "
     summary = {"questions": p["n_questions"], "model": p["model"], "test": p["test"], "chi2": p["chi2"],
-               "dof": p["dof"], "pvalue": p["pvalue"]}
+               "dof": p["dof"], "pvalue": p["pvalue"], "log10_pvalue": p["log10_pvalue"]}
     summary.update({f"recall_{g}": p["recall"][g] for g in p["groups"]})
     return section(
         SELECTIONAL_TITLE, summary=summary, note=note.strip(),
@@ -117,6 +128,7 @@ def _fit(fit: Any) -> dict:
         "chi2": _num(fit.statistic),
         "dof": fit.dof,
         "pvalue": _num(fit.pvalue),
+        "log10_pvalue": _num(fit.log10_pvalue),
         "degenerate": fit.degenerate,
     }
 
@@ -170,7 +182,8 @@ def retrieval_text(payload: dict) -> str:
              f"top {payload['k']} by {payload['retriever']}", f"Gender lookup: {payload['lookup']}", "",
              f"Passages: {c['male']} male, {c['female']} female, {c['unknown']} unknown; female share "
              f"{_fmt(payload['female_share'])} vs baseline {payload['baseline_female']}",
-             f"Goodness of fit: chi2 = {_fmt(payload['chi2'])}, dof = {payload['dof']}, p = {_fmt(payload['pvalue'])}",
+             f"Goodness of fit: chi2 = {_fmt(payload['chi2'])}, dof = {payload['dof']}, "
+             f"p = {_fmt_p(payload['pvalue'], payload['log10_pvalue'])}",
              "No passage subject is a man or a woman: nothing to test." if payload["degenerate"] else payload["caveat"],
              "", f"{'occupation':<22} {'retrieved':>9} {'female':>7} {'male':>6} {'unknown':>8} {'D=f-m':>6}"]
     for o in payload["occupations"]:
@@ -180,7 +193,7 @@ def retrieval_text(payload: dict) -> str:
     if reader is not None:
         rc = reader["counts"]
         lines += ["", f"Reader {reader['model']}: {rc['male']} male, {rc['female']} female, {rc['unknown']} neutral "
-                      f"answers; chi2 = {_fmt(reader['chi2'])}, p = {_fmt(reader['pvalue'])}"]
+                      f"answers; chi2 = {_fmt(reader['chi2'])}, p = {_fmt_p(reader['pvalue'], reader['log10_pvalue'])}"]
     return "\n".join(lines)
 
 
@@ -205,11 +218,13 @@ def retrieval_section(result: RetrievalProbeResult) -> dict:
     }
     summary = {"retriever": p["retriever"], "k": p["k"], "passages": p["n_passages"], "male": p["counts"]["male"],
                "female": p["counts"]["female"], "unknown": p["counts"]["unknown"], "female_share": p["female_share"],
-               "baseline_female": p["baseline_female"], "chi2": p["chi2"], "pvalue": p["pvalue"]}
+               "baseline_female": p["baseline_female"], "chi2": p["chi2"], "pvalue": p["pvalue"],
+               "log10_pvalue": p["log10_pvalue"]}
     if p["reader"] is not None:
         r = p["reader"]
         summary.update({"reader": r["model"], "reader_male": r["counts"]["male"], "reader_female": r["counts"]["female"],
-                        "reader_neutral": r["counts"]["unknown"], "reader_chi2": r["chi2"], "reader_pvalue": r["pvalue"]})
+                        "reader_neutral": r["counts"]["unknown"], "reader_chi2": r["chi2"], "reader_pvalue": r["pvalue"],
+                        "reader_log10_pvalue": r["log10_pvalue"]})
         tables["reader"] = table("The reader's best answer per question", ["occupation", "answer", "gender"],
                                  [[a["occupation"], a["answer"], a["group"]] for a in r["answers"]])
     chart = {"kind": "diverging_bar", "format": "int", "negative_label": "more men", "positive_label": "more women",

@@ -242,10 +242,12 @@ def _answer_only_table(inputs: RoundReportInputs, tables: dict, cv_accuracy: flo
         ["measure", "value"],
         [["accuracy", result.statistic], ["correct", result.correct], ["questions", result.n],
          ["chance (1/4)", result.chance], ["one-sided binomial test p-value", result.pvalue],
+         ["log10 of the p-value", result.log10_pvalue],
          ["95% lower confidence bound", float(low)], ["gap: CV accuracy - answer-only", result.gap],
          ["questions solvable without the prompt", int(sum(result.correct_flags))]],
     )
-    return {"answer_only_accuracy": result.statistic, "answer_only_pvalue": result.pvalue}
+    return {"answer_only_accuracy": result.statistic, "answer_only_pvalue": result.pvalue,
+            "answer_only_log10_pvalue": result.log10_pvalue}
 
 
 def _lexical_instances(inputs: RoundReportInputs) -> tuple[LexicalInstances, list[TrialPredictions]]:

@@ -30,6 +30,7 @@ from mlcore.ambiguity_data import (
     read_unqover_subjects,
 )
 from mlcore.lexical import lexical_tokens as _tokens
+from mlcore.pvalues import chi2_log10_sf, fisher_log10_pvalue
 
 __all__ = [
     "AmbiguityOption", "AmbiguityQuestion", "GoodnessOfFitResult", "IndependenceTestResult",
@@ -76,10 +77,15 @@ def name_retrieved(gold_name: str, prediction: str, *, tau: float = 0.5,
 
 @dataclass(frozen=True)
 class IndependenceTestResult:
-    """Pearson chi-squared test (no Yates) on a groups × (retrieved, missed) table."""
+    """Pearson chi-squared test (no Yates) on a groups × (retrieved, missed) table.
+
+    Every p-value comes twice (SPEC §0): ``pvalue`` may underflow to 0.0, ``log10_pvalue``
+    stays finite; likewise ``fisher_pvalue`` and ``fisher_log10_pvalue``.
+    """
 
     statistic: float
     pvalue: float
+    log10_pvalue: float
     dof: int
     table: tuple[tuple[int, int], ...]
     expected: tuple[tuple[float, float], ...]
@@ -87,6 +93,7 @@ class IndependenceTestResult:
     small_expected: bool
     fisher_statistic: float | None = None
     fisher_pvalue: float | None = None
+    fisher_log10_pvalue: float | None = None
 
 
 def recall_independence_test(retrieved: Sequence[int], mentions: Sequence[int]) -> IndependenceTestResult:
@@ -99,8 +106,8 @@ def recall_independence_test(retrieved: Sequence[int], mentions: Sequence[int]) 
     Examples
     --------
     >>> r = recall_independence_test([69, 64], [100, 100])
-    >>> round(r.statistic, 6), round(r.pvalue, 6), r.dof
-    (0.561104, 0.453816, 1)
+    >>> round(r.statistic, 6), round(r.pvalue, 6), round(r.log10_pvalue, 6), r.dof
+    (0.561104, 0.453816, -0.343121, 1)
     """
     hits, totals = np.asarray(retrieved, dtype=np.int64), np.asarray(mentions, dtype=np.int64)
     if hits.ndim != 1 or hits.shape != totals.shape or hits.size == 0:
@@ -112,17 +119,20 @@ def recall_independence_test(retrieved: Sequence[int], mentions: Sequence[int]) 
     expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / total if total else np.zeros(table.shape)
     degenerate = bool(expected.min() == 0 or len(hits) < 2)
     if degenerate:
-        stat, p, dof = 0.0, 1.0, len(hits) - 1
+        stat, p, log10_p, dof = 0.0, 1.0, 0.0, len(hits) - 1
     else:
         res = stats.chi2_contingency(table, correction=False)
         stat, p, dof = float(res.statistic), float(res.pvalue), int(res.dof)
+        log10_p = chi2_log10_sf(stat, dof, pvalue=p)
     small = bool(expected.min() < 5)
-    fisher_stat = fisher_p = None
+    fisher_stat = fisher_p = fisher_log10_p = None
     if small and table.shape == (2, 2):
         fisher = stats.fisher_exact(table, alternative="two-sided")
         fisher_stat, fisher_p = float(fisher.statistic), float(fisher.pvalue)
-    return IndependenceTestResult(stat, p, dof, tuple(map(tuple, table.tolist())),
-                                  tuple(map(tuple, expected.tolist())), degenerate, small, fisher_stat, fisher_p)
+        fisher_log10_p = fisher_log10_pvalue(table, pvalue=fisher_p)
+    return IndependenceTestResult(stat, p, log10_p, dof, tuple(map(tuple, table.tolist())),
+                                  tuple(map(tuple, expected.tolist())), degenerate, small, fisher_stat, fisher_p,
+                                  fisher_log10_p)
 
 
 @dataclass(frozen=True)
@@ -146,6 +156,10 @@ class SelectionalRecallResult:
     @property
     def pvalue(self) -> float:
         return self.test.pvalue
+
+    @property
+    def log10_pvalue(self) -> float:
+        return self.test.log10_pvalue
 
     def recall_of(self, group: str) -> float:
         return self.recall[self.groups.index(group)]
@@ -201,11 +215,14 @@ def selectional_recall(
 class GoodnessOfFitResult:
     """Chi-squared goodness of fit of (male, female) counts against a baseline share.
 
-    ``caveat`` is a sentence to print with the result when its p-value is optimistic.
+    ``pvalue`` may underflow to 0.0; ``log10_pvalue`` stays finite (SPEC §0); both are ``nan``
+    when there is nothing to test. ``caveat`` is a sentence to print with the result when its
+    p-value is optimistic.
     """
 
     statistic: float
     pvalue: float
+    log10_pvalue: float
     dof: int
     observed: tuple[int, int]
     expected: tuple[float, float]
@@ -240,10 +257,12 @@ def gender_goodness_of_fit(n_male: int, n_female: int, *, baseline_female_share:
         raise ValueError("counts must be non-negative")
     n = n_male + n_female
     if n == 0:
-        return GoodnessOfFitResult(math.nan, math.nan, 1, (0, 0), (0.0, 0.0), math.nan, pi, n_unknown, True)
+        return GoodnessOfFitResult(math.nan, math.nan, math.nan, 1, (0, 0), (0.0, 0.0), math.nan, pi, n_unknown,
+                                   True)
     expected = (n * (1 - pi), n * pi)
     res = stats.chisquare([n_male, n_female], f_exp=expected)
-    return GoodnessOfFitResult(float(res.statistic), float(res.pvalue), 1, (n_male, n_female), expected,
+    stat, p = float(res.statistic), float(res.pvalue)
+    return GoodnessOfFitResult(stat, p, chi2_log10_sf(stat, 1, pvalue=p), 1, (n_male, n_female), expected,
                                n_female / n, pi, n_unknown, False)
 
 
@@ -282,6 +301,10 @@ class RetrievalAmbiguityResult:
     @property
     def pvalue(self) -> float:
         return self.fit.pvalue
+
+    @property
+    def log10_pvalue(self) -> float:
+        return self.fit.log10_pvalue
 
     def highest(self, n: int = 8) -> tuple[OccupationCounts, ...]:
         """The ``n`` occupations with the most female-skewed disparity."""

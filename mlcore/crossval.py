@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from mlcore.configs import CATEGORY_CODES, NUM_CHOICES
+from mlcore.pvalues import binom_log10_sf
 
 __all__ = [
     "AnswerOnlyResult", "AuthorReward", "CVResult", "FoldAssignment", "RewardResult",
@@ -349,13 +350,15 @@ def question_rewards(fooled_pre: ArrayLike, fooled_cv: ArrayLike, authors: Seque
 class AnswerOnlyResult:
     """Answer-only accuracy (``statistic``) with a one-sided binomial test against chance.
 
-    ``pvalue`` is ``binomtest(correct, n, chance, alternative="greater")``;
+    ``pvalue`` is ``binomtest(correct, n, chance, alternative="greater")`` (may underflow to 0.0;
+    ``log10_pvalue`` stays finite, SPEC §0);
     ``gap`` = full CV accuracy − answer-only accuracy (``nan`` if not given);
     ``correct_flags`` marks questions solvable without the prompt (artifact suspects).
     """
 
     statistic: float
     pvalue: float
+    log10_pvalue: float
     correct: int
     n: int
     chance: float
@@ -386,7 +389,8 @@ def answer_only_summary(gold: ArrayLike, predictions: ArrayLike, *, full_cv_accu
         raise ValueError("answer-only predictions must be one trial with one prediction per question")
     flags = pred == y
     correct, n, chance = int(flags.sum()), int(y.size), 1.0 / n_choices
-    test = stats.binomtest(correct, n, chance, alternative="greater")
+    p = float(stats.binomtest(correct, n, chance, alternative="greater").pvalue)
     accuracy = correct / n
     gap = float("nan") if full_cv_accuracy is None else float(full_cv_accuracy) - accuracy
-    return AnswerOnlyResult(accuracy, float(test.pvalue), correct, n, chance, gap, tuple(flags.tolist()))
+    return AnswerOnlyResult(accuracy, p, binom_log10_sf(correct, n, chance, pvalue=p), correct, n, chance, gap,
+                            tuple(flags.tolist()))

@@ -25,6 +25,7 @@ from mlcore.lexical import (
     encode_labels,
     feature_label_counts,
 )
+from mlcore.pvalues import norm_log10_sf
 from mlcore.stopwords import STOP_WORDS
 
 __all__ = [
@@ -63,11 +64,13 @@ class LexicalZScores:
     """z-scores of every (feature, label) pair of a training split (SPEC-bias §1.3-1.4).
 
     Arrays are ``(V, |Y|)`` with rows in ``vocabulary`` order and columns in ``label_set``
-    order. ``pvalue`` is the one-sided, uncorrected normal tail ``P(Z > z)``.
+    order. ``pvalue`` is the one-sided, uncorrected normal tail ``P(Z > z)``; it underflows to
+    0.0 beyond ``z`` ≈ 38, ``log10_pvalue`` stays finite (SPEC §0; ``nan`` where ``z`` is).
     """
 
     statistic: np.ndarray  # (V, |Y|) z
     pvalue: np.ndarray  # (V, |Y|)
+    log10_pvalue: np.ndarray  # (V, |Y|)
     counts: np.ndarray  # (V, |Y|) c_{w,y}
     n: np.ndarray  # (V,) n_w
     p_label: np.ndarray  # (V, |Y|) p̂(y|w)
@@ -136,12 +139,14 @@ def lexical_zscores(
     else:
         raise ValueError(f"p0 must be 'uniform' or 'prior', got {p0!r}")
     z = zscores_from_counts(counts, null)
+    pvalue = stats.norm.sf(z)
     n = counts.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         p_label = counts / n[:, None]
     return LexicalZScores(
         statistic=z,
-        pvalue=stats.norm.sf(z),
+        pvalue=pvalue,
+        log10_pvalue=norm_log10_sf(z, pvalue=pvalue),
         counts=counts,
         n=n,
         p_label=p_label,

@@ -313,6 +313,10 @@ class RetrievalProbeResult:
     def pvalue(self) -> float:
         return self.ambiguity.pvalue
 
+    @property
+    def log10_pvalue(self) -> float:
+        return self.ambiguity.log10_pvalue
+
 
 Progress = Callable[[int, int, str], None]
 

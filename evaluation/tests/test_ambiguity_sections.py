@@ -1,5 +1,6 @@
 """JSON payloads, report sections and partial templates of the ambiguity probes."""
 import json
+import math
 from types import SimpleNamespace
 
 import pytest
@@ -7,11 +8,13 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from evaluation.ambiguity_sections import (
+    FIGURE_SIDE,
     retrieval_payload,
     retrieval_section,
     retrieval_text,
     selectional_payload,
     selectional_section,
+    selectional_text,
     selectional_unavailable,
 )
 from evaluation.ambiguity_services import SelectionalProbe, ambiguity_retrieval
@@ -51,8 +54,10 @@ def _render(name: str, section: dict) -> str:
 def test_degenerate_and_fisher_results_stay_json_safe():
     everything = selectional_payload(_probe(5, 5, n=5))  # nothing missed: degenerate table
     assert everything["degenerate"] and everything["chi2"] == 0.0 and everything["pvalue"] == 1.0
+    assert everything["log10_pvalue"] == everything["chi2_log10_pvalue"] == 0.0
     fisher = selectional_payload(_probe(3, 0, n=3))  # [[3, 0], [0, 3]]: infinite odds ratio
     assert fisher["test"] == "fisher_exact" and fisher["fisher_odds_ratio"] is None
+    assert fisher["log10_pvalue"] == fisher["fisher_log10_pvalue"] == pytest.approx(math.log10(fisher["pvalue"]))
     json.dumps([everything, fisher], allow_nan=False)
     check_section("ambiguity_selectional", selectional_section(_probe(3, 0, n=3)))
 
@@ -60,6 +65,7 @@ def test_degenerate_and_fisher_results_stay_json_safe():
 def test_selectional_section_and_partial():
     section = selectional_section(_probe(64, 69))
     assert check_section("ambiguity_selectional", section) == section
+    assert section["summary"]["log10_pvalue"] == pytest.approx(math.log10(section["summary"]["pvalue"]))  # R16
     assert table_csv(section["tables"]["recall"]).splitlines()[1].startswith("female,100,64,0.64,")
     html = _render("ambiguity_selectional", section)
     assert "p = 0.4538" in html and "Pearson χ² (no Yates correction)" in html and "<svg" in html
@@ -74,6 +80,8 @@ def test_retrieval_payload_and_section():
     payload = retrieval_payload(result)
     json.dumps(payload, allow_nan=False)
     assert payload["most_female"][0] == "nurse" and payload["most_male"][0] == "pilot"
+    assert FIGURE_SIDE == 8  # SPEC §4.2: the 8 most female and the 8 most male occupations
+    assert payload["log10_pvalue"] == pytest.approx(result.ambiguity.fit.log10_pvalue)
     assert [p["title"] for p in payload["passages"]["nurse"]] == ["Florence Nightingale", "Paris", "Walt Whitman"]
     assert "passages" not in retrieval_payload(result, passages=False)
     section = retrieval_section(result)
@@ -94,7 +102,15 @@ def test_retrieval_section_with_no_gendered_passage():
                                  lookup=LexiconLookup({}, "empty"), k=3)
     section = retrieval_section(result)
     assert section["summary"]["female_share"] is None and section["summary"]["chi2"] is None
+    assert section["summary"]["log10_pvalue"] is None
     json.dumps(section, allow_nan=False)
     html = _render("ambiguity_retrieval", section)
     assert "p = —" in html and "0 men, 0 women" in html and "women are —" in html
     assert "nothing to test" in retrieval_text(retrieval_payload(result))
+
+
+def test_text_shows_an_underflowed_pvalue_from_its_log10():
+    payload = {**retrieval_payload(_retrieval(), passages=False), "pvalue": 0.0, "log10_pvalue": -7543.2719}
+    assert "p = 5.3e-7544" in retrieval_text(payload)  # SPEC §0 display rule, not "p = 0"
+    selectional = {**selectional_payload(_probe(64, 69)), "chi2_pvalue": 0.0, "chi2_log10_pvalue": -2474.4199}
+    assert "p = 3.8e-2475 (Pearson" in selectional_text(selectional)

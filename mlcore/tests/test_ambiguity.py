@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
+import mpmath
 import numpy as np
 import pytest
 from scipy import stats
@@ -43,11 +46,14 @@ def _data(*parts: str) -> Path:
 def _check_r16(test) -> None:  # type: ignore[no-untyped-def]
     assert test.statistic == pytest.approx(0.561104, abs=TOL)
     assert test.pvalue == pytest.approx(0.453816, abs=TOL)
+    assert test.log10_pvalue == math.log10(test.pvalue)  # SPEC §0: the p-value's log10 twin
+    assert test.log10_pvalue == pytest.approx(math.log10(0.453816), abs=TOL)
     assert test.dof == 1
     assert np.allclose(test.expected, [[66.5, 33.5], [66.5, 33.5]], rtol=0, atol=TOL)
     # The Yates-corrected values must NOT be what we return.
     assert abs(test.statistic - 0.359107) > 0.1 and abs(test.pvalue - 0.549003) > 0.05
     assert not test.degenerate and not test.small_expected and test.fisher_pvalue is None
+    assert test.fisher_log10_pvalue is None
 
 
 def test_r16_chi_squared_without_yates() -> None:
@@ -65,7 +71,7 @@ def test_r16_through_selectional_recall() -> None:
     assert r.groups == ("female", "male") and r.mentions == (100, 100) and r.retrieved == (64, 69)
     assert r.recall_of("male") == 0.69 and r.recall_of("female") == 0.64
     _check_r16(r.test)
-    assert (r.statistic, r.pvalue) == (r.test.statistic, r.test.pvalue)
+    assert (r.statistic, r.pvalue, r.log10_pvalue) == (r.test.statistic, r.test.pvalue, r.test.log10_pvalue)
     ci = r.confidence_interval("male")
     assert ci.low < 0.69 < ci.high
 
@@ -74,11 +80,12 @@ def test_small_and_degenerate_tables() -> None:
     small = recall_independence_test([3, 1], [4, 4])
     assert small.small_expected and not small.degenerate
     assert small.fisher_pvalue == pytest.approx(stats.fisher_exact([[3, 1], [1, 3]]).pvalue)
+    assert small.fisher_log10_pvalue == math.log10(small.fisher_pvalue)
     three = recall_independence_test([3, 1, 2], [4, 4, 4])
     assert three.small_expected and three.fisher_pvalue is None and three.dof == 2
     for test in (recall_independence_test([5, 7], [5, 7]), recall_independence_test([0, 0], [5, 7]),
                  recall_independence_test([5], [9])):
-        assert (test.statistic, test.pvalue, test.degenerate) == (0.0, 1.0, True)
+        assert (test.statistic, test.pvalue, test.log10_pvalue, test.degenerate) == (0.0, 1.0, 0.0, True)
     with pytest.raises(ValueError, match="retrieved <= mentions"):
         recall_independence_test([6], [5])
     with pytest.raises(ValueError, match="equal-length"):
@@ -110,7 +117,9 @@ def test_r17_goodness_of_fit() -> None:
     r = gender_goodness_of_fit(900, 100)
     assert r.expected == pytest.approx((830.0, 170.0))
     assert r.statistic == pytest.approx(34.727144, abs=TOL)
-    assert r.pvalue == pytest.approx(3.7931e-09, rel=1e-4)
+    assert r.pvalue == pytest.approx(3.7931e-09, rel=2e-5)  # five significant digits
+    assert r.log10_pvalue == math.log10(r.pvalue)
+    assert r.log10_pvalue == pytest.approx(math.log10(3.7931e-09), abs=1e-5)
     assert r.female_share == pytest.approx(0.1) and r.dof == 1 and not r.degenerate
     ci = r.confidence_interval()
     assert ci.high < 0.17  # the share of women is significantly below the baseline
@@ -132,11 +141,57 @@ def test_r18_reader_counts() -> None:
 def test_goodness_of_fit_edge_cases() -> None:
     empty = gender_goodness_of_fit(0, 0, n_unknown=4)
     assert empty.degenerate and empty.statistic != empty.statistic and empty.n_unknown == 4  # nan
+    assert math.isnan(empty.pvalue) and math.isnan(empty.log10_pvalue)
     for pi in (0.0, 1.0, -0.1):
         with pytest.raises(ValueError, match="baseline_female_share"):
             gender_goodness_of_fit(5, 5, baseline_female_share=pi)
     with pytest.raises(ValueError, match="non-negative"):
         gender_goodness_of_fit(-1, 5)
+
+
+def _log10_chi2_dof1_sf(x: Fraction) -> float:
+    """High-precision ``log10 P(chi2_1 >= x) = log10 erfc(sqrt(x / 2))`` for an exact statistic."""
+    with mpmath.workdps(50):
+        x_mp = mpmath.mpf(x.numerator) / x.denominator
+        return float(mpmath.log10(mpmath.erfc(mpmath.sqrt(x_mp / 2))))
+
+
+def _pearson(observed: list[list[int]], expected: list[list[Fraction]]) -> Fraction:
+    return sum(((o - e) ** 2 / e for ro, re in zip(observed, expected) for o, e in zip(ro, re)), Fraction(0))
+
+
+def test_goodness_of_fit_on_a_huge_pool_underflows_but_log10_does_not() -> None:
+    r = gender_goodness_of_fit(900_000, 100_000)  # R17 with every count x 1000
+    exact = _pearson([[900_000, 100_000]], [[Fraction(830_000), Fraction(170_000)]])
+    assert r.statistic == pytest.approx(float(exact), rel=1e-14) and r.pvalue == 0.0
+    assert math.isfinite(r.log10_pvalue)
+    assert r.log10_pvalue == pytest.approx(_log10_chi2_dof1_sf(exact), rel=1e-12)  # ≈ -7543.27
+    pooled = retrieval_ambiguity({"x": ["male"] * 900 + ["female"] * 100}, k=1000)
+    assert pooled.log10_pvalue == pooled.fit.log10_pvalue == gender_goodness_of_fit(900, 100).log10_pvalue
+
+
+def test_chi_squared_on_huge_tables_underflows_but_log10_does_not() -> None:
+    two = recall_independence_test([900_000, 100_000], [1_000_000, 1_000_000])
+    exact = Fraction(2_000_000 * (900_000**2 - 100_000**2) ** 2, 10**24)  # N (ad - bc)^2 / (r1 r2 c1 c2)
+    assert two.statistic == pytest.approx(float(exact), rel=1e-12) and two.pvalue == 0.0
+    assert two.log10_pvalue == pytest.approx(_log10_chi2_dof1_sf(exact), rel=1e-12)
+    # Three groups, dof 2, where the tail is exactly exp(-x / 2).
+    hits, totals = [9000, 1000, 5000], [10_000] * 3
+    found = Fraction(sum(hits), sum(totals))
+    expected = [[t * found, t * (1 - found)] for t in totals]
+    exact = _pearson([[h, t - h] for h, t in zip(hits, totals)], expected)
+    three = recall_independence_test(hits, totals)
+    assert three.dof == 2 and three.pvalue == 0.0
+    assert three.log10_pvalue == pytest.approx(-float(exact) / 2 / math.log(10), rel=1e-12)
+
+
+def test_fisher_on_a_huge_table_underflows_but_log10_does_not() -> None:
+    # Group A: 0 of 200 found; group B: every one of 10**6. Expected missed in A: 0.04 < 5.
+    test = recall_independence_test([0, 1_000_000], [200, 1_000_000])
+    assert test.small_expected and test.fisher_pvalue == 0.0 and test.pvalue == 0.0
+    # The observed table is the only one this extreme: p = 1 / C(1 000 200, 200).
+    assert test.fisher_log10_pvalue == pytest.approx(-math.log10(math.comb(1_000_200, 200)), rel=1e-12)
+    assert math.isfinite(test.log10_pvalue)
 
 
 def test_r19_disparity() -> None:
@@ -166,6 +221,13 @@ def test_retrieval_ambiguity_counts_ranking_and_fit() -> None:
     with pytest.raises(ValueError, match="k must"):
         retrieval_ambiguity({"x": ["male"]}, k=0)
     assert passage_groups(["Ada Lovelace", "Paris"], {"Ada Lovelace": "female"}) == ("female", "unknown")
+
+
+def test_eight_most_female_and_most_male_occupations_by_default() -> None:
+    # SPEC §4.2: "the 8 lowest/highest"; occupation i has D = 2i - 19, all distinct.
+    r = retrieval_ambiguity({f"occ{i:02d}": ["female"] * i + ["male"] * (19 - i) for i in range(20)}, k=19)
+    assert [o.occupation for o in r.highest()] == [f"occ{i:02d}" for i in range(19, 11, -1)]
+    assert [o.occupation for o in r.lowest()] == [f"occ{i:02d}" for i in range(8)]
 
 
 def test_reader_helpers() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -213,6 +214,7 @@ def test_answer_only_summary_uses_one_sided_binomial_test() -> None:
     reference = stats.binomtest(correct, 200, 0.25, alternative="greater")
     assert (r.correct, r.n, r.chance) == (correct, 200, 0.25)
     assert r.statistic == pytest.approx(correct / 200) and r.pvalue == pytest.approx(reference.pvalue, rel=1e-12)
+    assert r.log10_pvalue == math.log10(r.pvalue)
     assert r.gap == pytest.approx(0.65 - correct / 200)
     assert r.correct_flags == tuple((pred == gold).tolist())
     ci = r.confidence_interval()
@@ -220,6 +222,18 @@ def test_answer_only_summary_uses_one_sided_binomial_test() -> None:
     assert np.isnan(answer_only_summary(gold, pred).gap)
     with pytest.raises(ValueError, match="one trial"):
         answer_only_summary(gold, np.stack([pred, pred]))
+
+
+def test_answer_only_pvalue_underflows_but_log10_does_not() -> None:
+    # 2 900 of 3 000 right at chance 1/4: p = sum_k C(n, k) 3**(n-k) / 4**n ~ 1e-1665.
+    n, correct = 3000, 2900
+    gold = np.arange(n) % 4
+    r = answer_only_summary(gold, np.where(np.arange(n) < correct, gold, (gold + 1) % 4))
+    exact = math.log10(sum(math.comb(n, k) * 3 ** (n - k) for k in range(correct, n + 1))) - n * math.log10(4)
+    assert r.correct == correct and r.pvalue == 0.0
+    assert r.log10_pvalue == pytest.approx(exact, rel=1e-13)
+    everything = answer_only_summary(gold, gold)
+    assert everything.pvalue == 0.0 and everything.log10_pvalue == pytest.approx(n * math.log10(0.25), rel=1e-14)
 
 
 def test_docstring_examples() -> None:

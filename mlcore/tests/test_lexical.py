@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -76,6 +77,22 @@ class TestStopWords:
         assert len(STOP_WORDS) == 204
         assert {"dont", "youre", "don't", "shouldve", "thatll", "no", "not", "there"} <= STOP_WORDS
         assert not {"nobody", "near", "outside", "nothing", "someone"} & STOP_WORDS
+
+    def test_section_1_5_evidence(self):
+        # Words of the published SNLI top-50 lists must survive; NLTK's no/not/there must not.
+        evidence = {"anything", "alone", "empty", "something", "together", "least", "first", "get", "show",
+                    "using", "theres"}
+        assert not evidence & STOP_WORDS
+        assert {"no", "not", "there"} <= STOP_WORDS
+
+    def test_appendix_a_list_and_its_stripped_forms(self):
+        assert len(set(NLTK_ENGLISH_STOPWORDS)) == 179  # no duplicates
+        assert NLTK_ENGLISH_STOPWORDS[:4] == ("i", "me", "my", "myself") and NLTK_ENGLISH_STOPWORDS[-1] == "wouldn't"
+        stripped = STOP_WORDS - set(NLTK_ENGLISH_STOPWORDS)
+        assert len(stripped) == 25 and len(STOP_WORDS) == 179 + 25
+        contractions = {w.replace("'", "") for w in NLTK_ENGLISH_STOPWORDS if "'" in w}
+        assert len(contractions) == 26 and stripped == contractions - {"its"}  # "it's" -> "its", already listed
+        assert {"youve", "shes", "mightnt", "wouldnt"} <= stripped
 
 
 class TestFeatures:
@@ -207,6 +224,18 @@ class TestZScores:
     def test_pvalue_is_one_sided_normal_tail(self):
         zs = toy_zscores()
         assert zs.pvalue[zs.row["nobody"], 2] == pytest.approx(0.022750131948179195)
+        assert np.array_equal(zs.log10_pvalue, np.log10(zs.pvalue))  # SPEC §0 twin, no underflow here
+
+    def test_log10_pvalue_stays_finite_when_pvalue_underflows(self):
+        f = lexical_features(["w"] * 10_000 + ["x"])
+        zs = lexical_zscores(f, ["C"] * 10_000 + ["E"], label_set=LABELS)
+        z = zs.zscore("w", "C")
+        assert z == pytest.approx(math.sqrt(20_000)) and zs.pvalue[zs.row["w"], 2] == 0.0
+        with mpmath.workdps(50):
+            reference = float(mpmath.log10(mpmath.erfc(mpmath.sqrt(20_000) / mpmath.sqrt(2)) / 2))
+        assert zs.log10_pvalue[zs.row["w"], 2] == pytest.approx(reference, rel=1e-12)  # ≈ -4346.5
+        prior = lexical_zscores(f, ["C"] * 10_000 + ["E"], label_set=LABELS, p0="prior")
+        assert np.isnan(prior.log10_pvalue[:, 1]).all()  # N never occurs: z and p undefined
 
     def test_r7_bonferroni_threshold(self):
         assert bonferroni_z_threshold(0.01, 28_000) == pytest.approx(4.957439, abs=1e-6)
@@ -260,6 +289,13 @@ class TestSelection:
         assert len(s.per_label["E"]) < 50
         s = select_top_features(toy_zscores(), k=50, min_count=2)
         assert set(s.features) == {"nobody", "outdoors", "outside", "sleeping", "sleeps"}
+
+    def test_default_k_is_50(self):
+        # 60 single-instance E words (z_E = sqrt(2) each, equal n): the first 50 in string order.
+        words = [f"w{i:02d}" for i in range(60)]
+        zs = lexical_zscores(lexical_features([*words, "n", "c"]), ["E"] * 60 + ["N", "C"], label_set=LABELS)
+        s = select_top_features(zs)
+        assert s.k == 50 and s.per_label["E"] == tuple(words[:50])
 
     def test_argument_validation(self):
         with pytest.raises(ValueError):

@@ -12,6 +12,7 @@ from scipy import stats
 
 from mlcore import permutation
 from mlcore.lexical import lexical_features
+from mlcore.lexical_analysis import lexical_bias_analysis
 from mlcore.lexical_association import lexical_zscores, select_top_features
 from mlcore.permutation import (
     format_pvalue,
@@ -55,6 +56,18 @@ class TestUsualUnusualSets:
         usual = usual_labels(zscores.counts)
         assert usual[zscores.row["sleeping"]].tolist() == [False, True, True]  # Λ = {N, C}
         assert usual[zscores.row["nobody"]].tolist() == [False, False, True]
+
+    def test_usual_labels_come_from_counts_even_with_prior_null(self):
+        # §2.1: with p0="prior" argmax z can differ from argmax count; Λ always uses the counts.
+        # "w": 6 A, 4 B; the prior is 0.9 A, so z_B(w) > 0 > z_A(w) and "w" is selected for B.
+        r = lexical_bias_analysis(["w"] * 10 + ["x"] * 30, ["A"] * 6 + ["B"] * 4 + ["A"] * 30,
+                                  ["w", "w"], ["A", "B"], ["A", "A"], label_set=("A", "B"), k=1, p0="prior")
+        zscores, row = r.zscores, r.zscores.row["w"]
+        assert zscores.zscore("w", "B") > 0 > zscores.zscore("w", "A")
+        assert r.selection.selected_for["w"] == ("B",)
+        assert usual_labels(zscores.counts)[row].tolist() == [True, False]  # Λ(w) = {A}
+        # Instance 1 (gold A, right) is usual, instance 2 (gold B, wrong) unusual; argmax z would swap them.
+        assert (r.test.n_U, r.test.n_N, r.test.a, r.test.b, r.test.pvalue) == (1, 1, 1, 0, 0.5)
 
     def test_section_2_4_membership(self, toy_training):
         zscores, selection = toy_training

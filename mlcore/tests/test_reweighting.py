@@ -84,6 +84,17 @@ class TestFeatureSet:
         s = reweighting_features(f, list("ABA"), label_set="AB", min_count=2)
         assert (s.features_used, s.features_dropped) == (("r",), ())
 
+    def test_default_min_count_is_100_instances(self):
+        # "common" is in 100 instances (50 A, 50 B), "rare" in 99: only "common" is in F_R by default.
+        texts = ["common rare"] * 99 + ["common"] + ["other"] * 10
+        labels = ["A", "B"] * 55
+        features = lexical_features(texts)
+        assert reweighting_features(features, labels, label_set="AB").features_used == ("common",)
+        r = reweight(features, labels, label_set="AB")
+        assert r.features_used == ("common",) and r.err_initial == pytest.approx(0.0)
+        d = reweighting_diagnostics(features, labels, np.full(110, 1 / 110), label_set="AB")
+        assert d.features_used == ("common",)
+
     def test_empty_feature_set_skips_optimisation(self, toy):
         r = reweight(toy, LABELS, label_set="AB", min_count=100)
         assert np.isnan(r.err_initial) and np.isnan(r.err_final)
@@ -183,6 +194,18 @@ class TestBigramCheck:
         same = bigram_balance_check(bigrams, labels, np.full(300, 1 / 300), label_set="012", m=20,
                                     rng=np.random.default_rng(7))
         assert same.sample == r.sample and same.seed is None
+
+    def test_default_sample_is_200_bigrams(self):
+        # 16 x 16 = 256 bigrams, each seen once with A and once with B: all eligible, 200 drawn
+        # with the default seed 0 (SPEC §3.5 recipe).
+        vocab = [f"w{i:02d}" for i in range(16)]
+        pairs = [(u, v) for u in vocab for v in vocab]
+        texts = [f"{u} {v}" for u, v in pairs for _ in "AB"]
+        bigrams = lexical_features(texts, ngram=2)
+        r = bigram_balance_check(bigrams, list("AB") * len(pairs), np.full(len(texts), 1 / len(texts)),
+                                 label_set="AB")
+        expected = [pairs[j] for j in np.random.default_rng(0).choice(256, size=200, replace=False)]
+        assert r.n_eligible == 256 and len(r.sample) == 200 and list(r.sample) == expected
 
     def test_reweighting_on_unigrams_can_worsen_bigrams(self):
         # Both bigrams are balanced under uniform weights; q keeps the label marginal at 1/2

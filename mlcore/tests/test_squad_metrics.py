@@ -110,12 +110,26 @@ def test_r29_both_normalizers() -> None:
 
 def test_normalize_fa_each_rule() -> None:
     assert normalize_fa("\ufedb\ufe98\ufe8e\ufe8f") == "\u06a9\u062a\u0627\u0628"  # NFKC presentation forms
-    assert normalize_fa("\u062e\u0627\u0646\u06c0") == normalize_fa("\u062e\u0627\u0646\u0647\u0654")
+    assert normalize_fa("\u062e\u0627\u0646\u06c0") == "\u062e\u0627\u0646\u0647"  # ۀ -> ه: "خانه"
+    assert normalize_fa("\u062e\u0627\u0646\u0647\u0654") == "\u062e\u0627\u0646\u0647"  # hamza above deleted
     assert normalize_fa("\u0660\u0669 \u06f5") == "09 5"
     assert normalize_fa("\u0643\u0640\u0640\u062a\u0627\u0628\u200f\ufeff\u00ad") == "\u06a9\u062a\u0627\u0628"
     assert normalize_fa("\u06f3\u066b\u06f5\u066a \u061f\u060c\u061b") == "35"
     assert normalize_fa("\u0645\u06cc\u200d\u0631\u0648\u062f") == "\u0645\u06cc \u0631\u0648\u062f"
     assert normalize_fa("The \u06cc\u06a9 \u0631\u0627 an") == "\u06cc\u06a9 \u0631\u0627"  # no Persian stop words
+
+
+def test_normalize_fa_alef_maksura_superscript_alef_and_invisible_controls() -> None:
+    ali = "\u0639\u0644\u06cc"  # "علی" with Persian yeh U+06CC
+    assert normalize_fa("\u0639\u0644\u0649") == ali  # alef maksura U+0649 -> U+06CC
+    assert normalize_fa("\u0639\u0644\u0649\u0670") == ali  # superscript alef U+0670 deleted
+    assert normalize_fa("\u0639\u0644\ufc5d") == ali  # NFKC first: U+FC5D -> U+0649 U+0670
+    assert normalize_fa("\u0631\u062d\u0645\u0670\u0646") == "\u0631\u062d\u0645\u0646"  # "رحمٰن" -> "رحمن"
+    assert normalize_fa("\u200e\u062a\u0647\u0631\u0627\u0646\u200e 12") == "\u062a\u0647\u0631\u0627\u0646 12"  # LRM
+    # Bidi embeddings/overrides U+202A-U+202E and isolates U+2066-U+2069 are deleted, not spaced.
+    for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]:
+        assert normalize_fa(f"\u06a9\u062a{chr(code)}\u0627\u0628") == "\u06a9\u062a\u0627\u0628", hex(code)
+    assert normalize_fa("\u2067\u062a\u0647\u0631\u0627\u0646\u2069 (\u202bIran\u202c)") == "\u062a\u0647\u0631\u0627\u0646 iran"
 
 
 def test_normalize_en_matches_official_script() -> None:
@@ -140,6 +154,25 @@ def test_no_answer_threshold() -> None:
     assert r.avna == 50.0 and r.no_ans_exact == 100.0
     with pytest.raises(ValueError, match="na_probs"):
         squad_evaluate(gold, preds, na_probs={"has": 0.1})
+
+
+def test_avna_uses_the_normalized_prediction() -> None:
+    # "The." normalizes to "": a no-answer question answered "The." scores like an abstention.
+    r = squad_evaluate([_q("none", [])], {"none": "The."})
+    [s] = r.scores
+    assert (s.exact, s.f1, s.answered, s.has_answer) == (1, 1.0, False, False)
+    assert r.avna == 100.0 and r.no_ans_exact == 100.0
+
+
+def test_na_prob_above_threshold_counts_as_not_answered() -> None:
+    # The code's choice: a thresholded question is "not answered" for AvNA, whatever its text.
+    gold = [_q("has", ["Paris"])]
+    r = squad_evaluate(gold, {"has": "Paris"}, na_probs={"has": 0.8}, na_prob_thresh=0.5)
+    [s] = r.scores
+    assert (s.exact, s.f1, s.na_thresholded, s.answered) == (0, 0.0, True, False)
+    assert r.exact == 0.0 and r.avna == 0.0
+    kept = squad_evaluate(gold, {"has": "Paris"}, na_probs={"has": 0.5}, na_prob_thresh=0.5)  # not above t
+    assert (kept.scores[0].exact, kept.scores[0].answered, kept.avna) == (1, True, 100.0)
 
 
 def test_missing_prediction_scored_empty_and_counted() -> None:

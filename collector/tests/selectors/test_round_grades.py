@@ -1,8 +1,8 @@
 """``grades.round_grades``: one row per enrolled student with live, CV credit and points."""
 import pytest
 
-from collector import grades, services
-from collector.tests.factories import make_user, question_data
+from collector import grades, selectors, services
+from collector.tests.factories import finished_scoring_run, make_user, question_data
 
 
 @pytest.mark.django_db
@@ -44,3 +44,27 @@ def test_queries_do_not_grow_with_students(graded_round, course):
     with CaptureQueriesContext(connection) as after:
         assert len(grades.round_grades(round_=graded_round)) == 8
     assert len(after) == len(before)
+
+
+@pytest.mark.django_db
+def test_r22_credit_at_default_weights(round_, student, fake_model):
+    """SPEC R22 through the collector: (fooled_live, fooled_cv) = (1,1), (1,0), (0,1) -> credits
+    2, 1, 1, author total 4, CV fool rate 2/3."""
+    assert (round_.weight_live, round_.weight_cv) == (1.0, 1.0)  # the defaults
+
+    def submit(prompt, answer):  # fake_model always picks completion 3: fooled unless the key is 3
+        return services.question_submit(user=student, round_id=round_.pk, **question_data(prompt=prompt, correct_index=answer))
+
+    both, live_only, cv_only = submit("One. She", 0), submit("Two. She", 0), submit("Three. She", 3)
+    finished_scoring_run(round_, {both.pk: [False], live_only.pk: [True], cv_only.pk: [False]})  # CV model right? (1 trial)
+    questions = {q.pk: q for q in selectors.round_questions(round_=round_)}
+    fooled = {pk: (int(selectors.live_prediction_of(q).fooled), q.fooled_cv) for pk, q in questions.items()}
+    assert [fooled[q.pk] for q in (both, live_only, cv_only)] == [(1, 1.0), (1, 0.0), (0, 1.0)]
+    credits = [selectors.question_credit(question=questions[q.pk], prediction=selectors.live_prediction_of(questions[q.pk]))
+               for q in (both, live_only, cv_only)]
+    assert credits == [2.0, 1.0, 1.0]
+    [row] = grades.round_grades(round_=round_)
+    assert (row.user, row.questions, row.fooled_live, row.fooled_cv, row.credit, row.points) == (
+        student, 3, 2, 2.0, 4.0, 4.0)
+    stats = selectors.round_stats(round_=round_)
+    assert stats["scored_cv"] == 3 and stats["fooled_cv"] / stats["scored_cv"] == pytest.approx(2 / 3)

@@ -1,4 +1,5 @@
 """Cross-validation scoring on a tiny model: folds, resume after a killed worker, credit."""
+import math
 from unittest import mock
 
 import pytest
@@ -157,5 +158,6 @@ def test_answer_only_run_records_per_question_flags(scored_round, student):
     assert run.config["answer_only"] is True
     stats = selectors.round_stats(round_=scored_round)
     assert stats["answer_only_accuracy"] == pytest.approx(run.summary["accuracy"])
+    assert run.summary["binomial_log10_pvalue"] == pytest.approx(math.log10(run.summary["binomial_pvalue"]))
     flags = {q.pk: q.answer_only_correct for q in selectors.questions_of_author(user=student, round_=scored_round)}
     assert set(flags.values()) <= {True, False} and len(flags) == 20

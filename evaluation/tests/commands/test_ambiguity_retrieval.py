@@ -14,7 +14,7 @@ from mlcore.ambiguity import gender_goodness_of_fit
 from mlcore.testing import build_tiny_bert_qa
 
 KEYS = {"probe", "retriever", "lookup", "k", "n_passages", "n_questions", "baseline_female", "counts", "female_share",
-        "expected", "chi2", "dof", "pvalue", "degenerate", "caveat", "occupations", "most_female", "most_male",
+        "expected", "chi2", "dof", "pvalue", "log10_pvalue", "degenerate", "caveat", "occupations", "most_female", "most_male",
         "reader", "passages"}
 
 
@@ -46,6 +46,7 @@ def test_project_passages_counts_disparity_and_fit(instructor, files):
     assert payload["counts"] == {"male": 3, "female": 3, "unknown": 0} and payload["female_share"] == 0.5
     reference = gender_goodness_of_fit(3, 3)
     assert payload["chi2"] == pytest.approx(reference.statistic) and payload["pvalue"] == pytest.approx(reference.pvalue)
+    assert payload["log10_pvalue"] == pytest.approx(reference.log10_pvalue)
     assert payload["dof"] == 1 and payload["baseline_female"] == 0.17 and payload["reader"] is None
     assert [(o["occupation"], o["female"], o["male"], o["disparity"]) for o in payload["occupations"]] == [
         ("nurse", 2, 1, 1), ("astronaut", 1, 1, 0), ("banker", 0, 0, 0), ("pilot", 0, 1, -1)]

@@ -1,5 +1,6 @@
 """``manage.py ambiguity_selectional``: SPEC R16 end to end, a real QA model, Fisher, and input errors."""
 import json
+import math
 from io import StringIO
 from pathlib import Path
 
@@ -17,8 +18,9 @@ from mlcore.testing import build_tiny_bert_qa
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "ambiguity"
 KEYS = {"probe", "attribute", "n_questions", "answers_from", "model", "model_revision", "match", "tau", "groups",
-        "recall", "recall_ci95", "mentions", "retrieved", "test", "pvalue", "chi2", "dof", "chi2_pvalue", "expected",
-        "small_expected", "degenerate", "fisher_odds_ratio", "fisher_pvalue"}
+        "recall", "recall_ci95", "mentions", "retrieved", "test", "pvalue", "log10_pvalue", "chi2", "dof", "chi2_pvalue",
+        "chi2_log10_pvalue", "expected", "small_expected", "degenerate", "fisher_odds_ratio", "fisher_pvalue",
+        "fisher_log10_pvalue"}
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +48,10 @@ def test_r16_from_a_predictions_file(tmp_path):
     assert payload["mentions"] == {"female": 100, "male": 100} and payload["retrieved"] == {"female": 64, "male": 69}
     assert payload["chi2"] == pytest.approx(0.561104, abs=1e-6) and payload["dof"] == 1
     assert payload["pvalue"] == pytest.approx(0.453816, abs=1e-6) and payload["test"] == "chi2"
+    assert payload["log10_pvalue"] == payload["chi2_log10_pvalue"] == pytest.approx(math.log10(payload["pvalue"]))
     assert payload["expected"] == [[66.5, 33.5], [66.5, 33.5]]  # rows female, male; columns found, missed
     assert payload["fisher_pvalue"] is None and payload["answers_from"] == "predictions file"
+    assert payload["fisher_log10_pvalue"] is None
     low, high = payload["recall_ci95"]["male"]
     assert low < 0.69 < high
 
@@ -62,6 +66,7 @@ def test_json_lines_predictions_and_fisher_for_small_tables(tmp_path):
     assert payload["retrieved"] == {"female": 1, "male": 2} and payload["small_expected"] is True
     fisher = stats.fisher_exact([[1, 2], [2, 1]])
     assert payload["test"] == "fisher_exact" and payload["pvalue"] == pytest.approx(fisher.pvalue)
+    assert payload["log10_pvalue"] == payload["fisher_log10_pvalue"] == pytest.approx(math.log10(fisher.pvalue))
     assert payload["chi2_pvalue"] == pytest.approx(stats.chi2_contingency([[1, 2], [2, 1]], correction=False).pvalue)
     # "Ray" alone is half of "Bob3 Ray": found under tau = 0.5, missed under tau = 0.75.
     predictions.write_text('{"1": "Ray", "2": "", "3": ""}', encoding="utf-8")

@@ -50,6 +50,8 @@ class EvaluationRunTests:
         assert baseline["accuracy"] == 1.0 and baseline["chance (1/4)"] == 0.25
         assert baseline["one-sided binomial test p-value"] == pytest.approx(
             stats.binomtest(12, 12, 0.25, alternative="greater").pvalue)
+        assert baseline["log10 of the p-value"] == pytest.approx(12 * math.log10(0.25))
+        assert codah["summary"]["answer_only_log10_pvalue"] == pytest.approx(12 * math.log10(0.25))
         assert baseline["gap: CV accuracy - answer-only"] == -0.5
         assert codah["charts"]["accuracy"]["groups"][-1] == "all questions"
 
