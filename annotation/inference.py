@@ -4,7 +4,7 @@
 prediction). ``qa_inference_service`` serves the websocket: one ``DraftBatcher`` per model
 version batches concurrent drafts, keeps each connection's newest one and bounds the queue,
 and runs the model in a thread so the event loop keeps serving sockets, or, with
-``STUMPER_DRAFT_INFERENCE = "worker"``, on an inference worker (``annotation.predict_drafts``).
+``STUMPER_INFERENCE_MODE = "worker"``, on an inference worker (``annotation.predict_drafts``).
 """
 from collections.abc import Sequence
 

@@ -7,7 +7,7 @@ Builds a throwaway installation in a new database on the given PostgreSQL server
 end) with the production-like local settings: Redis channel layer, cache and Celery broker. It
 starts ``--web`` daphne processes (authors are spread over them, as a load balancer would) and
 one Celery worker for every queue (``--draft-inference worker``: drafts are scored by that worker,
-``STUMPER_DRAFT_INFERENCE=worker``, as in ``docker/env.example``; ``local``: by the web process
+``STUMPER_INFERENCE_MODE=worker``, as in ``docker/env.example``; ``local``: by the web process
 that holds the socket), then every author, for ``--seconds``:
 
 - keeps a websocket open on ``ws/author/<round>/`` and sends a new draft every 150-300 ms
@@ -56,7 +56,7 @@ def environment(database_url: str, redis_url: str, var_dir: Path, draft_inferenc
         DJANGO_SETTINGS_MODULE="config.settings.local", STUMPER_ENV_FILE=os.devnull, STUMPER_VAR_DIR=str(var_dir),
         SECRET_KEY=secrets.token_urlsafe(50), DEBUG="false", HF_HUB_OFFLINE="1", LOG_LEVEL="WARNING",
         DATABASE_URL=database_url, REDIS_URL=redis_url, CELERY_TASK_ALWAYS_EAGER="false",
-        STUMPER_DRAFT_INFERENCE=draft_inference,
+        STUMPER_INFERENCE_MODE=draft_inference,
     )
     os.environ.clear()
     os.environ.update(env)

@@ -2,7 +2,7 @@
 
 One process-wide ``InferenceService`` serves websocket drafts: a ``DraftBatcher`` per model
 version batches concurrent drafts, keeps only each connection's newest one and bounds the queue.
-``STUMPER_DRAFT_INFERENCE`` says where a batch runs: in a thread of the web process (``"local"``,
+``STUMPER_INFERENCE_MODE`` says where a batch runs: in a thread of the web process (``"local"``,
 the embedded default) or as one Celery task on the ``inference`` queue (``"worker"``, scaled out:
 the web processes then load no model for drafts). Submissions call ``predict_examples`` directly;
 the worker calls it for anything left pending.
@@ -56,7 +56,7 @@ class InferenceService:
     (both synchronous; they run in an executor thread). The multiple-choice service below and the
     span annotation's QA service (``annotation.inference``) are two instances of this class.
 
-    With ``STUMPER_DRAFT_INFERENCE = "worker"`` the batcher stays here, but each batch is sent as
+    With ``STUMPER_INFERENCE_MODE = "worker"`` the batcher stays here, but each batch is sent as
     JSON (``example_type`` records in, ``prediction_type`` records out) to the Celery task that
     ``task()`` returns, a thin wrapper of :meth:`predict_json` that runs on an inference worker.
     """
@@ -86,8 +86,8 @@ class InferenceService:
         return batcher
 
     def predict_batch(self, version: ModelVersion, examples: Sequence[Any]) -> list[Any]:
-        """Answer one batch here or on an inference worker, as ``STUMPER_DRAFT_INFERENCE`` says (blocking)."""
-        if settings.STUMPER_DRAFT_INFERENCE == "worker":
+        """Answer one batch here or on an inference worker, as ``STUMPER_INFERENCE_MODE`` says (blocking)."""
+        if settings.STUMPER_INFERENCE_MODE == "worker":
             return self._predict_on_worker(version, examples)
         return self._predict(version, examples)
 
@@ -114,7 +114,7 @@ class InferenceService:
 
     def warm_up(self, version: ModelVersion) -> None:
         """Start loading a version's model in the background so the first draft is fast."""
-        if settings.STUMPER_DRAFT_INFERENCE == "worker":
+        if settings.STUMPER_INFERENCE_MODE == "worker":
             # The web process never loads a model in this mode. Inference workers load a version on
             # its first batch and keep it; a warm-up task would reach only the one worker that took
             # it, so none is sent.

@@ -162,14 +162,18 @@ def question_submit(
     categories: Sequence[str] | None = None,
     time_spent_seconds: int = 0,
     client_token: uuid.UUID | None = None,
-    compute_prediction: bool = True,
+    compute_prediction: bool | None = None,
 ) -> Question:
     """Store a question, then score it with the round's live model on the server.
 
     The question is committed before the model runs, so a model failure never loses it: the
     prediction stays pending and a worker computes it later. Submitting the same
-    ``client_token`` twice returns the first question.
+    ``client_token`` twice returns the first question. ``compute_prediction`` defaults to
+    ``STUMPER_INFERENCE_MODE == "local"``: with ``"worker"`` the web process loads no model and
+    the inference workers compute every prediction (pending until then).
     """
+    if compute_prediction is None:
+        compute_prediction = settings.STUMPER_INFERENCE_MODE == "local"
     round_ = selectors.round_for_author(user=user, round_id=round_id)
     clean = clean_question(
         prompt=prompt, choices=choices, answer=correct_index, categories=categories,

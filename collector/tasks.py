@@ -22,7 +22,7 @@ def prediction_compute_task(self, prediction_id: int) -> None:
 
 # Drafts are never stored, so unlike the tasks around it this one cannot take ids: the batch's
 # prompts and choices travel in the message as JSON, and the predictions come back the same way
-# through the result backend (the only task that keeps a result; see STUMPER_DRAFT_INFERENCE).
+# through the result backend (the only task that keeps a result; see STUMPER_INFERENCE_MODE).
 # Not acks_late: the web process stops waiting after STUMPER_INFERENCE_TIMEOUT, so a batch
 # redelivered after a lost worker would answer nobody. Routed to the inference queue (*.predict*).
 @shared_task(ignore_result=False, acks_late=False, name="collector.predict_drafts")

@@ -1,14 +1,16 @@
-"""Live drafts scored on an inference worker (``STUMPER_DRAFT_INFERENCE=worker``), across processes.
+"""Live drafts scored on an inference worker (``STUMPER_INFERENCE_MODE=worker``), across processes.
 
 A daphne web process in worker mode and, later, a Celery worker that serves only the
 ``inference`` queue, against the test database (production-like ``config.settings.local``:
 Redis broker, result backend and channel layer, no eager tasks):
 
 - while no inference worker runs, an author's draft gets the "unavailable" status within
-  ``STUMPER_INFERENCE_TIMEOUT`` and the author can still submit: the web process did not fall back
-  to its own copy of the model, although the model's files are right there;
+  ``STUMPER_INFERENCE_TIMEOUT`` and the author can still submit, the prediction left pending: the
+  web process did not fall back to its own copy of the model, although the model's files are
+  right there;
 - once the inference worker runs, the author's drafts get predictions that the worker computed,
-  and the batch sent while none ran is dropped by it (expired), not computed for nobody.
+  the batch sent while none ran is dropped by it (expired), not computed for nobody, and the
+  submission's pending prediction is computed there.
 
 Needs PostgreSQL and Redis (the second pass of scripts/test.sh); skipped on the embedded default.
 The start-up refusals at the top need neither.
@@ -50,15 +52,15 @@ def _start(**environment: str) -> subprocess.CompletedProcess:
 
 
 def test_worker_mode_without_redis_refuses_to_start():
-    result = _start(STUMPER_DRAFT_INFERENCE="worker")
+    result = _start(STUMPER_INFERENCE_MODE="worker")
     assert result.returncode != 0
-    assert "ImproperlyConfigured: STUMPER_DRAFT_INFERENCE=worker needs REDIS_URL" in result.stderr
+    assert "ImproperlyConfigured: STUMPER_INFERENCE_MODE=worker needs REDIS_URL" in result.stderr
 
 
 def test_an_unknown_draft_inference_mode_refuses_to_start():
-    result = _start(STUMPER_DRAFT_INFERENCE="gpu")
+    result = _start(STUMPER_INFERENCE_MODE="gpu")
     assert result.returncode != 0
-    assert 'STUMPER_DRAFT_INFERENCE must be "local" or "worker"' in result.stderr
+    assert 'STUMPER_INFERENCE_MODE must be "local" or "worker"' in result.stderr
 
 
 def _environment(tmp_path: Path) -> dict[str, str]:
@@ -67,7 +69,7 @@ def _environment(tmp_path: Path) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="config.settings.local", STUMPER_ENV_FILE="/dev/null",
         SECRET_KEY=secrets.token_urlsafe(50), DATABASE_URL=database_url_of_test_db(),
         CELERY_TASK_ALWAYS_EAGER="false", STUMPER_VAR_DIR=str(tmp_path / "var"), HF_HUB_OFFLINE="1",
-        STUMPER_DRAFT_INFERENCE="worker", STUMPER_INFERENCE_TIMEOUT=str(TIMEOUT),
+        STUMPER_INFERENCE_MODE="worker", STUMPER_INFERENCE_TIMEOUT=str(TIMEOUT),
     )
     env.pop("CELERY_BROKER_URL", None)  # the broker is REDIS_URL, as in the documented deployment
     return env
@@ -123,7 +125,9 @@ def test_drafts_are_scored_by_the_inference_worker_and_unavailable_without_one(o
             }, headers={"Referer": write}, allow_redirects=False, timeout=60)
             assert submitted.status_code == 302, submitted.text[-2000:]
             assert Question.objects.filter(round=open_round, author=student).count() == 1
-            assert Prediction.objects.filter(question__round=open_round).exists()
+            # Worker mode: the web process scored nothing itself; the prediction waits for a worker.
+            prediction = Prediction.objects.get(question__round=open_round)
+            assert prediction.status == Prediction.Status.PENDING and prediction.attempts == 0
 
             # An inference worker starts: the next drafts are scored there.
             with celery_worker(worker_log, queues="inference", environment=env):
@@ -143,3 +147,7 @@ def test_drafts_are_scored_by_the_inference_worker_and_unavailable_without_one(o
                 assert "Task collector.predict_drafts[" in log and "succeeded" in log
                 # The batch sent while no worker ran had expired: it was dropped, not computed for nobody.
                 assert "Discarding revoked task: collector.predict_drafts[" in log
+                # The submission's prediction, queued at submission, is computed by the worker too.
+                wait_for(lambda: Prediction.objects.get(pk=prediction.pk).status == Prediction.Status.DONE,
+                         timeout=120, log_path=worker_log)
+                assert Prediction.objects.get(pk=prediction.pk).probs is not None

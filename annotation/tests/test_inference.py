@@ -35,7 +35,7 @@ def test_the_draft_task_goes_to_the_inference_queue_and_keeps_its_result():
 
 @pytest.mark.django_db
 def test_worker_mode_sends_the_question_and_its_paragraph_and_decodes_the_answer(settings, qa_version):
-    settings.STUMPER_DRAFT_INFERENCE = "worker"
+    settings.STUMPER_INFERENCE_MODE = "worker"
     task = tasks.predict_drafts_task
     with mock.patch.object(task, "apply_async", wraps=task.apply_async) as send:
         [answer] = qa_inference_service.predict_batch(qa_version, [QUESTION])
@@ -48,7 +48,7 @@ def test_worker_mode_sends_the_question_and_its_paragraph_and_decodes_the_answer
 
 @pytest.mark.django_db
 def test_local_mode_answers_in_this_process(settings, qa_version):
-    settings.STUMPER_DRAFT_INFERENCE = "local"
+    settings.STUMPER_INFERENCE_MODE = "local"
     with mock.patch.object(tasks.predict_drafts_task, "apply_async") as send:
         [answer] = qa_inference_service.predict_batch(qa_version, [QUESTION])
     send.assert_not_called()

@@ -1,4 +1,4 @@
-"""The draft inference service: where a batch runs (STUMPER_DRAFT_INFERENCE) and the JSON that
+"""The draft inference service: where a batch runs (STUMPER_INFERENCE_MODE) and the JSON that
 carries a batch to an inference worker and its predictions back.
 
 Test settings run Celery eagerly, so in "worker" mode the task runs here and ``.get()`` reads an
@@ -61,7 +61,7 @@ def test_the_task_answers_a_json_batch_with_json_predictions(tiny_model_version)
 
 @pytest.mark.django_db
 def test_local_mode_runs_the_model_in_this_process(settings, tiny_model_version):
-    settings.STUMPER_DRAFT_INFERENCE = "local"
+    settings.STUMPER_INFERENCE_MODE = "local"
     with mock.patch.object(tasks.predict_drafts_task, "apply_async") as send:
         predictions = inference_service.predict_batch(tiny_model_version, [EXAMPLE])
     send.assert_not_called()
@@ -70,7 +70,7 @@ def test_local_mode_runs_the_model_in_this_process(settings, tiny_model_version)
 
 @pytest.mark.django_db
 def test_worker_mode_sends_one_task_per_batch_and_decodes_its_answer(settings, tiny_model_version):
-    settings.STUMPER_DRAFT_INFERENCE = "worker"
+    settings.STUMPER_INFERENCE_MODE = "worker"
     task = tasks.predict_drafts_task
     with mock.patch.object(task, "apply_async", wraps=task.apply_async) as send:  # eager: runs here
         predictions = inference_service.predict_batch(tiny_model_version, [EXAMPLE, OTHER])
@@ -84,7 +84,7 @@ def test_worker_mode_sends_one_task_per_batch_and_decodes_its_answer(settings, t
 
 @pytest.mark.django_db
 def test_worker_mode_never_loads_the_model_in_the_web_process(settings, tiny_model_version):
-    settings.STUMPER_DRAFT_INFERENCE = "worker"
+    settings.STUMPER_INFERENCE_MODE = "worker"
     result = answered([record_to_json(PREDICTION)])
     with mock.patch("collector.inference.load_scorer", side_effect=AssertionError("loaded here")) as load, \
             mock.patch.object(tasks.predict_drafts_task, "apply_async", return_value=result):
@@ -97,7 +97,7 @@ def test_worker_mode_never_loads_the_model_in_the_web_process(settings, tiny_mod
 
 @pytest.mark.django_db
 def test_worker_mode_timeout_is_raised_and_the_result_forgotten(settings, tiny_model_version):
-    settings.STUMPER_DRAFT_INFERENCE = "worker"
+    settings.STUMPER_INFERENCE_MODE = "worker"
     result = mock.MagicMock()
     result.get.side_effect = CeleryTimeoutError("no worker")
     with mock.patch.object(tasks.predict_drafts_task, "apply_async", return_value=result), \
@@ -108,7 +108,7 @@ def test_worker_mode_timeout_is_raised_and_the_result_forgotten(settings, tiny_m
 
 @pytest.mark.django_db
 def test_a_worker_error_is_raised_to_the_batcher(settings, tiny_model_version):
-    settings.STUMPER_DRAFT_INFERENCE = "worker"
+    settings.STUMPER_INFERENCE_MODE = "worker"
     with mock.patch("collector.inference.load_scorer", side_effect=OSError("no weights")), \
             pytest.raises(OSError, match="no weights"):
         inference_service.predict_batch(tiny_model_version, [EXAMPLE])

@@ -141,7 +141,7 @@ else:
 CELERY_TASK_IGNORE_RESULT = True  # state lives in the database, not in a result backend
 if REDIS_URL:
     # Except for the batches of live drafts computed on inference workers (the *.predict_drafts
-    # tasks, ignore_result=False; STUMPER_DRAFT_INFERENCE below): their answers come back through
+    # tasks, ignore_result=False; STUMPER_INFERENCE_MODE below): their answers come back through
     # Redis and are read at once, so they are kept only briefly.
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_RESULT_EXPIRES = 300
@@ -175,16 +175,17 @@ STUMPER_TORCH_THREADS = env.int("STUMPER_TORCH_THREADS", default=2)
 STUMPER_INFERENCE_MAX_PENDING = env.int("STUMPER_INFERENCE_MAX_PENDING", default=64)
 STUMPER_INFERENCE_MAX_BATCH = env.int("STUMPER_INFERENCE_MAX_BATCH", default=16)
 STUMPER_INFERENCE_TIMEOUT = env.float("STUMPER_INFERENCE_TIMEOUT", default=10.0)
-# Where the batches of live drafts are computed: "local", in a thread of the web process (the
-# embedded default), or "worker", one Celery task per batch on the inference queue (scaled out:
-# no model in the web processes for drafts). Workers answer through the Redis result backend.
-STUMPER_DRAFT_INFERENCE = env.str("STUMPER_DRAFT_INFERENCE", default="local")
-if STUMPER_DRAFT_INFERENCE not in ("local", "worker"):
-    raise ImproperlyConfigured(f'STUMPER_DRAFT_INFERENCE must be "local" or "worker", not {STUMPER_DRAFT_INFERENCE!r}.')
-if STUMPER_DRAFT_INFERENCE == "worker" and not REDIS_URL:
+# Where the web's model work runs: "local", in the web process (drafts in a thread, submissions
+# scored in the request; the embedded default), or "worker", on the inference queue (scaled out:
+# no model in the web processes): one Celery task per batch of drafts, answered through the Redis
+# result backend, and submissions stored with their prediction pending for the inference workers.
+STUMPER_INFERENCE_MODE = env.str("STUMPER_INFERENCE_MODE", default="local")
+if STUMPER_INFERENCE_MODE not in ("local", "worker"):
+    raise ImproperlyConfigured(f'STUMPER_INFERENCE_MODE must be "local" or "worker", not {STUMPER_INFERENCE_MODE!r}.')
+if STUMPER_INFERENCE_MODE == "worker" and not REDIS_URL:
     raise ImproperlyConfigured(
-        "STUMPER_DRAFT_INFERENCE=worker needs REDIS_URL: the inference workers send the drafts' predictions "
-        "back through Redis (Celery's result backend). Set REDIS_URL, or use STUMPER_DRAFT_INFERENCE=local."
+        "STUMPER_INFERENCE_MODE=worker needs REDIS_URL: the inference workers send the drafts' predictions "
+        "back through Redis (Celery's result backend). Set REDIS_URL, or use STUMPER_INFERENCE_MODE=local."
     )
 
 # Cross-validation scoring: a running run whose heartbeat is older than this is taken over by

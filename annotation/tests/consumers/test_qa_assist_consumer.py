@@ -134,7 +134,7 @@ async def test_in_worker_mode_the_inference_task_answers_and_its_failure_is_unav
         project, paragraph, crowdworker, qa_version, settings):
     from annotation.tasks import predict_drafts_task
 
-    settings.STUMPER_DRAFT_INFERENCE = "worker"  # eager Celery in tests: the task runs here
+    settings.STUMPER_INFERENCE_MODE = "worker"  # eager Celery in tests: the task runs here
     session = await _session(project, crowdworker, qa_version)
     communicator = await connect(crowdworker, session.pk)
     assert (await communicator.receive_json_from(timeout=10))["state"] == "ready"

@@ -148,7 +148,7 @@ async def test_overload_tells_the_author_the_model_is_busy(student, open_round):
 async def test_in_worker_mode_a_draft_is_answered_by_the_inference_task(student, open_round, settings):
     from collector.tasks import predict_drafts_task
 
-    settings.STUMPER_DRAFT_INFERENCE = "worker"  # eager Celery in tests: the task runs here
+    settings.STUMPER_INFERENCE_MODE = "worker"  # eager Celery in tests: the task runs here
     communicator = await connect(student, open_round.pk)
     # The eager task runs in the batcher's thread, where a database connection would outlive the
     # test (a worker closes its own); the version's lookup is tested in collector/tests/test_inference.py.
@@ -167,7 +167,7 @@ async def test_in_worker_mode_no_answer_in_time_is_unavailable_and_authoring_goe
 
     from collector.tasks import predict_drafts_task
 
-    settings.STUMPER_DRAFT_INFERENCE = "worker"
+    settings.STUMPER_INFERENCE_MODE = "worker"
     no_worker = mock.MagicMock()
     no_worker.get.side_effect = CeleryTimeoutError("The operation timed out.")
     communicator = await connect(student, open_round.pk)

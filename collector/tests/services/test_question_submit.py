@@ -63,6 +63,18 @@ def test_model_failure_keeps_question_with_pending_prediction(student, open_roun
 
 
 @pytest.mark.django_db
+def test_in_worker_mode_the_web_process_runs_no_model_and_queues_the_prediction(student, open_round, settings):
+    settings.STUMPER_INFERENCE_MODE = "worker"
+    with mock.patch("collector.services.predict_examples") as predict, \
+            mock.patch("collector.services.prediction_schedule") as schedule:
+        question = submit(student, open_round)
+    prediction = question.predictions.get()
+    predict.assert_not_called()
+    assert prediction.status == Prediction.Status.PENDING and prediction.attempts == 0
+    schedule.assert_called_once_with(prediction_id=prediction.pk)
+
+
+@pytest.mark.django_db
 def test_same_client_token_is_stored_once(student, open_round, fake_model):
     token = uuid.uuid4()
     first = submit(student, open_round, client_token=token)
