@@ -136,6 +136,7 @@ def feature_label_sums(matrix: sp.csr_matrix, labels: np.ndarray, n_labels: int)
     >>> feature_label_sums(m, np.array([0, 1, 0]), 2).tolist()
     [[2, 0], [1, 1], [2, 1]]
     """
+    matrix = sp.csr_matrix(matrix)  # the kernel walks CSR rows (no copy when it is CSR already)
     labels = np.ascontiguousarray(labels, dtype=np.int64)
     if len(labels) != matrix.shape[0]:
         raise ValueError(f"{len(labels)} labels for {matrix.shape[0]} instances")

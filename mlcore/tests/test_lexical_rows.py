@@ -100,3 +100,9 @@ def test_feature_label_sums_equal_the_sparse_product_and_refuse_bad_labels():
         lexical_rows.feature_label_sums(matrix, labels[:5], 3)
     with pytest.raises(ValueError, match="inside"):
         lexical_rows.feature_label_sums(matrix, np.full(120, 3), 3)
+
+
+def test_feature_label_sums_of_a_csc_matrix_walk_its_rows():
+    dense = np.array([[1, 0, 2], [0, 1, 1], [1, 1, 0]])
+    csc = lexical_rows.sp.csc_matrix(dense)
+    assert lexical_rows.feature_label_sums(csc, np.array([0, 1, 0]), 2).tolist() == [[2, 0], [1, 1], [2, 1]]
