@@ -22,11 +22,28 @@ export STUMPER_ENV_FILE=/dev/null
 PG_DATABASE_URL="${PG_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/stumper}"
 PG_REDIS_URL="${PG_REDIS_URL:-redis://127.0.0.1:6379/0}"
 
+PASS_LOG="$(mktemp)"
+trap 'rm -f "$PASS_LOG"' EXIT
+declare -A TOTAL=([passed]=0 [failed]=0 [skipped]=0 [errors]=0)
+
+# Adds the counts of pytest's closing line ("3 failed, 1500 passed, 2 skipped in 9.1s") to TOTAL.
+count_pass() {
+    local line kind number
+    line="$(grep -E '^=*[ ]*[0-9]+ (passed|failed|skipped|errors?|deselected)' "$PASS_LOG" | tail -n 1)"
+    for kind in passed failed skipped errors; do
+        number="$(printf '%s' "$line" | grep -oE "[0-9]+ ${kind%s}s?" | grep -oE '^[0-9]+' || true)"
+        TOTAL[$kind]=$(( TOTAL[$kind] + ${number:-0} ))
+    done
+}
+
 run_pass() {
-    local title="$1"
+    local title="$1" status
     shift
     printf '\n==> pytest pass: %s\n' "$title"
-    env "$@" "$PY" -m pytest -q "${PYTEST_ARGS[@]}"
+    env "$@" "$PY" -m pytest -q "${PYTEST_ARGS[@]}" 2>&1 | tee "$PASS_LOG"
+    status="${PIPESTATUS[0]}"
+    count_pass
+    return "$status"
 }
 
 # Prints why PostgreSQL or Redis cannot be used, or nothing when both answer.
@@ -83,4 +100,7 @@ else
 fi
 
 printf '\n==> Summary: embedded %s; PostgreSQL/Redis %s\n' "${RESULT[embedded]}" "${RESULT[services]}"
+# Both passes together, as one plain closing line for CI.
+printf 'total: %d passed, %d failed, %d skipped\n' "${TOTAL[passed]}" "$(( TOTAL[failed] + TOTAL[errors] ))" \
+    "${TOTAL[skipped]}"
 exit "$STATUS"
