@@ -12,15 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from collector import duplicates, round_settings, selectors
+from collector import duplicates, round_settings, selectors, validation_services
 from collector.apis import MAX_ID, ApiErrorsMixin, ListPagination, PredictionSerializer, paginated
 from collector.course_apis import RoundSummarySerializer, round_summary
 from collector.models import CATEGORY_CHOICES, Round
 from collector.presentation import prediction_payload, question_view, scoring_run_payload, training_job_payload
 from collector.round_settings import SCORING_LIMITS
-
-QUALITY_FIELDS = ("validations_required", "peer_validation", "credit_requires_acceptance", "coach_answer_only",
-                  "coach_words", "coach_length", "coach_duplicates")
 
 
 class RoundDetailApi(ApiErrorsMixin, APIView):
@@ -43,7 +40,7 @@ class RoundDetailApi(ApiErrorsMixin, APIView):
                 "course": {"id": round_.course_id, "name": round_.course.name},
                 "weight_live": round_.weight_live, "weight_cv": round_.weight_cv,
                 "answer_only_model": round_.answer_only_model.name if round_.answer_only_model else None,
-                "quality": {name: getattr(round_, name) for name in QUALITY_FIELDS},
+                "quality": {name: getattr(round_, name) for name in validation_services.QUALITY_SETTING_FIELDS},
                 "stats": selectors.round_stats(round_=round_),
                 "scoring_runs": [scoring_run_payload(run) for run in selectors.scoring_runs_latest(round_=round_)],
                 "training_jobs": [training_job_payload(job) for job in selectors.training_jobs_latest(round_=round_)],

@@ -359,10 +359,13 @@ def round_export_records(*, round_: Round, weights: Mapping[tuple[int, int], flo
 # --- Reads for the HTML pages and the API ---------------------------------------------------------
 
 
-def course_for_manager(*, user: User, course_id: int) -> Course:
-    """The course if ``user`` teaches it (or is staff); otherwise a clear AccessError."""
+def course_for_manager(*, user: User, course_id: int, courses: QuerySet[Course] | None = None) -> Course:
+    """The course if ``user`` teaches it (or is staff); otherwise a clear AccessError.
+
+    ``courses`` is the queryset to read it from (e.g. :func:`with_course_counts`), ``Course.objects`` by default.
+    """
     try:
-        course = Course.objects.select_related("owner").get(pk=course_id)
+        course = (Course.objects if courses is None else courses).select_related("owner").get(pk=course_id)
     except (Course.DoesNotExist, ValueError, TypeError):
         raise AccessError("This course does not exist.") from None
     if not user_manages_course(user=user, course=course):
@@ -370,11 +373,14 @@ def course_for_manager(*, user: User, course_id: int) -> Course:
     return course
 
 
+def with_course_counts(courses: QuerySet[Course]) -> QuerySet[Course]:
+    """``courses``, each with ``num_students`` and ``num_rounds``."""
+    return courses.annotate(num_students=Count("enrollments", distinct=True), num_rounds=Count("rounds", distinct=True))
+
+
 def courses_with_counts(*, user: User) -> QuerySet[Course]:
     """The courses ``user`` manages, each with ``num_students`` and ``num_rounds``."""
-    return courses_managed_by(user=user).annotate(
-        num_students=Count("enrollments", distinct=True), num_rounds=Count("rounds", distinct=True)
-    )
+    return with_course_counts(courses_managed_by(user=user))
 
 
 def course_enrollments(*, course: Course) -> QuerySet[Enrollment]:

@@ -190,8 +190,7 @@ class RoundQualitySettingsUpdateApi(ApiErrorsMixin, APIView):
     Lowering ``validations_required`` accepts pending questions that now have enough agreement."""
 
     success_status = 200
-    FIELDS = ("validations_required", "peer_validation", "credit_requires_acceptance", "coach_answer_only",
-              "coach_words", "coach_length", "coach_duplicates")
+    FIELDS = validation_services.QUALITY_SETTING_FIELDS
 
     class InputSerializer(serializers.Serializer):
         validations_required = serializers.IntegerField(required=False, min_value=1, max_value=10)

@@ -364,6 +364,11 @@ def appeal_decide(*, reviewer: User, appeal_id: int, uphold: bool, response: str
 # --- Round settings --------------------------------------------------------------------------
 
 
+#: The round's validation and coach settings, as ``round_quality_settings_update`` takes them.
+QUALITY_SETTING_FIELDS = ("validations_required", "peer_validation", "credit_requires_acceptance", "coach_answer_only",
+                          "coach_words", "coach_length", "coach_duplicates")
+
+
 @transaction.atomic
 def round_quality_settings_update(
     *, round_: Round, validations_required: int, peer_validation: str, credit_requires_acceptance: bool,
