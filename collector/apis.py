@@ -22,8 +22,34 @@ from collector.presentation import prediction_payload, question_view
 MAX_ID = 2**63 - 1
 
 
+def unknown_fields(serializer: serializers.Serializer, data, prefix: str = "") -> dict[str, str]:
+    """Keys of ``data`` that ``serializer`` has no field for (nested ones as ``outer.inner``), each
+    with the message naming the fields accepted there."""
+    if not hasattr(data, "keys"):
+        return {}  # not an object: the serializer itself says so
+    unknown = {}
+    for key in data:
+        field = serializer.fields.get(key)
+        if field is None:
+            if key != "csrfmiddlewaretoken":  # a session-authenticated form post carries it
+                unknown[prefix + key] = f"Unknown field. Accepted here: {', '.join(serializer.fields)}."
+        elif isinstance(field, serializers.Serializer):
+            unknown.update(unknown_fields(field, data[key], prefix=f"{prefix}{key}."))
+    return unknown
+
+
 class ApiErrorsMixin:
-    """Translate the services' exceptions into DRF's before DRF's handler sees them."""
+    """Translate the services' exceptions into DRF's before DRF's handler sees them, and refuse
+    request bodies with fields the view's ``InputSerializer`` does not know: DRF would ignore
+    them, and a client that misspelt a setting would be told it was saved."""
+
+    def initial(self, request: Request, *args, **kwargs) -> None:
+        super().initial(request, *args, **kwargs)
+        input_serializer = getattr(self, "InputSerializer", None)
+        if input_serializer is not None and request.method in ("POST", "PUT", "PATCH"):
+            unknown = unknown_fields(input_serializer(), request.data)
+            if unknown:
+                raise exceptions.ValidationError({name: [message] for name, message in unknown.items()})
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, AccessError):

@@ -128,3 +128,15 @@ class RoundDuplicatesApiTests:
         pairs = client_of(instructor).get(url).json()["results"]
         assert [{pairs[0]["a"]["id"], pairs[0]["b"]["id"]}] == [{first.pk, second.pk}]
         assert client_of(instructor).get(url, {"threshold": 0}).status_code == 400
+
+
+
+def test_unknown_settings_fields_are_refused_and_nothing_changes(instructor, round_):
+    before = (round_.weight_cv, round_.scoring_config)
+    response = client_of(instructor).post(reverse("api:round_settings_update", args=[round_.pk]),
+                                          {"epochs": 3, "scoring": {"epochs": 3, "lerning_rate": 1e-4}}, format="json")
+    assert response.status_code == 400
+    assert response.json()["epochs"][0].startswith("Unknown field. Accepted here: title,")
+    assert response.json()["scoring.lerning_rate"][0].startswith("Unknown field. Accepted here: epochs,")
+    round_.refresh_from_db()
+    assert (round_.weight_cv, round_.scoring_config) == before
