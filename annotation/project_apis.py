@@ -21,7 +21,7 @@ from annotation.models import Project, Split
 from annotation.services.projects import EDITABLE_FIELDS
 from annotation.validation import MAX_UPLOAD_BYTES, read_upload_json, read_upload_text
 from collector.apis import ApiErrorsMixin, ListPagination, paginated
-from collector.data_apis import import_messages
+from collector.data_apis import import_error
 from collector.models import ModelVersion
 
 _UPLOAD_HELP = f"At most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB of UTF-8 text."
@@ -143,11 +143,6 @@ class _JsonFile(serializers.FileField):
         return read_upload_json(super().to_internal_value(data))
 
 
-def _import_error(error: ImportFailed) -> serializers.ValidationError:
-    # Every problem with its line or JSON path, as the import page lists them.
-    return serializers.ValidationError({"file": import_messages(error.errors)})
-
-
 class ArticleImportApi(ApiErrorsMixin, APIView):
     """POST Wikipedia articles as JSON Lines (multipart ``file``): ranked by PageRank, the top
     articles' paragraphs become tasks. Every line is checked first; any problem and nothing is stored."""
@@ -179,7 +174,7 @@ class ArticleImportApi(ApiErrorsMixin, APIView):
             result = services.articles_import(project=project, lines=data["file"].splitlines(), damping=data["damping"],
                                               top=data["top"], require_infobox=data["require_infobox"])
         except ImportFailed as error:
-            raise _import_error(error) from None
+            raise import_error(error) from None
         return Response(self.OutputSerializer(result).data, status=status.HTTP_201_CREATED)
 
 
@@ -209,5 +204,5 @@ class SquadImportApi(ApiErrorsMixin, APIView):
             result = services.squad_import(project=project, data=serializer.validated_data["file"],
                                            split=serializer.validated_data["split"])
         except ImportFailed as error:
-            raise _import_error(error) from None
+            raise import_error(error) from None
         return Response(self.OutputSerializer(result).data, status=status.HTTP_201_CREATED)

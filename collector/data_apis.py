@@ -122,9 +122,14 @@ class RoundImportApi(ApiErrorsMixin, APIView):
                 allow_duplicate_choices=serializer.validated_data["allow_duplicate_choices"],
             )
         except ImportFailed as error:
-            raise serializers.ValidationError({"file": import_messages(error.errors)}) from None
+            raise import_error(error) from None
         return Response({"round_id": round_.pk, "imported": len(questions), "question_ids": [q.pk for q in questions]},
                         status=status.HTTP_201_CREATED)
+
+
+def import_error(error: ImportFailed) -> serializers.ValidationError:
+    """A failed import as the ``file`` field's errors: every problem with its line or JSON path."""
+    return serializers.ValidationError({"file": import_messages(error.errors)})
 
 
 def import_messages(errors) -> list[str]:
