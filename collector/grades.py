@@ -10,6 +10,9 @@
 
 Canvas additionally gets its "Points Possible" row: P, or without P the highest points in the
 file (so the best student has 100%).
+
+Names, sections, usernames and emails are typed by people, so every cell goes through
+``spreadsheet_safe`` (a name like ``=HYPERLINK(...)`` is written as text, not run as a formula).
 """
 import csv
 import io
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 
 from accounts.models import User
 from collector import selectors
+from collector.csv_safety import spreadsheet_safe
 from collector.models import Round
 
 FORMATS = ("canvas", "moodle", "csv")
@@ -69,9 +73,18 @@ def grades_csv(*, round_: Round, rows: list[GradeRow], fmt: str, points_possible
     if fmt not in writers:
         raise ValueError(f"Unknown grade format {fmt!r}; choose one of {', '.join(FORMATS)}.")
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writers[fmt](writer, round_, rows, points_possible)
+    writers[fmt](_SpreadsheetSafeWriter(out), round_, rows, points_possible)
     return out.getvalue()
+
+
+class _SpreadsheetSafeWriter:
+    """``csv.writer`` whose every cell is guarded against formula injection."""
+
+    def __init__(self, out: io.StringIO):
+        self._writer = csv.writer(out, lineterminator="\r\n")
+
+    def writerow(self, row: list) -> None:
+        self._writer.writerow([spreadsheet_safe(cell) for cell in row])
 
 
 def _number(value: float) -> str:

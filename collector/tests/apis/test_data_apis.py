@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from collector import services
 from collector.models import Question
 from collector.tests.commands.conftest import GOOD_ROWS, tsv
+from collector.tests.factories import HOSTILE_USERNAME, assert_spreadsheet_safe, enrol_hostile_student
 
 pytestmark = pytest.mark.django_db
 GOOD_TSV = tsv(GOOD_ROWS)
@@ -55,6 +56,17 @@ class RoundGradesApiTests:
 
     def test_students_get_403(self, student, graded_round):
         assert client_of(student).get(reverse("api:round_grades", args=[graded_round.pk])).status_code == 403
+
+    @pytest.mark.parametrize("fmt", ["canvas", "moodle", "csv"])
+    def test_hostile_names_are_written_as_text(self, instructor, graded_round, course, client, fmt):
+        enrol_hostile_student(course)
+        response = client_of(instructor).get(reverse("api:round_grades", args=[graded_round.pk]), {"format": fmt})
+        rows = list(csv.reader(io.StringIO(response.content.decode())))
+        assert_spreadsheet_safe(rows)
+        assert any(("'" + HOSTILE_USERNAME) in row for row in rows)
+        client.force_login(instructor)
+        page = client.get(reverse("collector:round_grades_download", args=[graded_round.pk]), {"format": fmt})
+        assert page.content == response.content  # the page's download is guarded the same way
 
 
 class RoundImportApiTests:

@@ -6,12 +6,19 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from collector.tests.factories import (
+    HOSTILE_PROFILE,
+    HOSTILE_USERNAME,
+    assert_spreadsheet_safe,
+    enrol_hostile_student,
+)
 
-def export(round_name, fmt, *extra, tmp_path) -> list[list[str]]:
+
+def export(round_name, fmt, *extra, tmp_path, students=3) -> list[list[str]]:
     path = tmp_path / f"grades-{fmt}.csv"
     out = StringIO()
     call_command("export_grades", "--round", round_name, "--format", fmt, *extra, str(path), stdout=out)
-    assert f"Exported grades of 3 students of round {round_name}" in out.getvalue()
+    assert f"Exported grades of {students} students of round {round_name}" in out.getvalue()
     return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
 
 
@@ -53,6 +60,23 @@ def test_plain_csv_file(graded_round, tmp_path):
         ["bob", "bob@example.edu", "1", "1", "0", "1", "1"],
         ["carol", "carol@example.edu", "0", "0", "0", "0", "0"],
     ]
+
+
+@pytest.mark.django_db
+def test_names_and_sections_cannot_run_as_formulas(graded_round, course, tmp_path):
+    enrol_hostile_student(course)
+    quoted = {field: "'" + value for field, value in HOSTILE_PROFILE.items()}
+    canvas = export(graded_round.name, "canvas", tmp_path=tmp_path, students=4)
+    moodle = export(graded_round.name, "moodle", tmp_path=tmp_path, students=4)
+    plain = export(graded_round.name, "csv", tmp_path=tmp_path, students=4)
+    for rows in (canvas, moodle, plain):
+        assert_spreadsheet_safe(rows)
+    # Sorted by username, "-2+3" comes first; its cells keep their text after the apostrophe.
+    name = f"{HOSTILE_PROFILE['last_name']}, {HOSTILE_PROFILE['first_name']}"
+    assert canvas[2] == ["'" + name, "", quoted["sis_user_id"], "'" + HOSTILE_USERNAME, quoted["section"], "0"]
+    assert canvas[3][0] == "alice"  # harmless cells are untouched
+    assert moodle[1] == ["'" + HOSTILE_USERNAME, "0"]  # alice has no email: keyed by username
+    assert plain[1][:2] == ["'" + HOSTILE_USERNAME, quoted["email"]]
 
 
 @pytest.mark.django_db
