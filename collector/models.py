@@ -307,6 +307,29 @@ class ScoringFold(models.Model):
         constraints = [models.UniqueConstraint(fields=["run", "trial", "fold"], name="unique_scoring_fold")]
 
 
+class ScoringRunAssignment(models.Model):
+    """The fold a question is held out in, per trial, fixed when its scoring run starts.
+
+    A resumed run reads its folds from here instead of recomputing them from the questions that
+    exist then: deleting one question would reshuffle most of the others (SPEC-bias §5.2 permutes
+    each stratum as a whole), so finished folds would no longer match the missing ones. A deleted
+    question's rows go with it (cascade) and its fold is scored on the questions that remain.
+    Every trial holds the same folds today (one §5.2 assignment per run seed); the trial column
+    mirrors ``CVPrediction`` so a run's split is stored exactly as its predictions are.
+    """
+
+    run = models.ForeignKey(ScoringRun, on_delete=models.CASCADE, related_name="assignments")
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="scoring_assignments")
+    trial = models.PositiveSmallIntegerField()
+    fold = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["run", "question", "trial"], name="unique_scoring_assignment")]
+
+    def __str__(self) -> str:
+        return f"question {self.question_id}: fold {self.fold} of run {self.run_id}, trial {self.trial}"
+
+
 class CVPrediction(models.Model):
     """A question's out-of-fold prediction in one trial of a scoring run."""
 

@@ -2,13 +2,16 @@
 
 CODAH rewards a question again when a model fine-tuned on the *other* submissions still gets it
 wrong. A ``ScoringRun`` snapshots the round's questions, assigns stratified folds
-(``mlcore.crossval``), and for every (trial, fold) fine-tunes the round's base checkpoint on the
-other folds and predicts the held-out one. Each finished fold is committed with its predictions,
-so a run interrupted by a killed worker resumes with only the missing folds.
+(``mlcore.crossval``) and stores each question's fold (``ScoringRunAssignment``), and for every
+(trial, fold) fine-tunes the round's base checkpoint on the other folds and predicts the held-out
+one. Each finished fold is committed with its predictions, so a run interrupted by a killed worker
+resumes with only the missing folds, on the folds stored at its start: a question deleted
+meanwhile is simply missing from its fold, and nothing else moves.
 """
 import dataclasses
 import logging
 import time
+from collections import defaultdict
 from datetime import timedelta
 
 from django.conf import settings
@@ -17,10 +20,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from collector.models import CVPrediction, Question, Round, ScoringFold, ScoringRun
+from collector.models import CVPrediction, Question, Round, ScoringFold, ScoringRun, ScoringRunAssignment
 from collector.ownership import held_by_another_worker, worker_owner
 from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample, TrainProgress
-from mlcore.crossval import answer_only_summary, cv_summary, stratified_folds
+from mlcore.crossval import FoldAssignment, answer_only_summary, cv_summary, stratified_folds
 from mlcore.cv_runner import FoldRunner
 
 logger = logging.getLogger(__name__)
@@ -51,8 +54,10 @@ def scoring_start(
     *, round_: Round, user: User | None = None, kind: str = ScoringRun.Kind.CROSS_VALIDATION,
     folds: int = 5, trials: int = 1, seed: int = 0,
 ) -> ScoringRun:
-    """Queue a scoring run of every question in the round now; refused while one is active."""
-    question_ids = list(Question.objects.filter(round=round_).order_by("id").values_list("id", flat=True))
+    """Queue a scoring run of every question in the round now, with each question's fold stored;
+    refused while one is active."""
+    questions = list(Question.objects.filter(round=round_).order_by("id").only("id", "categories"))
+    question_ids = [q.pk for q in questions]
     if len(question_ids) < max(folds, 2):
         raise ScoringRefused(
             f"Round {round_.name} has {len(question_ids)} question(s); {folds}-fold scoring needs at least {folds}."
@@ -68,6 +73,7 @@ def scoring_start(
     try:
         with transaction.atomic():
             run.save()
+            _store_folds(run, _computed_folds(run, questions))
     except IntegrityError:
         active = ScoringRun.objects.filter(round=round_, kind=kind, status__in=ScoringRun.ACTIVE).first()
         since = f" (started {active.created_at:%Y-%m-%d %H:%M} UTC)" if active else ""
@@ -121,6 +127,55 @@ def _stratum(question: Question) -> str:
     return "".join(sorted(_LETTER[c] for c in question.categories)) or "o"
 
 
+def _computed_folds(run: ScoringRun, questions: list[Question]) -> dict[int, int]:
+    """SPEC-bias §5.2 folds of ``questions`` under the run's seed: question id -> fold."""
+    assignment = stratified_folds([q.pk for q in questions], [_stratum(q) for q in questions],
+                                  k=run.folds, rng=run.seed)
+    return dict(zip(assignment.ids, assignment.folds))
+
+
+def _store_folds(run: ScoringRun, fold_of: dict[int, int]) -> None:
+    """Store the folds for every trial; rows already there are kept (idempotent)."""
+    ScoringRunAssignment.objects.bulk_create(
+        [ScoringRunAssignment(run=run, question_id=pk, trial=trial, fold=fold)
+         for trial in range(run.trials) for pk, fold in fold_of.items()],
+        ignore_conflicts=True,
+    )
+
+
+def _run_folds(run: ScoringRun, questions: list[Question]) -> dict[int, dict[int, int]]:
+    """Per trial, question id -> fold as stored at the run's start, for the questions that still
+    exist (in ``questions`` order, so test and train sets keep the order they always had)."""
+    rows = list(run.assignments.values_list("trial", "question_id", "fold"))
+    if not rows:
+        _legacy_folds(run, questions)
+        rows = list(run.assignments.values_list("trial", "question_id", "fold"))
+    stored: dict[int, dict[int, int]] = defaultdict(dict)
+    for trial, question_id, fold in rows:
+        stored[trial][question_id] = fold
+    return {t: {q.pk: stored[t][q.pk] for q in questions if q.pk in stored[t]} for t in range(run.trials)}
+
+
+@transaction.atomic
+def _legacy_folds(run: ScoringRun, questions: list[Question]) -> None:
+    """Store folds for a run started before they were stored (migration 0005).
+
+    They are computed from the run's questions that exist now, as every resume did before; that
+    is the original split unless a question was deleted. If it was, folds the run finished no
+    longer match the split (a question would be predicted twice or never), so they are dropped
+    and scored again.
+    """
+    if run.assignments.exists():
+        return  # another worker stored them first
+    fold_of = _computed_folds(run, questions)
+    if any(fold_of.get(question_id) != fold for question_id, fold in run.predictions.values_list("question_id", "fold")):
+        logger.warning("Scoring run %s: questions were deleted before its folds were stored; "
+                       "its finished folds are scored again on the new split", run.pk)
+        run.predictions.all().delete()
+        run.fold_results.all().delete()
+    _store_folds(run, fold_of)
+
+
 class _ProgressWriter:
     """Stores training progress on the run at most once a second (the page and CLI poll it)."""
 
@@ -163,20 +218,20 @@ def scoring_run(*, run_id: int) -> ScoringRun:
 
 def _score_missing_folds(run: ScoringRun) -> None:
     questions, examples = _examples(run)
-    ids = [q.pk for q in questions]
-    assignment = stratified_folds(ids, [_stratum(q) for q in questions], k=run.folds, rng=run.seed)
+    fold_of = _run_folds(run, questions)
     done = set(run.fold_results.values_list("trial", "fold"))
     _save_progress(run, done_folds=len(done), stage="preparing")
-    missing = [(t, f) for t in range(run.trials) for f in range(run.folds) if (t, f) not in done]
+    # A fold whose every question was deleted has nothing to predict.
+    missing = [(t, f) for t in range(run.trials) for f in range(run.folds)
+               if (t, f) not in done and f in fold_of[t].values()]
     if not missing:
         return
     config = FineTuneConfig(**run.config)
     runner = FoldRunner(run.base_checkpoint, examples, config)  # frozen-layer cache built once per run
-    position = {pk: index for index, pk in enumerate(ids)}
+    position = {q.pk: index for index, q in enumerate(questions)}
     for trial, fold in missing:
-        test_ids = assignment.test_ids(fold)
-        train_index = [position[pk] for pk in assignment.train_ids(fold)]
-        test_index = [position[pk] for pk in test_ids]
+        train_index = [position[pk] for pk, f in fold_of[trial].items() if f != fold]
+        test_index = [position[pk] for pk, f in fold_of[trial].items() if f == fold]
         started = time.monotonic()
         predictions = runner.run_fold(
             train_index, test_index, seed=config.seed + trial, progress=_ProgressWriter(run, trial, fold)
@@ -190,11 +245,16 @@ def _score_missing_folds(run: ScoringRun) -> None:
 def _store_fold(run, trial, fold, questions, predictions, n_train, seconds) -> None:
     if ScoringFold.objects.filter(run=run, trial=trial, fold=fold).exists():
         return  # another worker finished this fold first
+    # Questions deleted while the fold trained lose their prediction; the lock keeps the rest.
+    alive = set(Question.objects.select_for_update().filter(pk__in=[q.pk for q in questions])
+                .values_list("pk", flat=True))
     rows = [
         CVPrediction(run=run, question=q, trial=trial, fold=fold, probs=list(p.probs),
                      predicted_index=p.predicted, correct=p.predicted == q.correct_index)
-        for q, p in zip(questions, predictions)
+        for q, p in zip(questions, predictions) if q.pk in alive
     ]
+    if not rows:
+        return
     CVPrediction.objects.bulk_create(rows)
     accuracy = sum(row.correct for row in rows) / len(rows)
     ScoringFold.objects.create(run=run, trial=trial, fold=fold, accuracy=accuracy, n_train=n_train,
@@ -204,15 +264,27 @@ def _store_fold(run, trial, fold, questions, predictions, n_train, seconds) -> N
 def _finish(run: ScoringRun) -> None:
     """Summarise the out-of-fold predictions (SPEC §5.3/§5.5) and mark the run done."""
     questions, _ = _examples(run)
-    ids = [q.pk for q in questions]
-    gold = [q.correct_index for q in questions]
+    fold_of = _run_folds(run, questions)
+    if any(fold_of[t] != fold_of[0] for t in range(run.trials)):
+        raise ValueError("the trials of this run hold different folds; cv_summary needs one split")
+    kept = [q for q in questions if q.pk in fold_of[0]]
+    if not kept:
+        raise ValueError("every question of this run was deleted; there is nothing to summarise")
+    ids, gold = [q.pk for q in kept], [q.correct_index for q in kept]
     predicted = {(p.trial, p.question_id): p.predicted_index for p in run.predictions.all()}
     oof = [[predicted[(t, pk)] for pk in ids] for t in range(run.trials)]
-    assignment = stratified_folds(ids, [_stratum(q) for q in questions], k=run.folds, rng=run.seed)
+    # Folds emptied by deletions are left out of the mean over folds (and shown as None).
+    present = sorted(set(fold_of[0].values()))
+    number = {fold: index for index, fold in enumerate(present)}
+    assignment = FoldAssignment(tuple(ids), tuple(_stratum(q) for q in kept),
+                                tuple(number[fold_of[0][pk]] for pk in ids), len(present), "stratified", run.seed)
     result = cv_summary(gold, oof, assignment)
+    sizes = dict(zip(present, assignment.fold_sizes()))
     summary = {
         "accuracy": result.statistic, "mean": result.mean, "std": None if result.std != result.std else result.std,
-        "fold_accuracy": [list(map(float, row)) for row in result.fold_accuracy],
+        "fold_accuracy": [[float(row[number[f]]) if f in number else None for f in range(run.folds)]
+                          for row in result.fold_accuracy],
+        "fold_questions": [sizes.get(f, 0) for f in range(run.folds)],
         "questions": len(ids),
     }
     if run.kind == ScoringRun.Kind.ANSWER_ONLY:
