@@ -186,7 +186,8 @@ class QuestionListApi(ApiErrorsMixin, APIView):
 
 
 class RoundStatsApi(ApiErrorsMixin, APIView):
-    """GET a round's counts (questions, authors, categories, fooling rate); course managers only."""
+    """GET a round's counts (questions, authors, categories, fooling rate) and its latest scoring
+    results (the two CV accuracies as named in ``collector/cv_accuracy.py``); course managers only."""
 
     class OutputSerializer(serializers.Serializer):
         round = serializers.CharField()
@@ -197,6 +198,16 @@ class RoundStatsApi(ApiErrorsMixin, APIView):
         predicted_live = serializers.IntegerField()
         pending_live = serializers.IntegerField()
         fooling_rate_live = serializers.FloatField(allow_null=True)
+        scored_cv = serializers.IntegerField(help_text="Questions with an out-of-fold prediction")
+        fooled_cv = serializers.FloatField(help_text="Sum over questions of the share of CV trials fooled")
+        cv_accuracy_pooled = serializers.FloatField(
+            allow_null=True, help_text="CV accuracy (pooled): correct out-of-fold predictions / (questions x trials)")
+        cv_accuracy_mean = serializers.FloatField(
+            allow_null=True, help_text="Mean per-fold accuracy (CODAH): unweighted mean over folds, then over trials")
+        cv_accuracy_std = serializers.FloatField(allow_null=True, help_text="Sample std of the above over trials")
+        cv_smallest_fold = serializers.IntegerField(allow_null=True, help_text="Questions in the smallest fold")
+        cv_warning = serializers.CharField(allow_blank=True, help_text="Set when folds are too small to mean much")
+        answer_only_accuracy = serializers.FloatField(required=False, allow_null=True)
 
     def get(self, request: Request, round_id: int) -> Response:
         round_ = selectors.round_for_manager(user=request.user, round_id=round_id)

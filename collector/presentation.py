@@ -6,6 +6,7 @@ the dashboard, the instructor table and the API describe a prediction the same w
 from dataclasses import dataclass
 
 from collector import selectors
+from collector.cv_accuracy import FOLD_MEAN_LABEL, POOLED_LABEL, fold_questions, small_folds_warning
 from collector.models import Prediction, Question, ScoringRun, TrainingJob
 
 LETTERS = "ABCD"
@@ -152,8 +153,9 @@ def duration(seconds: int) -> str:
 def scoring_run_payload(run: ScoringRun) -> dict:
     """``{id, kind, status, progress, summary, error, display}`` of one scoring run.
 
-    ``display`` holds the same run in words (status, progress line, result line, per-fold bars),
-    so the page, ``scoring.js`` and ``score_round`` say the same thing. The worker's host and
+    ``display`` holds the same run in words (status, progress line, result line, a warning when
+    folds are too small, per-fold bars), so the page, ``scoring.js`` and ``score_round`` say the
+    same thing. The worker's host and
     pid (``progress["owner"]``) stay on the server.
     """
     progress = {key: value for key, value in (run.progress or {}).items() if key != "owner"}
@@ -171,6 +173,7 @@ def scoring_run_payload(run: ScoringRun) -> dict:
             "percent": scoring_percent(run.status, progress),
             "progress": scoring_progress_text(run, progress),
             "result": scoring_result_text(run.kind, summary) if run.status == ScoringRun.Status.DONE else "",
+            "warning": small_folds_warning(summary) if run.status == ScoringRun.Status.DONE else "",
             "folds": fold_bars(summary),
         },
     }
@@ -215,31 +218,40 @@ def scoring_progress_text(run: ScoringRun, progress: dict) -> str:
 
 
 def scoring_result_text(kind: str, summary: dict) -> str:
-    """The finished run's headline: CV accuracy mean ± std, or answer-only accuracy vs chance."""
+    """The finished run's headline: the pooled CV accuracy, then the CODAH-style mean over folds
+    under its own name (``collector/cv_accuracy.py``); or answer-only accuracy vs chance."""
     if kind == ScoringRun.Kind.ANSWER_ONLY and summary.get("answer_only_accuracy") is not None:
         pvalue = summary.get("binomial_pvalue")
         test = f" (one-sided binomial test p = {pvalue:.3g})" if pvalue is not None else ""
         return f"Answer-only accuracy {100 * summary['answer_only_accuracy']:.1f}% vs 25% chance{test}."
-    if summary.get("mean") is None:
+    if summary.get("accuracy") is None:
         return ""
     trials = len(summary.get("fold_accuracy") or []) or 1
-    spread = f" ± {100 * summary['std']:.1f}" if summary.get("std") is not None else ""
-    over = f"mean ± std over {trials} trials" if spread else "1 trial"
-    questions = f"; {summary['questions']} questions" if summary.get("questions") else ""
-    return f"Cross-validation accuracy {100 * summary['mean']:.1f}%{spread} ({over}{questions})."
+    questions = f" of {summary['questions']} questions" if summary.get("questions") else ""
+    times = f" × {trials} trials" if trials > 1 else ""
+    text = f"{POOLED_LABEL} {100 * summary['accuracy']:.1f}%{questions}{times}."
+    if summary.get("mean") is not None:
+        spread = f" ± {100 * summary['std']:.1f} (std over {trials} trials)" if summary.get("std") is not None else ""
+        text += f" {FOLD_MEAN_LABEL} {100 * summary['mean']:.1f}%{spread}."
+    return text
 
 
 def fold_bars(summary: dict) -> list[dict]:
-    """Per-fold accuracy averaged over trials, as ``{label, accuracy, percent}`` bars."""
+    """Per-fold accuracy averaged over trials, as ``{label, accuracy, percent, questions}`` bars
+    (the label says how many questions the fold holds; folds emptied by deletions are left out)."""
     rows = summary.get("fold_accuracy") or []
     if not rows:
         return []
-    folds = len(rows[0])
+    sizes = fold_questions(summary)
     bars = []
-    for fold in range(folds):
-        values = [row[fold] for row in rows if fold < len(row)]
+    for fold in range(len(rows[0])):
+        values = [row[fold] for row in rows if fold < len(row) and row[fold] is not None]
+        if not values:
+            continue
         accuracy = sum(values) / len(values)
-        bars.append({"label": f"Fold {fold + 1}", "accuracy": accuracy, "percent": round(100 * accuracy, 1)})
+        size = sizes[fold] if fold < len(sizes) else None
+        label = f"Fold {fold + 1}" + (f" ({size})" if size is not None else "")
+        bars.append({"label": label, "accuracy": accuracy, "percent": round(100 * accuracy, 1), "questions": size})
     return bars
 
 

@@ -19,6 +19,7 @@ from django.db.models import (
 )
 
 from accounts.models import User
+from collector.cv_accuracy import small_folds_warning, smallest_fold
 from collector.exceptions import AccessError
 from collector.models import (
     Course,
@@ -251,17 +252,22 @@ def scoring_run_folds(*, run_id: int, after_id: int = 0) -> QuerySet[ScoringFold
 
 
 def _scoring_stats(round_: Round) -> dict:
-    """``scored_cv``, ``fooled_cv`` (trial-averaged, summed), ``cv_accuracy`` and, once run,
-    ``answer_only_accuracy`` from the latest finished runs."""
-    stats: dict = {"scored_cv": 0, "fooled_cv": 0.0, "cv_accuracy": None}
+    """``scored_cv``, ``fooled_cv`` (trial-averaged, summed) and the two CV accuracies named as in
+    ``collector/cv_accuracy.py`` (``cv_accuracy_pooled``, the headline; ``cv_accuracy_mean`` and
+    ``cv_accuracy_std`` over folds, CODAH-style), with ``cv_smallest_fold`` and ``cv_warning``
+    when folds are too small; once run, ``answer_only_accuracy``. From the latest finished runs."""
+    stats: dict = {"scored_cv": 0, "fooled_cv": 0.0, "cv_accuracy_pooled": None, "cv_accuracy_mean": None,
+                   "cv_accuracy_std": None, "cv_smallest_fold": None, "cv_warning": ""}
     cv = latest_scoring_run(round_=round_, kind=ScoringRun.Kind.CROSS_VALIDATION, finished=True)
     if cv is not None:
         stats.update(
             scored_cv=cv.predictions.values("question").distinct().count(),
             fooled_cv=round(sum(1 - p for p in _correct_fraction_per_question(cv)), 6),
-            cv_accuracy=cv.summary.get("accuracy"),
+            cv_accuracy_pooled=cv.summary.get("accuracy"),
             cv_accuracy_mean=cv.summary.get("mean"),
             cv_accuracy_std=cv.summary.get("std"),
+            cv_smallest_fold=smallest_fold(cv.summary),
+            cv_warning=small_folds_warning(cv.summary),
         )
     answer_only = latest_scoring_run(round_=round_, kind=ScoringRun.Kind.ANSWER_ONLY, finished=True)
     if answer_only is not None:

@@ -96,8 +96,8 @@ def format_value(value) -> str:
 
 
 LABELS = {
-    "cv_accuracy_pooled": "CV accuracy (pooled)", "cv_accuracy_mean": "CV accuracy (mean of trials)",
-    "cv_accuracy_std": "CV accuracy (std over trials)", "cv_trials": "CV trials", "cv_questions": "CV questions",
+    "cv_accuracy_pooled": "CV accuracy (pooled)", "cv_accuracy_mean": "Mean per-fold accuracy (CODAH)",
+    "cv_accuracy_std": "Mean per-fold accuracy (std over trials)", "cv_trials": "CV trials", "cv_questions": "CV questions",
     "cv_run": "Cross-validation run", "answer_only_pvalue": "Answer-only binomial p-value",
     "answer_only_log10_pvalue": "Answer-only binomial log10 p",
     "p0": "z-score null", "k": "Top features per label (k)", "ess": "Effective sample size",

@@ -77,8 +77,10 @@ def finished_scoring_run(round_, correct: dict[int, list[bool]], *, kind: str = 
         for t in range(trials)
     ]
     accuracy = sum(sum(flags) for flags in correct.values()) / max(1, len(ids) * trials)
-    summary = {"accuracy": accuracy, "mean": accuracy, "std": 0.05 if trials > 1 else None,
-               "fold_accuracy": fold_accuracy, "questions": len(ids)}
+    mean = sum(sum(row) / folds for row in fold_accuracy) / trials
+    summary = {"accuracy": accuracy, "mean": mean, "std": 0.05 if trials > 1 else None,
+               "fold_accuracy": fold_accuracy, "questions": len(ids),
+               "fold_questions": [sum(fold_of[pk] == f for pk in ids) for f in range(folds)]}
     if kind == "answer_only":
         summary.update(answer_only_accuracy=accuracy, binomial_pvalue=0.0123)
     run = ScoringRun.objects.create(

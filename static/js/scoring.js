@@ -81,6 +81,8 @@
     show(field(card, "error"), !!run.error);
     setText(field(card, "result"), display.result);
     show(field(card, "result"), !!display.result);
+    setText(field(card, "warning"), display.warning);
+    show(field(card, "warning"), !!display.warning);
     var list = field(card, "folds");
     while (list.firstChild) { list.removeChild(list.firstChild); }
     (display.folds || []).forEach(function (bar) { list.appendChild(foldItem(bar)); });

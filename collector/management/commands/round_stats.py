@@ -1,9 +1,10 @@
-"""``manage.py round_stats --round NAME [--json]``: question counts of a round."""
+"""``manage.py round_stats --round NAME [--json]``: question counts and scoring results of a round."""
 import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from collector import selectors
+from collector.cv_accuracy import FOLD_MEAN_LABEL, POOLED_LABEL
 from collector.exceptions import AccessError
 
 
@@ -38,11 +39,15 @@ def _table(stats: dict) -> str:
         ("Fooling rate", "-" if rate is None else f"{rate:.1%}"),
         ("Scored in cross-validation", stats.get("scored_cv", 0)),
         ("Fooled in cross-validation", f"{stats.get('fooled_cv', 0):g}"),
-        ("Cross-validation accuracy", _percent(stats.get("cv_accuracy"))),
+        (POOLED_LABEL, _percent(stats.get("cv_accuracy_pooled"))),
+        (FOLD_MEAN_LABEL, _percent(stats.get("cv_accuracy_mean"))),
         ("Answer-only accuracy", _percent(stats.get("answer_only_accuracy"))),
     ]
     width = max(len(label) for label, _ in rows)
-    return "\n".join(f"{label:<{width}}  {value}" for label, value in rows)
+    lines = [f"{label:<{width}}  {value}" for label, value in rows]
+    if stats.get("cv_warning"):
+        lines.append(f"Warning: {stats['cv_warning']}")
+    return "\n".join(lines)
 
 
 def _percent(value: float | None) -> str:

@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
 from collector import scoring, selectors
+from collector.cv_accuracy import fold_questions, small_folds_warning
 from collector.exceptions import AccessError
 from collector.models import ScoringRun
 from collector.presentation import (
@@ -115,8 +116,14 @@ class Command(BaseCommand):
             return
         summary = run.summary
         self.stdout.write(scoring_result_text(run.kind, summary))
+        warning = small_folds_warning(summary)
+        if warning:
+            self.stdout.write(f"Warning: {warning}")
+        sizes = fold_questions(summary)
+        if sizes:
+            self.stdout.write("Questions per fold: " + "  ".join(str(size) for size in sizes))
         for trial, row in enumerate(summary.get("fold_accuracy") or []):
-            folds = "  ".join(f"{100 * accuracy:.1f}%" for accuracy in row)
+            folds = "  ".join("-" if accuracy is None else f"{100 * accuracy:.1f}%" for accuracy in row)
             self.stdout.write(f"Per-fold accuracy, trial {trial + 1}: {folds}")
         if run.kind == ScoringRun.Kind.CROSS_VALIDATION and summary.get("accuracy") is not None:
             fooled = summary.get("questions", 0) * (1 - summary["accuracy"])

@@ -90,7 +90,11 @@ def test_wait_runs_it_here_with_progress_and_summary(toy_round):
     ]
     assert all("on 4 questions (trained on 8," in line for line in done)
     assert "[########################] 100.0% Finished all 6 folds." in lines
-    assert any(line.startswith("Cross-validation accuracy ") and "mean ± std over 2 trials" in line for line in lines)
+    assert any(line.startswith("CV accuracy (pooled) ") and " of 12 questions × 2 trials. Mean per-fold accuracy (CODAH) "
+               in line and "(std over 2 trials)." in line for line in lines)
+    assert "Questions per fold: 4  4  4" in lines
+    assert "Warning: Few questions per fold: the smallest holds 4 (fewer than 20), so one question moves a fold's " \
+           "accuracy by 25 points; read these accuracies as rough." in lines
     assert sum(line.startswith("Per-fold accuracy, trial ") for line in lines) == 2
     assert any(line.startswith("Fooled the cross-validated models: ") for line in lines)
 
@@ -141,15 +145,21 @@ def test_round_stats_json_has_the_cross_validation_numbers(round_, student):
     before = StringIO()
     call_command("round_stats", "--round", round_.name, "--json", stdout=before)
     stats = json.loads(before.getvalue())
-    assert (stats["scored_cv"], stats["fooled_cv"], stats["cv_accuracy"]) == (0, 0.0, None)
+    assert (stats["scored_cv"], stats["fooled_cv"], stats["cv_accuracy_pooled"], stats["cv_warning"]) == (0, 0.0, None, "")
     assert "answer_only_accuracy" not in stats
     finished_scoring_run(round_, {q.pk: [i == 0] for i, q in enumerate(questions)})
     finished_scoring_run(round_, {q.pk: [i < 2] for i, q in enumerate(questions)}, kind="answer_only")
     out = StringIO()
     call_command("round_stats", "--round", round_.name, "--json", stdout=out)
     stats = json.loads(out.getvalue())
-    assert (stats["scored_cv"], stats["fooled_cv"], stats["cv_accuracy"]) == (4, 3.0, 0.25)
+    assert (stats["scored_cv"], stats["fooled_cv"], stats["cv_accuracy_pooled"]) == (4, 3.0, 0.25)
+    # Folds {q0, q2} and {q1, q3}: (1/2 + 0/2) / 2, CODAH's mean over folds.
+    assert (stats["cv_accuracy_mean"], stats["cv_smallest_fold"]) == (0.25, 2)
+    assert stats["cv_warning"].startswith("Few questions per fold: the smallest holds 2 (fewer than 20)")
     assert stats["answer_only_accuracy"] == 0.5
     table = StringIO()
     call_command("round_stats", "--round", round_.name, stdout=table)
-    assert "Cross-validation accuracy   25.0%" in table.getvalue() and "Answer-only accuracy        50.0%" in table.getvalue()
+    lines = table.getvalue().splitlines()
+    assert "CV accuracy (pooled)            25.0%" in lines and "Answer-only accuracy            50.0%" in lines
+    assert "Mean per-fold accuracy (CODAH)  25.0%" in lines
+    assert lines[-1] == f"Warning: {stats['cv_warning']}"

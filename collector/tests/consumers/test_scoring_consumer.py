@@ -79,8 +79,10 @@ async def test_finished_runs_of_both_kinds_with_summaries(instructor, student, r
     runs = (await communicator.receive_json_from(timeout=5))["runs"]
     assert [run["kind"] for run in runs] == ["cross_validation", "answer_only"]
     assert runs[0]["display"]["folds"] == [
-        {"label": "Fold 1", "accuracy": 1.0, "percent": 100.0}, {"label": "Fold 2", "accuracy": 1.0, "percent": 100.0},
+        {"label": "Fold 1 (1)", "accuracy": 1.0, "percent": 100.0, "questions": 1},
+        {"label": "Fold 2 (1)", "accuracy": 1.0, "percent": 100.0, "questions": 1},
     ]
+    assert runs[0]["display"]["warning"].startswith("Few questions per fold: the smallest holds 1 (fewer than 20)")
     await communicator.disconnect()
 
 

@@ -1,8 +1,12 @@
 """Cross-validation scoring on a tiny model: folds, resume after a killed worker, credit."""
 import math
+import statistics
+from collections import defaultdict
+from fractions import Fraction
 from unittest import mock
 
 import pytest
+from django.urls import reverse
 
 from collector import scoring, selectors
 from collector.models import CVPrediction, ScoringFold, ScoringRun
@@ -42,11 +46,39 @@ def test_every_question_is_scored_exactly_once_per_trial(scored_round):
     assert len(per_question) == 40 and len(set(per_question)) == 40
     folds = dict(CVPrediction.objects.filter(run=run, trial=0).values_list("question_id", "fold"))
     assert sorted(list(folds.values()).count(f) for f in range(5)) == [4, 4, 4, 4, 4]
-    assert run.summary["accuracy"] == pytest.approx(CVPrediction.objects.filter(run=run, correct=True).count() / 40)
     stats = selectors.round_stats(round_=scored_round)
     assert stats["scored_cv"] == 20
-    assert stats["cv_accuracy"] == pytest.approx(run.summary["accuracy"])
     assert stats["fooled_cv"] == pytest.approx(20 * (1 - run.summary["accuracy"]))
+
+
+@pytest.mark.django_db
+def test_both_cv_accuracies_equal_a_computation_from_the_stored_predictions(scored_round, instructor, client):
+    run = scoring.scoring_run(run_id=start(scored_round, trials=3).pk)
+    assert run.status == ScoringRun.Status.DONE, run.error
+    rows = list(CVPrediction.objects.filter(run=run).values_list("trial", "fold", "correct"))
+    # Exact fractions, from the rows alone (SPEC §5.3): pooled over every prediction; CODAH's
+    # unweighted mean over folds per trial, then mean and sample std over trials.
+    pooled = Fraction(sum(correct for _, _, correct in rows), len(rows))
+    by_fold = defaultdict(list)
+    for trial, fold, correct in rows:
+        by_fold[trial, fold].append(correct)
+    per_trial = [sum(Fraction(sum(by_fold[t, f]), len(by_fold[t, f])) for f in range(5)) / 5 for t in range(3)]
+    stats = selectors.round_stats(round_=scored_round)
+    for value in (run.summary["accuracy"], stats["cv_accuracy_pooled"]):
+        assert value == pytest.approx(float(pooled), abs=1e-12)
+    for value in (run.summary["mean"], stats["cv_accuracy_mean"]):
+        assert value == pytest.approx(float(statistics.mean(per_trial)), abs=1e-12)
+    assert stats["cv_accuracy_std"] == pytest.approx(float(statistics.stdev(per_trial)), abs=1e-12)
+    # Four questions a fold: the warning is in the stats, the API and on the page next to the number.
+    assert (run.summary["fold_questions"], stats["cv_smallest_fold"]) == ([4] * 5, 4)
+    assert stats["cv_warning"].startswith("Few questions per fold: the smallest holds 4 (fewer than 20)")
+    client.force_login(instructor)
+    api = client.get(reverse("api:round_stats", args=[scored_round.pk])).json()
+    assert (api["cv_accuracy_pooled"], api["cv_accuracy_mean"], api["cv_warning"]) == (
+        stats["cv_accuracy_pooled"], stats["cv_accuracy_mean"], stats["cv_warning"])
+    page = client.get(reverse("collector:round_detail", args=[scored_round.pk])).content.decode()
+    assert f'data-testid="cv-accuracy-pooled">{100 * float(pooled):.1f}%</dd>' in page
+    assert 'data-testid="cv-warning">Few questions per fold' in page
 
 
 @pytest.mark.django_db

@@ -116,7 +116,9 @@ class ScoringSectionTests:
         client.force_login(instructor)
         response = client.get(url("round_detail", round_))
         page = response.content.decode()
-        assert "Cross-validation accuracy 70.0% ± 5.0 (mean ± std over 2 trials; 5 questions)." in page
+        # Folds (round-robin) {0, 2, 4} and {1, 3}: pooled 7/10; per trial (2/3 + 1/2)/2 and (2/3 + 1)/2.
+        assert ("CV accuracy (pooled) 70.0% of 5 questions × 2 trials. "
+                "Mean per-fold accuracy (CODAH) 70.8% ± 5.0 (std over 2 trials).") in page
         assert "Answer-only accuracy 20.0% vs 25% chance (one-sided binomial test p = 0.0123)." in page
         assert "Accuracy per fold" in page and "Fold 2" in page
         rows = {row.question.pk: row for row in response.context["rows"]}
@@ -124,6 +126,33 @@ class ScoringSectionTests:
         # fake_model picks D: question 0 (key A) fooled live; credit = live 1 + CV 1
         assert rows[ids[0]].credit == 2.0 and rows[ids[1]].credit == 1.5 and rows[ids[3]].credit == 0.0
         assert response.context["stats"]["scored_cv"] == 5
+
+    def test_pooled_and_per_fold_accuracy_are_named_apart_with_a_small_fold_warning(self, client, instructor, round_,
+                                                                                     student):
+        # The issue's page: 9 questions in 5 folds (2, 2, 2, 2, 1), one answered right.
+        ids = [Question.objects.create(round=round_, author=student, prompt=f"P{i}. He", choices=list("abcd"),
+                                       correct_index=0).pk for i in range(9)]
+        finished_scoring_run(round_, {pk: [pk == ids[0]] for pk in ids}, folds=5)
+        client.force_login(instructor)
+        page = client.get(url("round_detail", round_)).content.decode()
+        # 1/9 pooled; (1/2 + 0 + 0 + 0 + 0) / 5 over folds. Only the pooled one has the headline's place.
+        assert '<dt>CV accuracy (pooled)</dt><dd data-testid="cv-accuracy-pooled">11.1%</dd>' in page
+        assert "CV accuracy (pooled) 11.1% of 9 questions. Mean per-fold accuracy (CODAH) 10.0%." in page
+        assert "<dt>CV accuracy</dt>" not in page and "Cross-validation accuracy" not in page
+        warning = "Few questions per fold: the smallest holds 1 (fewer than 20), so one question moves a fold&#x27;s " \
+                  "accuracy by 100 points; read these accuracies as rough."
+        assert f'data-testid="cv-warning">{warning}</dd>' in page  # next to the stat
+        assert f'data-field="warning">{warning}</p>' in page  # and on the scoring card
+        assert "Fold 5 (1)" in page
+
+    def test_no_warning_when_every_fold_holds_enough_questions(self, client, instructor, round_, student):
+        ids = [Question.objects.create(round=round_, author=student, prompt=f"P{i}. He", choices=list("abcd"),
+                                       correct_index=0).pk for i in range(40)]
+        finished_scoring_run(round_, {pk: [pk % 3 == 0] for pk in ids}, folds=2)
+        client.force_login(instructor)
+        page = client.get(url("round_detail", round_)).content.decode()
+        assert 'data-testid="cv-accuracy-pooled">' in page
+        assert "Few questions per fold" not in page and 'data-field="warning" hidden>' in page
 
     def test_failed_run_shows_its_error(self, client, instructor, round_):
         finished_scoring_run(round_, {}, status="failed", error="RuntimeError: out of <memory>")
