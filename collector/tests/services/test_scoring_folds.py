@@ -141,3 +141,23 @@ def test_a_run_from_before_stored_folds_with_a_deletion_is_scored_again_consiste
     assert run.status == ScoringRun.Status.DONE, run.error
     expected = spec_folds(Question.objects.filter(round=scored_round))
     assert predicted_folds(run) == expected and len(expected) == 19
+
+
+@pytest.mark.django_db
+def test_questions_deleted_while_the_worker_runs_drop_out_and_the_run_completes(scored_round):
+    run = start(scored_round)
+    folds = stored_folds(run)[0]
+    real = FoldRunner.run_fold
+    doomed = {min(pk for pk, f in folds.items() if f == 0), min(pk for pk, f in folds.items() if f == 3)}
+
+    def deletes_during_the_first_fold(self, train, test, **kwargs):
+        predictions = real(self, train, test, **kwargs)
+        Question.objects.filter(pk__in=doomed).delete()  # one in the fold being trained, one in a later one
+        return predictions
+
+    with mock.patch.object(FoldRunner, "run_fold", deletes_during_the_first_fold):
+        run = scoring.scoring_run(run_id=run.pk)
+    assert run.status == ScoringRun.Status.DONE, run.error
+    survivors = {pk: f for pk, f in folds.items() if pk not in doomed}
+    assert predicted_folds(run) == survivors
+    assert run.summary["questions"] == 18 and run.summary["fold_questions"] == [3, 4, 4, 3, 4]
