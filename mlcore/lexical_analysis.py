@@ -27,10 +27,19 @@ from mlcore.lexical import LexicalFeatures, check_label_set, encode_labels, lexi
 from mlcore.lexical_association import FeatureSelection, LexicalZScores, lexical_zscores, select_top_features
 from mlcore.permutation import (
     LexicalBiasTestResult,
-    lexical_bias_test,
-    permutation_test_from_counts,
+    LexicalMembership,
+    UsualUnusualSets,
+    lexical_membership,
+    permutation_test_from_membership,
     usual_labels,
     usual_unusual_sets,
+)
+from mlcore.stratified import (
+    GOLD_ACCURACY_ALPHA,
+    GoldAccuracyResult,
+    StratifiedBiasTestResult,
+    accuracy_by_gold,
+    stratified_test_from_membership,
 )
 from mlcore.reweighting import ReweightResult, bigram_balance_check, label_balance, reweight
 from mlcore.stopwords import STOP_WORDS
@@ -40,14 +49,19 @@ __all__ = [
     "ReweightAnalysis",
     "TopFeature",
     "crossfit_lexical_bias_test",
+    "crossfit_membership",
+    "gold_accuracy_dict",
     "json_float",
     "lexical_bias_analysis",
+    "lexical_tests_dict",
     "reweight_analysis",
     "permutation_test_dict",
+    "stratified_test_dict",
     "top_features",
 ]
 
 P0 = Literal["uniform", "prior"]
+Stratify = Literal["none", "gold"]
 
 
 def json_float(value: float | np.floating | None, digits: int | None = None) -> float | None:
@@ -101,9 +115,62 @@ def permutation_test_dict(result: LexicalBiasTestResult) -> dict[str, Any]:
     }
 
 
+def stratified_test_dict(result: StratifiedBiasTestResult) -> dict[str, Any]:
+    """The stratified test as JSON: its p-value, ``E[A]`` and one row per gold label."""
+    return {
+        "pvalue": json_float(result.pvalue), "log10_pvalue": json_float(result.log10_pvalue),
+        "pvalue_display": result.pvalue_display(), "degenerate": result.degenerate,
+        "a": result.a, "expected_a": json_float(result.expected_a, 6),
+        "strata": [
+            {"label": str(s.label), "n_U": s.n_U, "n_N": s.n_N, "a": s.a, "b": s.b, "acc_U": json_float(s.acc_U),
+             "acc_N": json_float(s.acc_N), "M": s.M, "K": s.K, "expected_a": json_float(s.expected_a, 6),
+             "degenerate": s.degenerate}
+            for s in result.strata
+        ],
+    }
+
+
+def gold_accuracy_dict(result: GoldAccuracyResult) -> dict[str, Any]:
+    """The chi-squared test of correct × gold label as JSON, with each label's accuracy."""
+    test = result.test
+    return {
+        "test": "Pearson chi-squared of correct x gold label, no continuity correction",
+        "statistic": json_float(test.statistic), "dof": test.dof, "pvalue": json_float(test.pvalue),
+        "log10_pvalue": json_float(test.log10_pvalue), "degenerate": test.degenerate,
+        "alpha": GOLD_ACCURACY_ALPHA, "differs": result.differs,
+        "per_label": [{"label": str(label), "instances": c + w, "correct": c,
+                       "accuracy": json_float(c / (c + w)) if c + w else None}
+                      for label, (c, w) in zip(result.labels, test.table)],
+    }
+
+
+def lexical_tests_dict(unstratified: LexicalBiasTestResult, stratified: StratifiedBiasTestResult, *,
+                       stratify: Stratify) -> dict[str, Any]:
+    """Both tests as JSON: the top-level ``pvalue``/``log10_pvalue``/``degenerate`` are those of the
+    test ``stratify`` chose; the counts are the same for both; ``strata`` always per gold label."""
+    plain, strat = permutation_test_dict(unstratified), stratified_test_dict(stratified)
+    chosen = strat if stratify == "gold" else plain
+    keys = ("pvalue", "log10_pvalue", "pvalue_display", "degenerate")
+    return {
+        **plain, **{key: chosen[key] for key in keys}, "stratified": stratify == "gold",
+        "expected_a": strat["expected_a"] if stratify == "gold" else json_float(_expected_a(unstratified), 6),
+        "strata": strat["strata"],
+        "unstratified_test": {**{key: plain[key] for key in keys}, "expected_a": json_float(_expected_a(unstratified), 6)},
+        "stratified_test": {**{key: strat[key] for key in keys}, "expected_a": strat["expected_a"]},
+    }
+
+
+def _expected_a(result: LexicalBiasTestResult) -> float:
+    return result.n_U * result.K / result.M if result.M else 0.0
+
+
 @dataclass(frozen=True)
 class LexicalBiasAnalysis:
-    """Top features of a training split and the permutation test of one model on a test split."""
+    """Top features of a training split and both permutation tests of one model on a test split.
+
+    ``test`` is the unstratified §2.3 test, ``stratified`` the §2.5 one; ``stratify`` says which
+    one the report leads with; ``gold_accuracy`` tests whether accuracy depends on the gold label.
+    """
 
     label_set: tuple[Hashable, ...]
     k: int
@@ -113,6 +180,9 @@ class LexicalBiasAnalysis:
     zscores: LexicalZScores
     selection: FeatureSelection
     test: LexicalBiasTestResult
+    stratified: StratifiedBiasTestResult
+    gold_accuracy: GoldAccuracyResult
+    stratify: Stratify = "none"
 
     def to_dict(self) -> dict[str, Any]:
         tops = top_features(self.zscores, self.selection)
@@ -120,7 +190,8 @@ class LexicalBiasAnalysis:
             "label_set": list(self.label_set), "k": self.k, "p0": self.p0,
             "n_train": self.n_train, "n_test": self.n_test, "vocabulary_size": len(self.zscores.vocabulary),
             "top_features": {str(label): [f.to_dict() for f in tops[label]] for label in self.label_set},
-            **permutation_test_dict(self.test),
+            **lexical_tests_dict(self.test, self.stratified, stratify=self.stratify),
+            "accuracy_by_gold": gold_accuracy_dict(self.gold_accuracy),
         }
 
 
@@ -137,8 +208,12 @@ def lexical_bias_analysis(
     k: int = 50,
     p0: P0 = "uniform",
     stop_words: Collection[str] = STOP_WORDS,
+    stratify: Stratify = "none",
 ) -> LexicalBiasAnalysis:
-    """SPEC-bias §1-§2 end to end: features, z-scores, top-k, U/N sets, exact p-value.
+    """SPEC-bias §1-§2 end to end: features, z-scores, top-k, U/N sets, exact p-values.
+
+    Both the unstratified (§2.3) and the stratified (§2.5) test are computed; ``stratify``
+    (``"none"``, the paper's test, or ``"gold"``) picks the one ``to_dict`` leads with.
 
     Examples
     --------
@@ -146,18 +221,22 @@ def lexical_bias_analysis(
     ...                           ["C", "C", "E", "N"], ["Nobody is here.", "Nobody sings.", "The dog eats."],
     ...                           ["C", "E", "E"], ["C", "C", "E"], label_set=("E", "N", "C"), k=1)
     >>> d = r.to_dict()
-    >>> d["top_features"]["C"], (d["n_U"], d["n_N"], d["a"], d["b"])
-    ([{'feature': 'nobody', 'z': 2.0, 'count': 2, 'n': 2}], (2, 1, 2, 0))
+    >>> d["top_features"]["C"], (d["n_U"], d["n_N"], d["a"], d["b"]), d["stratified"]
+    ([{'feature': 'nobody', 'z': 2.0, 'count': 2, 'n': 2}], (2, 1, 2, 0), False)
     """
     label_set = check_label_set(label_set)
+    if stratify not in ("none", "gold"):
+        raise ValueError(f"stratify must be 'none' or 'gold', got {stratify!r}")
     if len(predictions) != len(test_texts):
         raise ValueError(f"{len(predictions)} predictions for {len(test_texts)} test instances")
     train = lexical_features(train_texts, train_second)
     zscores = lexical_zscores(train, train_labels, label_set=label_set, p0=p0)
     selection = select_top_features(zscores, k=k, stop_words=stop_words)
     test = lexical_features(test_texts, test_second, vocabulary=selection.features)
-    result = lexical_bias_test(test, test_gold, predictions, zscores=zscores, selection=selection)
-    return LexicalBiasAnalysis(label_set, int(k), p0, len(train_labels), len(test_gold), zscores, selection, result)
+    membership = lexical_membership(test, test_gold, predictions, zscores=zscores, selection=selection)
+    return LexicalBiasAnalysis(label_set, int(k), p0, len(train_labels), len(test_gold), zscores, selection,
+                               permutation_test_from_membership(membership), stratified_test_from_membership(membership),
+                               accuracy_by_gold(membership), stratify)
 
 
 def _rows(features: LexicalFeatures, rows: np.ndarray) -> LexicalFeatures:
@@ -165,7 +244,7 @@ def _rows(features: LexicalFeatures, rows: np.ndarray) -> LexicalFeatures:
                            ngram=features.ngram, count=features.count)
 
 
-def crossfit_lexical_bias_test(
+def crossfit_membership(
     features: LexicalFeatures,
     gold: Sequence[Hashable],
     predictions: Sequence[Hashable],
@@ -175,21 +254,20 @@ def crossfit_lexical_bias_test(
     k: int = 50,
     p0: P0 = "uniform",
     stop_words: Collection[str] = STOP_WORDS,
-) -> LexicalBiasTestResult:
-    """The §2 permutation test on out-of-fold predictions of one cross-validation trial.
+) -> LexicalMembership:
+    """``U``/``N`` membership of out-of-fold predictions of one cross-validation trial.
 
     For each fold ``f`` the z-scores, the top-k set ``S_f`` and the usual labels ``Λ_f`` are
     computed on the instances of the other folds; ``U``/``N`` membership of fold ``f``'s
-    instances uses ``S_f`` and ``Λ_f``. Memberships of all folds are pooled into one test.
+    instances uses ``S_f`` and ``Λ_f``. Memberships of all folds are pooled.
     ``n_features_selected`` is the size of the union of the ``S_f``.
 
     Examples
     --------
     >>> f = lexical_features(["nobody x", "nobody y", "a dog", "nobody z", "a dog", "the dog"])
-    >>> r = crossfit_lexical_bias_test(f, list("CCECEE"), list("CCECEC"), [0, 1, 0, 1, 0, 1],
-    ...                                label_set=("C", "E"), k=1)
-    >>> (r.n_U, r.n_N, r.a, r.b)
-    (6, 0, 5, 0)
+    >>> m = crossfit_membership(f, list("CCECEE"), list("CCECEC"), [0, 1, 0, 1, 0, 1], label_set=("C", "E"), k=1)
+    >>> m.sets.in_usual.tolist(), m.correct.tolist()
+    ([True, True, True, True, True, True], [True, True, True, True, True, False])
     """
     label_set = check_label_set(label_set)
     gold_idx = encode_labels(gold, label_set)
@@ -213,13 +291,34 @@ def crossfit_lexical_bias_test(
         in_usual[held_out], in_unusual[held_out] = sets.in_usual, sets.in_unusual
         selected.update(selection.features)
         seen.update(np.asarray(selection.features, dtype=object)[np.diff(present.tocsc().indptr) > 0].tolist())
-    correct = pred_idx == gold_idx
-    return permutation_test_from_counts(
-        n_usual=int(in_usual.sum()), correct_usual=int((correct & in_usual).sum()),
-        n_unusual=int(in_unusual.sum()), correct_unusual=int((correct & in_unusual).sum()),
-        n_overlap=int((in_usual & in_unusual).sum()),
-        n_features_selected=len(selected), n_features_seen_in_eval=len(seen),
-    )
+    pooled = UsualUnusualSets(in_usual, in_unusual, len(seen))
+    return LexicalMembership(pooled, gold_idx, pred_idx == gold_idx, tuple(label_set), len(selected))
+
+
+def crossfit_lexical_bias_test(
+    features: LexicalFeatures,
+    gold: Sequence[Hashable],
+    predictions: Sequence[Hashable],
+    folds: Sequence[int],
+    *,
+    label_set: Sequence[Hashable],
+    k: int = 50,
+    p0: P0 = "uniform",
+    stop_words: Collection[str] = STOP_WORDS,
+) -> LexicalBiasTestResult:
+    """The §2.3 permutation test on out-of-fold predictions (membership: :func:`crossfit_membership`).
+
+    Examples
+    --------
+    >>> f = lexical_features(["nobody x", "nobody y", "a dog", "nobody z", "a dog", "the dog"])
+    >>> r = crossfit_lexical_bias_test(f, list("CCECEE"), list("CCECEC"), [0, 1, 0, 1, 0, 1],
+    ...                                label_set=("C", "E"), k=1)
+    >>> (r.n_U, r.n_N, r.a, r.b)
+    (6, 0, 5, 0)
+    """
+    membership = crossfit_membership(features, gold, predictions, folds, label_set=label_set, k=k, p0=p0,
+                                     stop_words=stop_words)
+    return permutation_test_from_membership(membership)
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,14 @@ from mlcore.lexical_association import FeatureSelection, LexicalZScores
 
 __all__ = [
     "LexicalBiasTestResult",
+    "LexicalMembership",
     "UsualUnusualSets",
     "format_pvalue",
     "hypergeom_log10_sf",
     "lexical_bias_test",
+    "lexical_membership",
     "permutation_test_from_counts",
+    "permutation_test_from_membership",
     "usual_labels",
     "usual_unusual_sets",
 ]
@@ -303,6 +306,84 @@ def permutation_test_from_counts(
     )
 
 
+@dataclass(frozen=True)
+class LexicalMembership:
+    """Everything both permutation tests need about one model on an evaluation split.
+
+    ``sets`` says which instances are in ``U`` and ``N``; ``gold`` holds label indices into
+    ``label_set`` (the strata of the §2.5 test) and ``correct`` whether the prediction was right.
+    """
+
+    sets: UsualUnusualSets
+    gold: np.ndarray  # (n_eval,) int
+    correct: np.ndarray  # (n_eval,) bool
+    label_set: tuple[Hashable, ...]
+    n_features_selected: int
+
+
+def lexical_membership(
+    eval_features: LexicalFeatures,
+    gold: Sequence[Hashable],
+    pred: Sequence[Hashable],
+    *,
+    zscores: LexicalZScores,
+    selection: FeatureSelection,
+) -> LexicalMembership:
+    """``U``/``N`` membership and correctness of every evaluation instance (SPEC-bias §2.2).
+
+    Arguments as :func:`lexical_bias_test`, which is this followed by
+    :func:`permutation_test_from_membership`.
+
+    Examples
+    --------
+    >>> from mlcore.lexical import lexical_features
+    >>> from mlcore.lexical_association import lexical_zscores, select_top_features
+    >>> train = lexical_features(["Nobody sleeps.", "Nobody runs.", "A dog runs.", "A cat sleeps."])
+    >>> z = lexical_zscores(train, ["C", "C", "E", "N"], label_set=("E", "N", "C"))
+    >>> test = lexical_features(["Nobody is here.", "Nobody sings.", "The dog eats."])
+    >>> m = lexical_membership(test, ["C", "E", "E"], ["C", "C", "E"], zscores=z, selection=select_top_features(z, k=1))
+    >>> m.sets.in_usual.tolist(), m.sets.in_unusual.tolist(), m.correct.tolist()
+    ([True, False, True], [False, True, False], [True, False, True])
+    """
+    label_set = zscores.label_set
+    gold_idx = encode_labels(gold, label_set)
+    pred_idx = encode_labels(pred, label_set, unknown=-1)
+    if not (len(gold_idx) == len(pred_idx) == eval_features.n_instances):
+        raise ValueError(
+            f"{eval_features.n_instances} instances, {len(gold_idx)} gold labels, {len(pred_idx)} predictions"
+        )
+    selected = selection.features
+    usual = usual_labels(zscores.counts[[zscores.row[w] for w in selected]].reshape(len(selected), len(label_set)))
+    # Re-index evaluation columns to positions in S; selected features the evaluation
+    # vocabulary lacks simply have no entries.
+    to_selected = np.full(len(eval_features.vocabulary), -1, dtype=np.int64)
+    for j, feature in enumerate(selected):
+        if feature in eval_features.column:
+            to_selected[eval_features.column[feature]] = j
+    cells = eval_features.matrix.tocoo()
+    keep = (to_selected[cells.col] >= 0) & (cells.data != 0)
+    present = sp.csr_matrix(
+        (np.ones(int(keep.sum()), np.int64), (cells.row[keep], to_selected[cells.col[keep]])),
+        shape=(len(gold_idx), len(selected)),
+    )
+    sets = usual_unusual_sets(present, gold_idx, usual)
+    return LexicalMembership(sets, gold_idx, pred_idx == gold_idx, tuple(label_set), len(selected))
+
+
+def permutation_test_from_membership(membership: LexicalMembership) -> LexicalBiasTestResult:
+    """The unstratified test of SPEC §2.3 on a :class:`LexicalMembership`."""
+    sets, correct = membership.sets, membership.correct
+    return permutation_test_from_counts(
+        n_usual=sets.n_U,
+        correct_usual=int((correct & sets.in_usual).sum()),
+        n_unusual=sets.n_N,
+        correct_unusual=int((correct & sets.in_unusual).sum()),
+        n_overlap=sets.n_overlap,
+        n_features_selected=membership.n_features_selected,
+        n_features_seen_in_eval=sets.n_features_seen,
+    )
+
+
 def lexical_bias_test(
     eval_features: LexicalFeatures,
     gold: Sequence[Hashable],
@@ -330,6 +411,10 @@ def lexical_bias_test(
     -------
     LexicalBiasTestResult
 
+    See Also
+    --------
+    mlcore.stratified.stratified_lexical_bias_test : the same sets, compared within each gold label.
+
     Examples
     --------
     >>> from mlcore.lexical import lexical_features
@@ -342,35 +427,5 @@ def lexical_bias_test(
     >>> (r.n_U, r.n_N, r.a, r.b, r.pvalue)
     (2, 1, 2, 0, 0.3333333333333333)
     """
-    label_set = zscores.label_set
-    gold_idx = encode_labels(gold, label_set)
-    pred_idx = encode_labels(pred, label_set, unknown=-1)
-    if not (len(gold_idx) == len(pred_idx) == eval_features.n_instances):
-        raise ValueError(
-            f"{eval_features.n_instances} instances, {len(gold_idx)} gold labels, {len(pred_idx)} predictions"
-        )
-    selected = selection.features
-    usual = usual_labels(zscores.counts[[zscores.row[w] for w in selected]].reshape(len(selected), len(label_set)))
-    # Re-index evaluation columns to positions in S; selected features the evaluation
-    # vocabulary lacks simply have no entries.
-    to_selected = np.full(len(eval_features.vocabulary), -1, dtype=np.int64)
-    for j, feature in enumerate(selected):
-        if feature in eval_features.column:
-            to_selected[eval_features.column[feature]] = j
-    cells = eval_features.matrix.tocoo()
-    keep = (to_selected[cells.col] >= 0) & (cells.data != 0)
-    present = sp.csr_matrix(
-        (np.ones(int(keep.sum()), np.int64), (cells.row[keep], to_selected[cells.col[keep]])),
-        shape=(len(gold_idx), len(selected)),
-    )
-    sets = usual_unusual_sets(present, gold_idx, usual)
-    correct = pred_idx == gold_idx
-    return permutation_test_from_counts(
-        n_usual=sets.n_U,
-        correct_usual=int((correct & sets.in_usual).sum()),
-        n_unusual=sets.n_N,
-        correct_unusual=int((correct & sets.in_unusual).sum()),
-        n_overlap=sets.n_overlap,
-        n_features_selected=len(selected),
-        n_features_seen_in_eval=sets.n_features_seen,
-    )
+    membership = lexical_membership(eval_features, gold, pred, zscores=zscores, selection=selection)
+    return permutation_test_from_membership(membership)
