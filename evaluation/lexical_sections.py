@@ -7,25 +7,32 @@ dict out (layout in ``evaluation/sections.py``); the statistics are ``mlcore``'s
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from evaluation.sections import section, table
 from mlcore.lexical import lexical_features
 from mlcore.lexical_analysis import (
-    crossfit_lexical_bias_test,
+    crossfit_membership,
     json_float,
-    permutation_test_dict,
+    lexical_tests_dict,
     reweight_analysis,
     top_features,
 )
 from mlcore.lexical_association import lexical_zscores, select_top_features
-from mlcore.permutation import lexical_bias_test
+from mlcore.permutation import lexical_membership, permutation_test_from_membership
+from mlcore.stratified import accuracy_by_gold, stratified_test_from_membership
 
 # Progress callback: (stage text, fraction of this section done in [0, 1]).
 Progress = Callable[[str, float], None]
 
 TITLE = "Lexical artifacts"
+# Forced choice (CODAH rounds): every completion is an instance with one of these labels.
+CHOICE_LABELS = ("correct", "incorrect")
+STRATIFIED_WORDS = ("Stratified by gold label (exact test, SPEC §2.5): U and N are compared only within each gold "
+                    "label, so a model whose accuracy differs between labels whatever the words (a random picker "
+                    "on forced choice, a QA model that answers almost everything) is not flagged")
+UNSTRATIFIED_WORDS = "unstratified (Serrano et al. §3, assumes equal chance per slot)"
 
 
 def auto_min_count(n_instances: int) -> int:
@@ -43,6 +50,41 @@ class LexicalInstances:
     labels: tuple[str, ...]
     label_set: tuple[str, ...]
     key_columns: tuple[str, ...]
+
+
+def choice_instances(keys: Sequence[Hashable], choices: Sequence[Sequence[str]],
+                     correct: Sequence[int]) -> LexicalInstances:
+    """Forced-choice questions as lexical instances: each completion is one instance, labelled
+    ``correct`` or ``incorrect``, its features from the completion text alone.
+
+    The one place that builds them, for the round report and ``manage.py lexical_bias_mc``.
+
+    Examples
+    --------
+    >>> data = choice_instances([7], [("ran.", "sat.")], [1])
+    >>> data.keys, data.texts, data.labels
+    (((7, 0), (7, 1)), ('ran.', 'sat.'), ('incorrect', 'correct'))
+    """
+    return LexicalInstances(
+        keys=tuple((key, c) for key, options in zip(keys, choices) for c in range(len(options))),
+        texts=tuple(text for options in choices for text in options),
+        labels=tuple(CHOICE_LABELS[0] if c == right else CHOICE_LABELS[1]
+                     for options, right in zip(choices, correct) for c in range(len(options))),
+        label_set=CHOICE_LABELS,
+        key_columns=("question_id", "choice_index"),
+    )
+
+
+def choice_predictions(picks: Sequence[int], choices: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """The model "predicts" ``correct`` for the completion it picked and ``incorrect`` for the others.
+
+    Examples
+    --------
+    >>> choice_predictions([1], [("ran.", "sat.", "sang.")])
+    ('incorrect', 'correct', 'incorrect')
+    """
+    return tuple(CHOICE_LABELS[0] if c == pick else CHOICE_LABELS[1]
+                 for pick, options in zip(picks, choices) for c in range(len(options)))
 
 
 @dataclass(frozen=True)
@@ -87,17 +129,18 @@ def lexical_section(
     tests = []
     for index, trial in enumerate(trials):
         progress(f"Permutation test, trial {trial.trial + 1}", 0.05 + 0.1 * index / max(len(trials), 1))
-        result = crossfit_lexical_bias_test(features, data.labels, trial.predictions, trial.folds,
-                                            label_set=data.label_set, k=k, p0=p0)
-        tests.append((f"trial {trial.trial + 1}, out-of-fold", permutation_test_dict(result)))
+        membership = crossfit_membership(features, data.labels, trial.predictions, trial.folds,
+                                         label_set=data.label_set, k=k, p0=p0)
+        tests.append((f"trial {trial.trial + 1}, out-of-fold", membership))
     if held_out is not None and held_out.texts:
         progress(f"Permutation test on {held_out.name}", 0.1)
         test_features = lexical_features(held_out.texts, vocabulary=selection.features)
-        result = lexical_bias_test(test_features, held_out.gold, held_out.predictions, zscores=zscores,
-                                   selection=selection)
-        tests.append((held_out.name, permutation_test_dict(result)))
+        tests.append((held_out.name, lexical_membership(test_features, held_out.gold, held_out.predictions,
+                                                        zscores=zscores, selection=selection)))
+    tests = [(name, _both_tests(membership)) for name, membership in tests]
     if tests:
         tables["permutation_tests"] = _tests_table(tests)
+        tables["strata"] = _strata_table(tests)
     min_count = config.get("min_count") or auto_min_count(len(data.labels))
     max_steps = int(config["max_steps"])
 
@@ -124,10 +167,8 @@ def lexical_section(
         "bigram_lb_uniform": rw["bigram_lb_uniform"], "bigram_lb_q": rw["bigram_lb_q"],
     }
     if tests:
-        first = tests[0][1]
-        summary.update(permutation_test=tests[0][0], pvalue=first["pvalue_display"], log10_pvalue=first["log10_pvalue"],
-                       acc_usual=first["acc_U"], acc_unusual=first["acc_N"])
-    note = "" if tests else no_predictions_note
+        summary.update(_test_summary(*tests[0]))
+    note = _gold_accuracy_note(tests) if tests else no_predictions_note
     return section(TITLE, summary=summary, tables=tables, note=note,
                    charts={"label_balance": _figure2(rw["label_balance"])})
 
@@ -141,16 +182,62 @@ def _top_features_table(zscores, selection) -> dict:
                  ["label", "rank", "feature", "z", "count_with_label", "count"], rows)
 
 
+def _both_tests(membership) -> dict:
+    out = lexical_tests_dict(permutation_test_from_membership(membership), stratified_test_from_membership(membership),
+                             stratify="gold")
+    gold = accuracy_by_gold(membership)
+    out["gold_accuracy_differs"], out["gold_accuracy_pvalue"] = gold.differs, json_float(gold.pvalue)
+    return out
+
+
+def _test_summary(name: str, t: dict) -> dict:
+    """The headline: the stratified p-value with its meaning in words, the unstratified one beside it."""
+    plain = t["unstratified_test"]
+    return {
+        "permutation_test": name, "lexical_test": STRATIFIED_WORDS, "pvalue_stratified": t["pvalue_display"],
+        "log10_pvalue_stratified": t["log10_pvalue"], "correct_in_usual": t["a"],
+        "expected_correct_in_usual": t["expected_a"],
+        "acc_usual": t["acc_U"], "acc_unusual": t["acc_N"],
+        "pvalue_unstratified": f"{plain['pvalue_display']} — {UNSTRATIFIED_WORDS}",
+    }
+
+
+def _gold_accuracy_note(tests: list[tuple[str, dict]]) -> str:
+    if not any(t["gold_accuracy_differs"] for _, t in tests):
+        return ""
+    return ("Accuracy differs between gold labels (chi-squared p < 0.01), as it does by construction on forced "
+            "choice: the unstratified p-value is then miscalibrated (even a model that ignores the words gets a "
+            "tiny one); read the stratified p-value and the per-label table.")
+
+
 def _tests_table(tests: list[tuple[str, dict]]) -> dict:
     rows = [
-        [name, t["n_U"], t["n_N"], t["n_overlap"], t["a"], t["b"], json_float(t["acc_U"], 4),
-         json_float(t["acc_N"], 4), t["pvalue"], t["log10_pvalue"], t["pvalue_display"], t["degenerate"]]
+        [name, t["n_U"], t["n_N"], t["n_overlap"], t["a"], t["expected_a"], t["b"], json_float(t["acc_U"], 4),
+         json_float(t["acc_N"], 4), t["pvalue"], t["log10_pvalue"], t["pvalue_display"], t["degenerate"],
+         t["unstratified_test"]["pvalue"], t["unstratified_test"]["log10_pvalue"],
+         t["unstratified_test"]["pvalue_display"]]
         for name, t in tests
     ]
     return table(
-        "Usual vs unusual label: exact one-sided permutation test (out-of-fold: features from the other folds)",
-        ["predictions", "n_U", "n_N", "n_overlap", "a", "b", "acc_U", "acc_N", "pvalue", "log10_pvalue", "p_display",
-         "degenerate"],
+        "Usual vs unusual label: exact one-sided permutation test stratified by gold label (out-of-fold: features "
+        "from the other folds); the last three columns are the unstratified test (Serrano et al. §3, assumes equal "
+        "chance per slot)",
+        ["predictions", "n_U", "n_N", "n_overlap", "a", "expected_a", "b", "acc_U", "acc_N", "pvalue", "log10_pvalue",
+         "p_display", "degenerate", "unstratified_pvalue", "unstratified_log10_pvalue", "unstratified_p_display"],
+        rows,
+    )
+
+
+def _strata_table(tests: list[tuple[str, dict]]) -> dict:
+    rows = [
+        [name, s["label"], s["n_U"], s["n_N"], s["a"], s["expected_a"], s["b"], json_float(s["acc_U"], 4),
+         json_float(s["acc_N"], 4), s["M"], s["K"], s["degenerate"]]
+        for name, t in tests for s in t["strata"]
+    ]
+    return table(
+        "Per gold label: the stratified test compares U and N only within each row (expected_a: correct in U by "
+        "chance alone)",
+        ["predictions", "gold_label", "n_U", "n_N", "a", "expected_a", "b", "acc_U", "acc_N", "M", "K", "degenerate"],
         rows,
     )
 

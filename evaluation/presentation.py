@@ -104,6 +104,9 @@ LABELS = {
     "err_initial": "Err, uniform weights", "err_final": "Err, reweighted",
     "bigram_lb_uniform": "Bigram label balance, uniform", "bigram_lb_q": "Bigram label balance, reweighted",
     "pvalue": "Permutation test p", "log10_pvalue": "log10 p", "acc_usual": "Accuracy, usual-label set U",
+    "lexical_test": "How the p-value is computed", "pvalue_stratified": "Permutation test p, stratified by gold label",
+    "log10_pvalue_stratified": "log10 p, stratified", "pvalue_unstratified": "Permutation test p, unstratified",
+    "correct_in_usual": "Correct in U (A)", "expected_correct_in_usual": "Correct in U expected by chance (E[A])",
     "acc_unusual": "Accuracy, unusual-label set N", "exact": "EM", "f1": "F1", "HasAns_f1": "HasAns F1",
     "NoAns_f1": "NoAns F1",
 }

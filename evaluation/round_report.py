@@ -15,13 +15,18 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from evaluation import selectors
-from evaluation.lexical_sections import LexicalInstances, TrialPredictions, lexical_section
+from evaluation.lexical_sections import (
+    LexicalInstances,
+    TrialPredictions,
+    choice_instances,
+    choice_predictions,
+    lexical_section,
+)
 from evaluation.models import EvaluationRun
 from evaluation.sections import section, table, unavailable
 from mlcore.configs import CATEGORIES, NUM_CHOICES
 from mlcore.crossval import FoldAssignment, answer_only_summary, cv_summary
 
-LABELS = ("correct", "incorrect")
 CHANCE = 1.0 / NUM_CHOICES
 Progress = Callable[[str, float], None]
 
@@ -259,16 +264,10 @@ def _lexical_instances(inputs: RoundReportInputs) -> tuple[LexicalInstances, lis
         if ids:
             keep = set(ids)
             questions = tuple(q for q in questions if q.id in keep)  # ids are sorted like questions
+            choices = [q.choices for q in questions]
             for t in range(predictions.shape[0]):
-                picked = [LABELS[0] if c == p else LABELS[1]
-                          for p, q in zip(predictions[t], questions) for c in range(len(q.choices))]
-                trials.append(TrialPredictions(t, tuple(picked),
+                trials.append(TrialPredictions(t, choice_predictions(predictions[t], choices),
                                                tuple(f for f, q in zip(folds, questions) for _ in q.choices)))
-    data = LexicalInstances(
-        keys=tuple((q.id, c) for q in questions for c in range(len(q.choices))),
-        texts=tuple(text for q in questions for text in q.choices),
-        labels=tuple(LABELS[0] if c == q.correct_index else LABELS[1] for q in questions for c in range(len(q.choices))),
-        label_set=LABELS,
-        key_columns=("question_id", "choice_index"),
-    )
+    data = choice_instances([q.id for q in questions], [q.choices for q in questions],
+                            [q.correct_index for q in questions])
     return data, trials

@@ -11,7 +11,8 @@ from scipy import stats
 from evaluation import round_report, selectors, services
 from evaluation.models import EvaluationRun
 from mlcore.lexical import lexical_features
-from mlcore.lexical_analysis import crossfit_lexical_bias_test
+from mlcore.lexical_analysis import crossfit_lexical_bias_test, crossfit_membership
+from mlcore.stratified import stratified_test_from_membership
 
 pytestmark = pytest.mark.django_db
 
@@ -75,8 +76,19 @@ class EvaluationRunTests:
                                               label_set=("correct", "incorrect"), k=5)
         tests = rows(lexical, "permutation_tests")
         assert len(tests) == 2 and tests[0] == {**tests[0], "n_U": expected.n_U, "n_N": expected.n_N,
-                                                  "a": expected.a, "b": expected.b, "pvalue": expected.pvalue}
-        assert tests[0]["acc_N"] < tests[0]["acc_U"]  # the model fails where "gladly" misleads
+                                                  "a": expected.a, "b": expected.b,
+                                                  "unstratified_pvalue": expected.pvalue}
+        # The headline is the test stratified by gold label, on the same membership, one row per label.
+        membership = crossfit_membership(lexical_features(texts), gold, pred, folds,
+                                         label_set=("correct", "incorrect"), k=5)
+        stratified = stratified_test_from_membership(membership)
+        assert tests[0]["pvalue"] == stratified.pvalue and tests[0]["expected_a"] == pytest.approx(stratified.expected_a)
+        strata = [r for r in rows(lexical, "strata") if r["predictions"] == tests[0]["predictions"]]
+        assert [(r["gold_label"], r["n_U"], r["n_N"], r["a"], r["b"]) for r in strata] == [
+            (s.label, s.n_U, s.n_N, s.a, s.b) for s in stratified.strata]
+        assert lexical["summary"]["pvalue_stratified"] == tests[0]["p_display"]
+        assert "Stratified by gold label" in lexical["summary"]["lexical_test"]
+        assert "unstratified (Serrano et al. §3" in lexical["summary"]["pvalue_unstratified"]
         weights = rows(lexical, "weights")
         assert len(weights) == 48 and np.mean([w["weight"] for w in weights]) == pytest.approx(1.0, abs=1e-5)
         assert all(w["weight"] > 0 for w in weights)

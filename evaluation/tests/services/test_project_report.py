@@ -8,6 +8,7 @@ from evaluation.tests.factories import span_project
 from mlcore.lexical import lexical_features
 from mlcore.lexical_association import lexical_zscores, select_top_features
 from mlcore.permutation import lexical_bias_test
+from mlcore.stratified import stratified_lexical_bias_test
 
 pytestmark = pytest.mark.django_db
 
@@ -72,12 +73,18 @@ class ProjectReportTests:
         selection = select_top_features(z, k=5)
         held = ["Which sea is at the end?", "Where do the branches first meet?", "Who first mapped the Nile?",
                 "Who named the Blue Nile?"]
-        expected = lexical_bias_test(lexical_features(held), ["answerable", "answerable", "unanswerable", "unanswerable"],
-                                     ["answerable", "unanswerable", "unanswerable", "answerable"],
-                                     zscores=z, selection=selection)
+        gold = ["answerable", "answerable", "unanswerable", "unanswerable"]
+        pred = ["answerable", "unanswerable", "unanswerable", "answerable"]
+        expected = lexical_bias_test(lexical_features(held), gold, pred, zscores=z, selection=selection)
         assert test["predictions"] == "validation + test splits"
-        assert (test["n_U"], test["n_N"], test["a"], test["b"], test["pvalue"]) == (
+        assert (test["n_U"], test["n_N"], test["a"], test["b"], test["unstratified_pvalue"]) == (
             expected.n_U, expected.n_N, expected.a, expected.b, expected.pvalue)
+        # The headline p-value is stratified by gold label (answerable / unanswerable), with a row per label.
+        stratified = stratified_lexical_bias_test(lexical_features(held), gold, pred, zscores=z, selection=selection)
+        assert test["pvalue"] == stratified.pvalue and lexical["summary"]["pvalue_stratified"] == stratified.pvalue_display()
+        assert [(r["gold_label"], r["n_U"], r["n_N"], r["a"], r["b"]) for r in rows(lexical, "strata")] == [
+            (s.label, s.n_U, s.n_N, s.a, s.b) for s in stratified.strata]
+        assert "Stratified by gold label" in lexical["summary"]["lexical_test"]
         weights = rows(lexical, "weights")
         assert [w["qid"] for w in weights] == [f"q{i}" for i in range(8)]  # train questions, reweighted
 
