@@ -10,9 +10,20 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from evaluation.lexical_sections import CHOICE_LABELS, choice_instances, choice_predictions
+from mlcore.codah import parse_codah_tsv
+from mlcore.configs import NUM_CHOICES, MCExample
 from mlcore.lexical import check_label_set
 from mlcore.lexical_analysis import lexical_bias_analysis, reweight_analysis
-from mlcore.lexical_io import LabelledFileError, check_labels_known, read_labelled_tsv, read_predictions
+from mlcore.lexical_io import (
+    LabelledFileError,
+    read_text_file,
+    check_labels_known,
+    read_labelled_tsv,
+    read_picks,
+    read_predictions,
+)
+from mlcore.permutation import format_pvalue
 
 
 def _label_set(declared: str | None, observed: tuple[str, ...], source: str) -> tuple[str, ...]:
@@ -31,7 +42,7 @@ def _label_set(declared: str | None, observed: tuple[str, ...], source: str) -> 
 
 def lexical_bias_files(
     *, train: str | Path, test: str | Path, predictions: str | Path, k: int = 50, p0: str = "uniform",
-    labels: str | None = None,
+    labels: str | None = None, stratify: str = "none",
 ) -> dict:
     """Top-k features of ``train`` and the permutation test of ``predictions`` on ``test`` (SPEC §1-2)."""
     train_data = read_labelled_tsv(train)
@@ -42,10 +53,62 @@ def lexical_bias_files(
     analysis = lexical_bias_analysis(
         train_data.text_a, train_data.labels, test_data.text_a, test_data.labels, predicted,
         label_set=label_set, train_second=train_data.text_b, test_second=test_data.text_b, k=k, p0=p0,
+        stratify=stratify,
     )
     out = analysis.to_dict()
     out["predictions_outside_label_set"] = sum(p not in set(label_set) for p in predicted)
+    out["warnings"] = _warnings(out)
     return out
+
+
+def read_codah_questions(path: str | Path) -> tuple[MCExample, ...]:
+    """A CODAH TSV file (7 columns, no header); any bad line is a ``LabelledFileError`` naming it."""
+    # The released CODAH data repeats a distractor in 3 questions (see mlcore/codah.py).
+    parsed = parse_codah_tsv(read_text_file(path), allow_duplicate_choices=True)
+    if parsed.errors:
+        raise LabelledFileError(str(path), [(error.line, error.message) for error in parsed.errors])
+    if not parsed.examples:
+        raise LabelledFileError(str(path), [(0, "the file has no questions")])
+    return parsed.examples
+
+
+def lexical_bias_mc_files(
+    *, train: str | Path, test: str | Path, picks: str | Path, k: int = 50, p0: str = "uniform",
+    stratify: str = "gold",
+) -> dict:
+    """The permutation test of a forced-choice model's ``picks`` on CODAH ``test``, features from ``train``.
+
+    Instances exactly as the round report builds them (:func:`choice_instances`): each completion
+    labelled ``correct``/``incorrect``, features from its text.
+    """
+    train_questions, test_questions = read_codah_questions(train), read_codah_questions(test)
+    picked = read_picks(picks, n_expected=len(test_questions), n_choices=NUM_CHOICES)
+    train_data = _choice_data(train_questions)
+    test_data = _choice_data(test_questions)
+    predictions = choice_predictions(picked, [q.choices for q in test_questions])
+    analysis = lexical_bias_analysis(train_data.texts, train_data.labels, test_data.texts, test_data.labels,
+                                     predictions, label_set=CHOICE_LABELS, k=k, p0=p0, stratify=stratify)
+    out = analysis.to_dict()
+    out.update(n_train_questions=len(train_questions), n_test_questions=len(test_questions),
+               accuracy=sum(pick == q.label for pick, q in zip(picked, test_questions)) / len(test_questions))
+    out["warnings"] = _warnings(out)
+    return out
+
+
+def _choice_data(questions: tuple[MCExample, ...]):
+    return choice_instances(range(len(questions)), [q.choices for q in questions], [q.label for q in questions])
+
+
+def _warnings(result: dict) -> list[str]:
+    """Why a number should not be trusted as printed (each also goes to stderr)."""
+    gold = result["accuracy_by_gold"]
+    if result["stratified"] or not gold["differs"]:
+        return []
+    per_label = ", ".join(f"{row['label']} {row['accuracy']:.3f}" for row in gold["per_label"])
+    return [f"Accuracy differs between gold labels ({per_label}; chi-squared p = "
+            f"{format_pvalue(gold['log10_pvalue'])}): the unstratified test (SPEC §2.3) then assumes an equal "
+            "chance per slot that does not hold, and flags even a model that ignores the words. "
+            "Use --stratify gold for the test stratified by gold label (SPEC §2.5)."]
 
 
 def reweight_files(

@@ -21,10 +21,13 @@ __all__ = [
     "LabelledFileError",
     "LabelledTexts",
     "parse_labelled_tsv",
+    "parse_picks",
     "parse_predictions",
     "read_labelled_tsv",
     "check_labels_known",
+    "read_picks",
     "read_predictions",
+    "read_text_file",
 ]
 
 REQUIRED_COLUMNS = ("text_a", "text_b", "label")
@@ -173,3 +176,43 @@ def check_labels_known(labels: Iterable[str], label_set: Sequence[str], *, sourc
                 for line, label in enumerate(labels, start=2) if label not in known]
     if problems:
         raise LabelledFileError(source, problems)
+
+
+def parse_picks(text: str, *, n_expected: int, n_choices: int, source: str = "<text>") -> tuple[int, ...]:
+    """A forced-choice model's picks: one answer index ``0 .. n_choices-1`` per line, ``n_expected`` lines.
+
+    Examples
+    --------
+    >>> parse_picks("0\n3\n", n_expected=2, n_choices=4)
+    (0, 3)
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    allowed = {str(i): i for i in range(n_choices)}
+    problems = []
+    for number, line in enumerate(lines, start=1):
+        value = line.rstrip("\r").strip()
+        if value not in allowed:
+            what = "empty line" if not value else f"{value!r} is not an answer index"
+            problems.append((number, f"{what} (one of {', '.join(allowed)} per line, in test-file order)"))
+    if len(lines) != n_expected:
+        problems.insert(0, (0, f"{len(lines)} pick(s) for {n_expected} test question(s)"))
+    if problems:
+        raise LabelledFileError(source, problems)
+    return tuple(allowed[line.rstrip("\r").strip()] for line in lines)
+
+
+def read_picks(path: str | Path, *, n_expected: int, n_choices: int) -> tuple[int, ...]:
+    """:func:`parse_picks` of a file."""
+    return parse_picks(read_text_file(path), n_expected=n_expected, n_choices=n_choices, source=str(path))
+
+
+def read_text_file(path: str | Path) -> str:
+    """A UTF-8 file's text; unreadable or not UTF-8 is a ``LabelledFileError``."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise LabelledFileError(str(path), [(0, f"cannot read the file ({error.strerror or error})")]) from None
+    return _decode(data, str(path))

@@ -6,6 +6,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from scipy import stats
 from django.core.management import CommandError, call_command
 
 from mlcore.tests.test_lexical import TOY_HYPOTHESES, TOY_LABELS, TOY_PREMISES
@@ -48,10 +49,43 @@ class LexicalBiasCommandTests:
             "n_U": 7, "n_N": 5, "n_overlap": 5, "a": 4, "b": 2, "pvalue": 0.5}
         assert result["log10_pvalue"] == pytest.approx(math.log10(0.5))
 
+    def test_r30_stratified_by_gold(self, toy_files):
+        train, test, predictions = toy_files
+        result = json.loads(run("lexical_bias", "--train", train, "--test", test, "--predictions", predictions,
+                                "--k", "2", "--labels", "E,N,C", "--stratify", "gold", "--json"))
+        assert result["stratified"] is True and result["pvalue"] == 0.7 and result["a"] == 4
+        assert result["unstratified_test"]["pvalue"] == 0.5 and result["stratified_test"]["pvalue"] == 0.7
+        assert [(s["label"], s["n_U"], s["n_N"], s["a"], s["b"]) for s in result["strata"]] == [
+            ("E", 3, 2, 2, 1), ("N", 2, 2, 0, 0), ("C", 2, 1, 2, 1)]
+        default = json.loads(run("lexical_bias", "--train", train, "--test", test, "--predictions", predictions,
+                                 "--k", "2", "--labels", "E,N,C", "--json"))
+        assert default["stratified"] is False and default["pvalue"] == 0.5 and default["strata"] == result["strata"]
+
+    def test_warns_when_accuracy_differs_between_gold_labels(self, toy_files, tmp_path):
+        train, _, _ = toy_files
+        # Always right on contradiction, always wrong on entailment: accuracy depends on the gold label.
+        rows = [("Nobody is outside.", "", "C")] * 30 + [("A man is outdoors.", "", "E")] * 30
+        test = write_tsv(tmp_path / "skewed.tsv", rows)
+        predictions = tmp_path / "skewed.txt"
+        predictions.write_text("C\n" * 60)
+        args = ("lexical_bias", "--train", train, "--test", test, "--predictions", predictions, "--k", "2", "--json")
+        out, err = StringIO(), StringIO()
+        call_command(*args, stdout=out, stderr=err)
+        result = json.loads(out.getvalue())
+        gold = result["accuracy_by_gold"]
+        assert gold["differs"] is True and gold["statistic"] == pytest.approx(
+            stats.chi2_contingency([[30, 0], [0, 30]], correction=False).statistic)
+        assert len(result["warnings"]) == 1 and "Accuracy differs between gold labels" in result["warnings"][0]
+        assert "--stratify gold" in err.getvalue() and "Accuracy differs" in err.getvalue()
+        out, err = StringIO(), StringIO()
+        call_command(*args, "--stratify", "gold", stdout=out, stderr=err)
+        assert json.loads(out.getvalue())["warnings"] == [] and err.getvalue() == ""
+
     def test_text_output(self, toy_files):
         train, test, predictions = toy_files
         text = run("lexical_bias", "--train", train, "--test", test, "--predictions", predictions, "--k", "2")
         assert "C: nobody (2.00, 2/2)" in text and "p = 5.0e-1" in text and "overlap 5" in text
+        assert "Chosen test: Unstratified (Serrano et al. §3" in text and "p = 7.0e-1" in text
 
     def test_bad_files_are_a_command_error(self, toy_files, tmp_path):
         train, test, predictions = toy_files
