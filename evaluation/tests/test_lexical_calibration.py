@@ -1,0 +1,69 @@
+"""Calibration of the lexical tests on real CODAH (official fold 0), with the round report's instances.
+
+A model that ignores the words (a random picker) must not be flagged by the stratified test
+(SPEC §2.5), while the unstratified test (§2.3) flags nearly every such picker: the bug the
+stratified test prevents. A picker that prefers completions holding words usual for ``correct``
+must be found. Features are built once; only the picks vary (fixed seeds).
+"""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evaluation.file_analysis import read_codah_questions
+from evaluation.lexical_sections import CHOICE_LABELS, choice_instances, choice_predictions
+from mlcore.lexical import lexical_features
+from mlcore.lexical_association import lexical_zscores, select_top_features
+from mlcore.permutation import lexical_membership, permutation_test_from_membership, usual_labels
+from mlcore.stratified import accuracy_by_gold, stratified_test_from_membership
+
+FOLD = Path(__file__).resolve().parents[2].parent.parent / "shared" / "data" / "codah" / "cv_split" / "fold_0"
+N_PICKERS = 48
+
+
+@pytest.fixture(scope="module")
+def codah():
+    if not FOLD.is_dir():
+        pytest.skip("../shared/data/codah is not available")
+    train_q, test_q = read_codah_questions(FOLD / "train.tsv"), read_codah_questions(FOLD / "test.tsv")
+    train = choice_instances(range(len(train_q)), [q.choices for q in train_q], [q.label for q in train_q])
+    test = choice_instances(range(len(test_q)), [q.choices for q in test_q], [q.label for q in test_q])
+    zscores = lexical_zscores(lexical_features(train.texts), train.labels, label_set=CHOICE_LABELS)
+    selection = select_top_features(zscores, k=50)
+    features = lexical_features(test.texts, vocabulary=selection.features)
+    return test_q, test, zscores, selection, features
+
+
+def both_tests(codah, picks):
+    test_q, test, zscores, selection, features = codah
+    predictions = choice_predictions(picks, [q.choices for q in test_q])
+    membership = lexical_membership(features, test.labels, predictions, zscores=zscores, selection=selection)
+    return (stratified_test_from_membership(membership), permutation_test_from_membership(membership),
+            accuracy_by_gold(membership))
+
+
+def test_random_pickers_are_not_flagged_by_the_stratified_test(codah):
+    test_q = codah[0]
+    stratified_p, plain_p = [], []
+    for seed in range(N_PICKERS):
+        picks = np.random.default_rng(seed).integers(0, 4, size=len(test_q))
+        stratified, plain, gold = both_tests(codah, picks)
+        assert gold.differs  # forced choice: ~25% right on correct completions, ~75% on incorrect ones
+        stratified_p.append(stratified.pvalue)
+        plain_p.append(plain.pvalue)
+    stratified_p, plain_p = np.array(stratified_p), np.array(plain_p)
+    assert np.mean(stratified_p < 0.05) <= 0.10 and stratified_p.min() >= 1e-3
+    assert np.mean(plain_p < 0.05) >= 0.90  # the unstratified test cries wolf
+
+
+def test_a_picker_following_words_usual_for_correct_is_found(codah):
+    test_q, _, zscores, selection, _ = codah
+    usual = usual_labels(zscores.counts[[zscores.row[w] for w in selection.features]])
+    cue = {w for w, is_usual in zip(selection.features, usual[:, CHOICE_LABELS.index("correct")]) if is_usual}
+    rng = np.random.default_rng(0)
+    picks = []
+    for q in test_q:
+        cued = [c for c, text in enumerate(q.choices) if cue & set(lexical_features([text]).vocabulary)]
+        picks.append(int(rng.choice(cued)) if cued else int(rng.integers(0, 4)))
+    stratified, _, _ = both_tests(codah, picks)
+    assert stratified.pvalue < 1e-5 and stratified.a > stratified.expected_a
