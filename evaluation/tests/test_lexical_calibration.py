@@ -17,7 +17,7 @@ from mlcore.lexical_association import lexical_zscores, select_top_features
 from mlcore.permutation import lexical_membership, permutation_test_from_membership, usual_labels
 from mlcore.stratified import accuracy_by_gold, stratified_test_from_membership
 
-FOLD = Path(__file__).resolve().parents[2].parent.parent / "shared" / "data" / "codah" / "cv_split" / "fold_0"
+FOLD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "codah" / "cv_split" / "fold_0"
 N_PICKERS = 48
 
 

@@ -1,4 +1,4 @@
-"""Tests for mlcore.squad_metrics: SPEC-bias §6 and reference values R23–R29."""
+"""Tests for mlcore.squad_metrics: SPEC-bias §6 and reference values R23–R29, R33."""
 
 from __future__ import annotations
 
@@ -101,6 +101,24 @@ def test_r24_to_r28_persian(gold: str, pred: str, fa: tuple[int, float], en: tup
     for name, (em, f1) in (("fa", fa), ("en", en)):
         assert exact_match(gold, pred, normalizer=name) == em, name
         assert f1_score(gold, pred, normalizer=name) == pytest.approx(f1, abs=TOL), name
+
+
+@pytest.mark.parametrize(("gold", "pred"), [
+    ("\u0631\u064a\u0654\u0627\u0644", "\u0631\u06cc\u0654\u0627\u0644"),  # R33: Arabic vs Persian yeh + hamza
+    ("\u0645\u0633\u0626\u0644\u0647", "\u0645\u0633\u06cc\u0644\u0647"),  # R33: composed hamza-yeh vs plain yeh
+])
+def test_r33_hamza_however_written(gold: str, pred: str) -> None:
+    assert exact_match(gold, pred, normalizer="fa") == 1
+    assert f1_score(gold, pred, normalizer="fa") == 1.0
+
+
+def test_step_3b_hamza_letters_and_alef_madda() -> None:
+    assert normalize_fa("\u0645\u0624\u0645\u0646") == "\u0645\u0648\u0645\u0646"  # ؤ -> و
+    assert normalize_fa("\u0623\u062d\u0645\u062f") == normalize_fa("\u0625\u062d\u0645\u062f") == "\u0627\u062d\u0645\u062f"
+    assert normalize_fa("\u0627\u0654\u062d\u0645\u062f") == "\u0627\u062d\u0645\u062f"  # decomposed أ
+    assert normalize_fa("\u062e\u0627\u0646\u06c2") == "\u062e\u0627\u0646\u0647"  # ۂ -> ه
+    assert normalize_fa("\u0622\u0628") == "\u0622\u0628"  # alef madda is a letter of its own
+    assert normalize_fa("\u0627\u0653\u0628") == "\u0622\u0628"  # NFKC composes it; it stays
 
 
 def test_r29_both_normalizers() -> None:
@@ -297,3 +315,66 @@ def test_docstring_examples() -> None:
     import mlcore.squad_metrics
 
     assert doctest.testmod(mlcore.squad_metrics).failed == 0
+
+
+# --------------------------------------------------------------------------- one word, one score
+# Spellings SPEC §6.2 says normalize_fa unifies, written from the SPEC (not from the code's table):
+# each key may be replaced by any of its variants without changing the normalized answer.
+YEH, ARABIC_YEH = "\u06cc", "\u064a"
+HAMZA_ABOVE, HAMZA_BELOW = "\u0654", "\u0655"
+SPELLINGS = {
+    YEH: [ARABIC_YEH, "\u0649", "\u0626", YEH + HAMZA_ABOVE, ARABIC_YEH + HAMZA_ABOVE],  # step 2, 3b
+    ARABIC_YEH: [YEH, "\u0649"],
+    "\u0626": [YEH, ARABIC_YEH + HAMZA_ABOVE, YEH + HAMZA_ABOVE, ARABIC_YEH],  # ئ in all its spellings (R33)
+    "\u06a9": ["\u0643"], "\u0643": ["\u06a9"],  # keheh / Arabic kaf
+    "\u0647": ["\u06c0", "\u06c2", "\u0647" + HAMZA_ABOVE],  # heh, heh with yeh / hamza
+    "\u06c0": ["\u0647", "\u06d5" + HAMZA_ABOVE],  # ۀ, also its NFKC decomposition
+    "\u0648": ["\u0624", "\u0648" + HAMZA_ABOVE], "\u0624": ["\u0648", "\u0648" + HAMZA_ABOVE],  # waw / ؤ
+    "\u0627": ["\u0623", "\u0625", "\u0627" + HAMZA_ABOVE, "\u0627" + HAMZA_BELOW],  # alef / أ / إ
+    "\u0623": ["\u0627", "\u0625"], "\u0625": ["\u0627", "\u0623"],
+    " ": ["\u200c", "\u200d"], "\u200c": [" ", "\u200d"],  # step 5: ZWNJ/ZWJ are spaces
+    **{str(d): [chr(0x06F0 + d), chr(0x0660 + d)] for d in range(10)},  # step 3: digits
+    **{chr(0x06F0 + d): [str(d), chr(0x0660 + d)] for d in range(10)},
+}
+# Step 4: marks that may follow any letter (hamza and madda are left out: they compose with
+# the letter before them, e.g. alef + madda is the letter آ, so they are covered above).
+INSERTABLE = [*map(chr, range(0x064B, 0x0653)), *map(chr, range(0x0656, 0x0660)), "\u0670", "\u0640", "\u00ad",
+              "\u200e", "\u200f", "\u202b", "\u202c", "\u2067", "\u2069", "\ufeff"]
+
+
+# A letter with a following madda/hamza mark is one unit: NFKC composes alef + madda into the
+# letter آ, so neither the alef alone may be respelled nor a mark inserted between the two.
+UNITS = re.compile("[^\u0653-\u0655][\u0653-\u0655]*|[\u0653-\u0655]")
+
+
+def respell(text: str, rng: np.random.Generator) -> str:
+    out = []
+    for unit in UNITS.findall(text):
+        options = SPELLINGS.get(unit)
+        out.append(options[rng.integers(len(options))] if options and rng.random() < 0.7 else unit)
+        if "\u0600" <= unit[0] <= "\u06ff" and rng.random() < 0.3:
+            out.append(INSERTABLE[rng.integers(len(INSERTABLE))])
+    return "".join(out)
+
+
+def test_respelling_a_pquad_answer_never_changes_em(pquad: SquadDataset) -> None:
+    rng = np.random.default_rng(33)
+    answers = sorted({a for q in pquad.questions for a in q.answer_texts})
+    sample = [answers[i] for i in rng.choice(len(answers), size=400, replace=False)]
+    # Every hamza spelling PQuAD uses is among them, so the R33 case is exercised on real answers.
+    sample += [a for a in answers if ARABIC_YEH + HAMZA_ABOVE in a][:50]
+    changed = 0
+    for answer in sample:
+        variant = respell(answer, rng)
+        changed += variant != answer
+        assert exact_match(answer, variant, normalizer="fa") == 1, (answer, variant)
+    assert changed > 0.9 * len(sample)
+
+
+def test_pquad_hasans_em_with_the_persian_yeh_hamza_spelling(pquad: SquadDataset) -> None:
+    # 352 validation answers write hamza-yeh as Arabic yeh + U+0654; a model writing Persian yeh + U+0654
+    # gave the right words, and must keep HasAns EM 100 (it was 95.7 before step 3b).
+    preds = {q.qid: (q.answer_texts[0].replace(ARABIC_YEH + HAMZA_ABOVE, YEH + HAMZA_ABOVE) if q.answers else "")
+             for q in pquad.questions}
+    assert sum(ARABIC_YEH + HAMZA_ABOVE in q.answer_texts[0] for q in pquad.questions if q.answers) > 100
+    assert squad_evaluate(pquad, preds, normalizer="fa").has_ans_exact == 100.0
