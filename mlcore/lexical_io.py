@@ -183,7 +183,7 @@ def parse_picks(text: str, *, n_expected: int, n_choices: int, source: str = "<t
 
     Examples
     --------
-    >>> parse_picks("0\n3\n", n_expected=2, n_choices=4)
+    >>> parse_picks("0\\n3\\n", n_expected=2, n_choices=4)
     (0, 3)
     """
     lines = text.split("\n")

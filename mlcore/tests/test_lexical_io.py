@@ -2,6 +2,7 @@
 import pytest
 
 from mlcore.lexical_io import (
+    parse_picks,
     LabelledFileError,
     check_labels_known,
     parse_labelled_tsv,
@@ -80,3 +81,27 @@ class PredictionsTests:
     def test_count_and_blank_lines(self, text, expected):
         with pytest.raises(LabelledFileError, match=expected.replace("(", r"\(").replace(")", r"\)")):
             parse_predictions(text, n_expected=2)
+
+
+class TestPicks:
+    def test_indices_with_crlf_and_spaces(self):
+        assert parse_picks(" 0\r\n3\n1", n_expected=3, n_choices=4) == (0, 3, 1)
+
+    @pytest.mark.parametrize("text, expected", [
+        ("0\n4\n", "line 2: '4' is not an answer index"), ("0\n-1\n", "line 2: '-1' is not an answer index"),
+        ("a\n1\n", "line 1: 'a' is not an answer index"), ("1.0\n1\n", "line 1: '1.0' is not an answer index"),
+        ("0\n\n", "line 2: empty line"), ("0\n", "1 pick(s) for 2 test question(s)"),
+        ("0\n1\n2\n", "3 pick(s) for 2 test question(s)"),
+    ])
+    def test_every_problem_named_with_its_line(self, text, expected):
+        with pytest.raises(LabelledFileError, match=expected.replace("(", r"\(").replace(")", r"\)")) as caught:
+            parse_picks(text, n_expected=2, n_choices=4, source="picks.txt")
+        assert str(caught.value).startswith("picks.txt: ")
+
+
+def test_docstring_examples():
+    import doctest
+
+    from mlcore import lexical_io
+
+    assert doctest.testmod(lexical_io).failed == 0
