@@ -17,11 +17,11 @@ from mlcore.lexical import check_label_set
 from mlcore.lexical_analysis import lexical_bias_analysis, reweight_analysis
 from mlcore.lexical_io import (
     LabelledFileError,
-    read_text_file,
     check_labels_known,
     read_labelled_tsv,
     read_picks,
     read_predictions,
+    read_text_file,
 )
 from mlcore.permutation import format_pvalue
 

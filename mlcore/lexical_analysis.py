@@ -34,6 +34,8 @@ from mlcore.permutation import (
     usual_labels,
     usual_unusual_sets,
 )
+from mlcore.reweighting import ReweightResult, bigram_balance_check, label_balance, reweight
+from mlcore.stopwords import STOP_WORDS
 from mlcore.stratified import (
     GOLD_ACCURACY_ALPHA,
     GoldAccuracyResult,
@@ -41,8 +43,6 @@ from mlcore.stratified import (
     accuracy_by_gold,
     stratified_test_from_membership,
 )
-from mlcore.reweighting import ReweightResult, bigram_balance_check, label_balance, reweight
-from mlcore.stopwords import STOP_WORDS
 
 __all__ = [
     "LexicalBiasAnalysis",

@@ -2,10 +2,10 @@
 import pytest
 
 from mlcore.lexical_io import (
-    parse_picks,
     LabelledFileError,
     check_labels_known,
     parse_labelled_tsv,
+    parse_picks,
     parse_predictions,
     read_labelled_tsv,
     read_predictions,

@@ -6,8 +6,8 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from scipy import stats
 from django.core.management import CommandError, call_command
+from scipy import stats
 
 from mlcore.tests.test_lexical import TOY_HYPOTHESES, TOY_LABELS, TOY_PREMISES
 
