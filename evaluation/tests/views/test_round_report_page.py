@@ -64,7 +64,10 @@ class RoundReportPageTests:
         page = client.get(response["Location"]).content.decode()
         assert f"Report {run.pk} queued" in page
         for text in ("CODAH-style results", "Lexical artifacts", "Questions per category", "<svg", "Download CSV",
-                     "Human accuracy: not yet measured", "Download the whole report (JSON)", f"Report {run.pk}</a>"):
+                     "Human accuracy: not yet measured", "Download the whole report (JSON)", f"Report {run.pk}</a>",
+                     # the headline p-value says which test it is; the unstratified one is labelled as such
+                     "Permutation test p, stratified by gold label", "Stratified by gold label (exact test",
+                     "unstratified (Serrano et al. §3, assumes equal chance per slot)", "Per gold label"):
             assert text in page, text
 
     def test_invalid_settings_are_reported_and_nothing_starts(self, client, instructor, round_):
