@@ -128,12 +128,18 @@ class Author:
     errors: list[str] = field(default_factory=list)
     statuses: dict[str, int] = field(default_factory=dict)
     sent: dict[int, float] = field(default_factory=dict)
+    # Each simulated author's prompts and pauses come from its own seeded generator (seed = index),
+    # so two runs send the same questions at the same rhythm.
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.index)
 
     def submit(self, round_id: int) -> None:
         """POST one question (blocking; run in a thread)."""
         client_token = str(uuid.uuid4())
-        body = json.dumps({"round_id": round_id, "prompt": f"{random.choice(PROMPTS)} (author {self.index})",
-                           "choices": CHOICES, "correct_index": random.randrange(4), "client_token": client_token})
+        body = json.dumps({"round_id": round_id, "prompt": f"{self.rng.choice(PROMPTS)} (author {self.index})",
+                           "choices": CHOICES, "correct_index": self.rng.randrange(4), "client_token": client_token})
         request = urllib.request.Request(f"{self.base}/api/questions/submit/", data=body.encode(), method="POST",
                                          headers={"Authorization": f"Token {self.token}",
                                                   "Content-Type": "application/json"})
@@ -168,8 +174,8 @@ class Author:
 
     async def _type_and_submit(self, socket, round_id: int, seconds: float) -> None:
         end = time.monotonic() + seconds
-        next_submit = time.monotonic() + random.uniform(2, 6)
-        seq, prompt = 0, random.choice(PROMPTS)
+        next_submit = time.monotonic() + self.rng.uniform(2, 6)
+        seq, prompt = 0, self.rng.choice(PROMPTS)
         while time.monotonic() < end:
             seq += 1
             self.sent[seq] = time.perf_counter()
@@ -177,8 +183,8 @@ class Author:
                                           "choices": CHOICES, "answer": 0, "seq": seq}))
             if time.monotonic() >= next_submit:
                 await asyncio.to_thread(self.submit, round_id)
-                next_submit = time.monotonic() + random.uniform(4, 8)
-            await asyncio.sleep(random.uniform(0.15, 0.3))
+                next_submit = time.monotonic() + self.rng.uniform(4, 8)
+            await asyncio.sleep(self.rng.uniform(0.15, 0.3))
 
     async def _read(self, socket) -> None:
         async for raw in socket:
