@@ -1,6 +1,11 @@
-"""Structured logging: a request id on every log record of a request, and on its response.
+"""Logging: where records go, and a request id on every log record of a request and on its response.
 
-The id comes from the proxy's ``X-Request-ID`` header when it sends a sane one (so a request can be
+Every record goes to **stderr**, never stdout: stdout belongs to what a program outputs, and a
+management command's ``--json`` must be exactly one JSON document there (tests/test_json_commands.py).
+The handler, not only the root logger, carries the level: a library that sets its own logger to
+DEBUG at import (bm25s does: "DEBUG bm25s: Building index from tokens") cannot get below it.
+
+The request id comes from the proxy's ``X-Request-ID`` header when it sends a sane one (so a request can be
 followed from the load balancer to Django), otherwise a new one. It lives in a context variable,
 which asgiref copies into the thread a sync view runs in, so records logged there carry it too.
 """
@@ -56,3 +61,36 @@ class RequestIdFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = request_id_var.get()
         return True
+
+
+def logging_settings(*, level: str = "INFO", log_format: str = "plain") -> dict:
+    """The ``LOGGING`` dict of the settings: one stderr handler at ``level`` in ``log_format``.
+
+    ``log_format`` is ``plain`` (one readable line per record) or ``json`` (one JSON object per
+    line with the request id, for a log collector, which reads stderr as well as stdout).
+    """
+    if log_format not in ("plain", "json"):
+        raise ValueError(f'LOG_FORMAT must be "plain" or "json", not {log_format!r}')
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"request_id": {"()": "config.logging.RequestIdFilter"}},
+        "formatters": {
+            "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "format": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(process)d",
+                "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            },
+        },
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "level": level,
+                "formatter": log_format,
+                "filters": ["request_id"],
+            }
+        },
+        "root": {"handlers": ["console"], "level": level},
+    }

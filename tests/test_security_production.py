@@ -1,6 +1,6 @@
 """Production settings: `check --deploy` passes with the documented environment, start-up is
 refused without SECRET_KEY or ALLOWED_HOSTS, static files are served hashed and cached, logs
-are JSON lines with a request id, and the health check reports the database.
+are JSON lines on stderr with a request id, and the health check reports the database.
 
 Each production check runs in a subprocess: production settings must be imported fresh, with
 exactly the environment an operator would give them.
@@ -127,7 +127,8 @@ Client().get("/no-such-page/", secure=True, HTTP_HOST="localhost", HTTP_X_REQUES
 """
     result = python(collected_environment(tmp_path), code)
     assert result.returncode == 0, result.stderr
-    records = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    # Logs are on stderr (stdout is the program's output); other stderr lines, if any, are not records.
+    records = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
     outside = next(r for r in records if r["message"] == "outside a request")
     assert outside["level"] == "WARNING" and outside["logger"] == "stumper.test" and outside["request_id"] == "-"
     assert "time" in outside

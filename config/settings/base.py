@@ -8,6 +8,8 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from config.logging import logging_settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -279,26 +281,6 @@ SPECTACULAR_SETTINGS = {
 }
 
 # LOG_FORMAT=json writes one JSON object per line (production's default) with the request id.
+# Logs go to stderr at LOG_LEVEL (config/logging.py), so stdout stays the commands' output.
 LOG_FORMAT = env.str("LOG_FORMAT", default="plain")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "config.logging.RequestIdFilter"}},
-    "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-        "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "format": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(process)d",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-        },
-    },
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "stream": "ext://sys.stdout",
-            "formatter": LOG_FORMAT,
-            "filters": ["request_id"],
-        }
-    },
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-}
+LOGGING = logging_settings(level=env.str("LOG_LEVEL", default="INFO"), log_format=LOG_FORMAT)

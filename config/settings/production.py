@@ -28,7 +28,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-# One JSON object per line on stdout, for the log collector of the platform.
+# One JSON object per line on stderr, for the log collector of the platform.
 LOGGING["handlers"]["console"]["formatter"] = env.str("LOG_FORMAT", default="json")
 # Celery would otherwise replace the handlers above with its own plain-text ones in workers.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
