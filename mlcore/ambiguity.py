@@ -11,6 +11,7 @@ and the UnQover word lists live in :mod:`mlcore.ambiguity_data` and are re-expor
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -39,6 +40,7 @@ __all__ = [
     "gender_goodness_of_fit", "name_retrieved", "parse_ambiguity_jsonl", "passage_groups",
     "read_ambiguity_jsonl", "read_unqover_occupations", "read_unqover_subjects",
     "reader_propagation", "recall_independence_test", "retrieval_ambiguity", "selectional_recall",
+    "upstream_name_tokens",
 ]
 
 #: Share of women among Wikipedia biographies (Maher 2018), the §4.2 baseline.
@@ -48,27 +50,53 @@ GOF_CAVEAT = "The k passages of one question are not independent, so this p-valu
 
 
 # --------------------------------------------------------------------------- §4.1
+# The infixes at which spaCy's English tokenizer (``spacy.blank("en")``, what upstream's
+# ``bert/de/deq.py`` tokenizes names with) splits a word: hyphens and "~" between a letter or digit
+# and a letter ("Arndt-Eistert" -> Arndt, -, Eistert), ":<>=/" there too, and a comma between letters.
+_UPSTREAM_INFIX = re.compile(r"(?<=[^\W_])(?:[-\u2010-\u2015~]+|[:<>=/])(?=[^\W\d_])|(?<=[^\W\d_]),(?=[^\W\d_])")
+
+
+def upstream_name_tokens(text: str) -> list[str]:
+    """Name tokens as upstream's any-token match sees them: split at spaCy's infixes, then §1.1.
+
+    Upstream (Mao et al., ``bert/de/deq.py``) lower-cases spaCy tokens, so "Arndt-Eistert" gives
+    ``arndt``, ``-``, ``eistert``. The punctuation-only tokens ("-", ".") are dropped here (§1.1
+    deletes punctuation): upstream would count a shared "-" as a retrieved name, so that
+    "Jean-Baptiste Biot" is "found" in "Arndt-Eistert" (a bug we do not copy).
+
+    Examples
+    --------
+    >>> upstream_name_tokens("Arndt-Eistert"), upstream_name_tokens("Judy H. Autler")
+    (['arndt', 'eistert'], ['judy', 'h', 'autler'])
+    """
+    return _tokens(_UPSTREAM_INFIX.sub(" ", text))
+
+
 def name_retrieved(gold_name: str, prediction: str, *, tau: float = 0.5,
                    match: Literal["fraction", "any_token"] = "fraction") -> bool:
     """Whether a prediction retrieves a gold name (SPEC §4.1).
 
-    ``"fraction"``: at least ``ceil(tau * |T|)`` distinct name tokens occur in the
-    prediction. ``"any_token"`` (upstream code): one shared token suffices.
-    An empty prediction retrieves nothing.
+    ``"fraction"``: at least ``ceil(tau * |T|)`` distinct name tokens (§1.1) occur in the
+    prediction. ``"any_token"`` (upstream code): one shared token suffices, with names and
+    prediction split as upstream splits them (:func:`upstream_name_tokens`: a hyphenated name is
+    two words). An empty prediction retrieves nothing.
 
     Examples
     --------
     >>> name_retrieved("Judy H. Autler", "Autler"), name_retrieved("Judy H. Autler", "Autler", match="any_token")
+    (False, True)
+    >>> name_retrieved("Fritz Arndt", "Arndt-Eistert"), name_retrieved("Fritz Arndt", "Arndt-Eistert", match="any_token")
     (False, True)
     """
     if not 0.0 < tau <= 1.0:
         raise ValueError(f"tau must be in (0, 1], got {tau}")
     if match not in ("fraction", "any_token"):
         raise ValueError(f"match must be 'fraction' or 'any_token', got {match!r}")
-    gold = set(_tokens(gold_name))
+    tokens = upstream_name_tokens if match == "any_token" else _tokens
+    gold = set(tokens(gold_name))
     if not gold:
         raise ValueError(f"gold name {gold_name!r} has no tokens")
-    shared = len(gold & set(_tokens(prediction)))
+    shared = len(gold & set(tokens(prediction)))
     # round() first: 0.7 * 10 is 7.000000000000001 in floating point and must need 7 tokens;
     # at least 1 so that a tiny tau never lets an empty prediction "retrieve" a name.
     needed = 1 if match == "any_token" else max(1, math.ceil(round(tau * len(gold), 9)))

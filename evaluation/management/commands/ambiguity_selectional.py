@@ -20,7 +20,8 @@ class Command(BaseCommand):
         source.add_argument("--model", help="Registered question_answering model name, or a checkpoint folder")
         source.add_argument("--predictions", help="JSON object {id: answer} or JSON Lines {\"id\", \"prediction\"}")
         parser.add_argument("--match", choices=["fraction", "any_token"], default="fraction",
-                            help="fraction: at least tau of a name's tokens; any_token: one shared token (upstream)")
+                            help="fraction: at least tau of a name's tokens; any_token: one shared token, names split as upstream "
+                                 "splits them (a hyphen separates words; Mao et al.'s deq.py)")
         parser.add_argument("--tau", type=float, default=0.5, help="Share of a gold name's tokens needed (default 0.5)")
         parser.add_argument("--json", action="store_true", dest="as_json", help="Print JSON instead of a table")
 
