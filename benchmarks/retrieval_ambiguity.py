@@ -1,6 +1,7 @@
 """Retrieval-ambiguity benchmark: bm25s (the product's BM25) against a straightforward pure-Python BM25.
 
     nice -n 15 .venv/bin/python benchmarks/retrieval_ambiguity.py [--squad PATH] [--repeat 20] [--k 100]
+        [--quick] [--out PATH] [--json]
 
 Passages are the contexts of the English SQuAD 2.0 subset in ``../shared/data/squad2-subset``
 (487 paragraphs of 12 articles), repeated ``--repeat`` times to reach a realistic project size;
@@ -9,6 +10,17 @@ implementations use the same tokens (:func:`mlcore.retrieval.bm25_tokens`) and t
 BM25 formula, so they must return the same top k (ties broken by lower passage index); the script
 checks that, then prints the time of each to build the index (tokenising included) and to answer
 the 70 questions, the speed ratios, and writes benchmarks/out/retrieval_ambiguity.json.
+
+``--quick`` (tests/test_benchmark_retrieval_ambiguity.py): the passages once (``--repeat 1``),
+same code path, a few seconds. ``--out PATH`` writes the JSON elsewhere; ``--json`` prints it on
+stdout (the table then goes to stderr). Keys of the JSON (stable):
+
+* ``quick`` (bool), ``passages``, ``questions``, ``k`` (ints): what was run;
+* ``same_top_k`` (bool): bm25s and the pure-Python BM25 return the same top k for every question;
+  ``tie_swaps`` (int): positions that differ only between passages of equal score;
+* ``bm25s`` and ``python``: ``{"index_s", "search_s"}``, wall-clock seconds to build the index
+  (tokenising and stemming included) and to answer every question;
+* ``ratios``: ``{"index", "search", "total"}``, pure-Python time / bm25s time.
 """
 from __future__ import annotations
 
@@ -100,13 +112,20 @@ def main() -> None:
     parser.add_argument("--squad", type=Path, default=DEFAULT_SQUAD, help="SQuAD-format JSON whose contexts are searched")
     parser.add_argument("--repeat", type=int, default=20, help="Repeat the passages this many times (default 20)")
     parser.add_argument("--k", type=int, default=100, help="Passages per question (default 100)")
+    parser.add_argument("--quick", action="store_true", help="The passages once (--repeat 1): a few seconds")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "retrieval_ambiguity.json",
+                        help="Where to write the JSON (default benchmarks/out/retrieval_ambiguity.json)")
+    parser.add_argument("--json", action="store_true", help="Print the JSON on stdout (the table goes to stderr)")
     args = parser.parse_args()
     if not args.squad.is_file():
         sys.exit(f"No SQuAD file at {args.squad} (give --squad PATH)")
-    texts = read_contexts(args.squad) * args.repeat
+    repeat = 1 if args.quick else args.repeat
+    table = sys.stderr if args.json else sys.stdout
+    texts = read_contexts(args.squad) * repeat
     queries = [o.question for o in unqover_occupations()]
     config = BM25Config()
-    print(f"{len(texts)} passages ({len(texts) // args.repeat} x {args.repeat}), {len(queries)} questions, k = {args.k}")
+    print(f"{len(texts)} passages ({len(texts) // repeat} x {repeat}), {len(queries)} questions, k = {args.k}",
+          file=table)
 
     fast, fast_index, fast_search = timed(BM25Retriever(config), texts, queries, args.k)
     slow, slow_index, slow_search = timed(PythonBM25(config), texts, queries, args.k)
@@ -114,21 +133,24 @@ def main() -> None:
     agree = all(ok for ok, _ in checks)
     swaps = sum(n for _, n in checks)
     print(f"same top-{args.k} for all {len(queries)} questions: {'yes' if agree else 'NO'} "
-          f"({sum(len(f) for f in fast)} hits; {swaps} positions differ only inside ties of equal score)")
-    print(f"{'':<20}{'index s':>10}{'search s':>11}{'total s':>10}   (index includes tokenising and stemming)")
+          f"({sum(len(f) for f in fast)} hits; {swaps} positions differ only inside ties of equal score)", file=table)
+    print(f"{'':<20}{'index s':>10}{'search s':>11}{'total s':>10}   (index includes tokenising and stemming)",
+          file=table)
     for name, index_s, search_s in (("bm25s (product)", fast_index, fast_search),
                                     ("pure-Python BM25", slow_index, slow_search)):
-        print(f"{name:<20}{index_s:>10.3f}{search_s:>11.4f}{index_s + search_s:>10.3f}")
+        print(f"{name:<20}{index_s:>10.3f}{search_s:>11.4f}{index_s + search_s:>10.3f}", file=table)
     ratios = {"index": slow_index / fast_index, "search": slow_search / fast_search,
               "total": (slow_index + slow_search) / (fast_index + fast_search)}
-    print("speed ratio (pure Python / bm25s): " + ", ".join(f"{k} {v:.1f}x" for k, v in ratios.items()))
-    out = ROOT / "benchmarks" / "out"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "retrieval_ambiguity.json").write_text(json.dumps({
-        "passages": len(texts), "questions": len(queries), "k": args.k, "same_top_k": agree, "tie_swaps": swaps,
-        "bm25s": {"index_s": fast_index, "search_s": fast_search},
+    print("speed ratio (pure Python / bm25s): " + ", ".join(f"{k} {v:.1f}x" for k, v in ratios.items()), file=table)
+    result = {
+        "quick": args.quick, "passages": len(texts), "questions": len(queries), "k": args.k, "same_top_k": agree,
+        "tie_swaps": swaps, "bm25s": {"index_s": fast_index, "search_s": fast_search},
         "python": {"index_s": slow_index, "search_s": slow_search}, "ratios": ratios,
-    }, indent=2) + "\n", encoding="utf-8")
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(result))
     if not agree:
         sys.exit("bm25s and the pure-Python BM25 disagree")
 
