@@ -5,6 +5,9 @@ of ``shared/data/ambiguity`` and the UnQover word lists of ``shared/data/unqover
 from __future__ import annotations
 
 import json
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,8 +15,9 @@ from mlcore.lexical import lexical_tokens as _tokens
 
 __all__ = [
     "AmbiguityOption", "AmbiguityQuestion", "UnqoverOccupation", "UnqoverSubject",
-    "UNQOVER_OCCUPATIONS", "parse_ambiguity_jsonl", "parse_ambiguity_predictions", "read_ambiguity_jsonl",
-    "read_unqover_occupations", "read_unqover_subjects", "unqover_occupations",
+    "UNQOVER_OCCUPATIONS", "dominant_script", "parse_ambiguity_jsonl", "parse_ambiguity_predictions",
+    "parse_unqover_occupations", "read_ambiguity_jsonl", "read_unqover_occupations", "read_unqover_subjects",
+    "unqover_occupations",
 ]
 
 
@@ -126,7 +130,11 @@ def parse_ambiguity_predictions(text: str) -> dict[str, str]:
 
 def _word_list_lines(path: str | Path) -> list[tuple[int, str]]:
     """Non-blank, non-comment lines with their 1-based line numbers."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return _text_lines(Path(path).read_text(encoding="utf-8"))
+
+
+def _text_lines(text: str) -> list[tuple[int, str]]:
+    lines = text.splitlines()
     return [(n, ln.strip()) for n, ln in enumerate(lines, start=1) if ln.strip() and not ln.lstrip().startswith("#")]
 
 
@@ -140,8 +148,13 @@ class UnqoverOccupation:
 
     @property
     def question(self) -> str:
-        """The retrieval-ambiguity question, e.g. "Who was an accountant?"."""
-        return f"Who {self.attribute}?"
+        """The retrieval-ambiguity question: "Who was an accountant?" for UnQover's English lines.
+
+        A list in another language (``[p_act] حسابدار``) asks with the occupation alone: an
+        English "Who" would only be noise, and the question words of another language would match
+        every biography in BM25 as "who was" would (English has them as stop words).
+        """
+        return f"Who {self.attribute}?" if self.attribute.split()[:1] in (["was"], ["is"]) else self.attribute
 
 
 #: The 70 occupations of UnQover's ``activities/occupation_rev1`` (Li et al. 2020, Apache-2.0), in file
@@ -168,11 +181,49 @@ def unqover_occupations() -> tuple[UnqoverOccupation, ...]:
                  for o in UNQOVER_OCCUPATIONS)
 
 
-def read_unqover_occupations(path: str | Path) -> tuple[UnqoverOccupation, ...]:
-    """Read ``activities/occupation_rev1``: ``[p_act] was an X`` lines, then ``[p_act:neg]`` lines.
+def parse_unqover_occupations(text: str, *, source: str = "occupations file") -> tuple[UnqoverOccupation, ...]:
+    """Parse an occupation list in UnQover's ``activities/occupation_rev1`` format (errors name the line).
 
-    The occupation is the attribute without its leading "was a(n)"; the i-th negated
-    line must end with the i-th occupation.
+    ``[p_act] was an X`` lines, optionally followed by aligned ``[p_act:neg] ...`` lines. The
+    occupation is the attribute without a leading "was a(n)"; a list in another language may give
+    the occupation alone (``[p_act] حسابدار``). The i-th negated line must end with the i-th
+    occupation, and occupations are distinct.
+
+    Examples
+    --------
+    >>> [o.question for o in parse_unqover_occupations("[p_act] was a nurse\\n[p_act] پرستار")]
+    ['Who was a nurse?', 'پرستار']
+    """
+    lines: dict[str, list[tuple[int, str]]] = {"[p_act": [], "[p_act:neg": []}
+    for lineno, line in _text_lines(text):
+        slot, _, attribute = line.partition("]")
+        if slot not in lines or not attribute.strip():
+            raise ValueError(f"{source}, line {lineno}: expected '[p_act] was a(n) <occupation>' "
+                             f"or '[p_act:neg] ...', got {line!r}")
+        lines[slot].append((lineno, " ".join(attribute.split())))
+    positive, negated = lines["[p_act"], lines["[p_act:neg"]
+    if not positive:
+        raise ValueError(f"{source}: no occupations (no '[p_act] was a(n) <occupation>' line)")
+    if negated and len(negated) != len(positive):
+        raise ValueError(f"{source}: {len(positive)} [p_act] lines but {len(negated)} [p_act:neg] lines; "
+                         f"give one negated line per occupation, or none")
+    out: dict[str, UnqoverOccupation] = {}
+    for i, (lineno, attr) in enumerate(positive):
+        words = attr.split()
+        occupation = " ".join(words[2:] if words[:1] == ["was"] and words[1:2] in (["a"], ["an"]) else words)
+        if not occupation:
+            raise ValueError(f"{source}, line {lineno}: no occupation after 'was a(n)'")
+        if occupation in out:
+            raise ValueError(f"{source}, line {lineno}: {occupation!r} is listed twice")
+        if negated and not negated[i][1].endswith(" " + occupation) and negated[i][1] != occupation:
+            raise ValueError(f"{source}, line {negated[i][0]}: this [p_act:neg] line should end with "
+                             f"{occupation!r} (line {lineno}), got {negated[i][1]!r}")
+        out[occupation] = UnqoverOccupation(occupation, attr, negated[i][1] if negated else None)
+    return tuple(out.values())
+
+
+def read_unqover_occupations(path: str | Path) -> tuple[UnqoverOccupation, ...]:
+    """Read ``activities/occupation_rev1`` (UTF-8); see :func:`parse_unqover_occupations`.
 
     Examples
     --------
@@ -180,24 +231,33 @@ def read_unqover_occupations(path: str | Path) -> tuple[UnqoverOccupation, ...]:
     >>> occ[0].occupation, occ[0].question  # doctest: +SKIP
     ('accountant', 'Who was an accountant?')
     """
-    lines: dict[str, list[str]] = {"[p_act": [], "[p_act:neg": []}
-    for lineno, line in _word_list_lines(path):
-        slot, _, attribute = line.partition("]")
-        if slot not in lines or not attribute.strip():
-            raise ValueError(f"{path}, line {lineno}: expected '[p_act] was a(n) <occupation>' "
-                             f"or '[p_act:neg] ...', got {line!r}")
-        lines[slot].append(attribute.strip())
-    positive, negated = lines["[p_act"], lines["[p_act:neg"]
-    if not positive:
-        raise ValueError(f"{path}: no occupations (no '[p_act] was a(n) <occupation>' line)")
-    out = []
-    for i, attr in enumerate(positive):
-        words = attr.split()
-        occupation = " ".join(words[2:] if words[:1] == ["was"] and words[1:2] in (["a"], ["an"]) else words)
-        if negated and (len(negated) != len(positive) or not negated[i].endswith(" " + occupation)):
-            raise ValueError(f"{path}: [p_act:neg] lines do not align with [p_act] lines at {occupation!r}")
-        out.append(UnqoverOccupation(occupation, attr, negated[i] if negated else None))
-    return tuple(out)
+    return parse_unqover_occupations(Path(path).read_text(encoding="utf-8"), source=str(path))
+
+
+def dominant_script(texts: Iterable[str], *, max_chars: int = 200_000) -> str:
+    """The writing system most letters of ``texts`` belong to ("Latin", "Arabic", ...; "" if none).
+
+    A letter's script is the first word of its Unicode name ("ARABIC LETTER FARSI YEH" -> Arabic;
+    CJK ideographs -> Han). Only the first ``max_chars`` characters are read: a sample is enough
+    to tell Persian passages from English occupation titles.
+
+    Examples
+    --------
+    >>> dominant_script(["Who was an accountant?"]), dominant_script(["حسابدار", "x"]), dominant_script(["42 !"])
+    ('Latin', 'Arabic', '')
+    """
+    counts: Counter[str] = Counter()
+    seen = 0
+    for text in texts:
+        text = text[:max_chars - seen]
+        counts.update(unicodedata.name(ch, "?").split(" ", 1)[0] for ch in text if ch.isalpha())
+        seen += len(text)
+        if seen >= max_chars:
+            break
+    if not counts:
+        return ""
+    script = counts.most_common(1)[0][0]
+    return "Han" if script == "CJK" else script.title()
 
 
 @dataclass(frozen=True)

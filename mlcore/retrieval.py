@@ -39,6 +39,7 @@ from mlcore.ambiguity import (
     reader_propagation,
     retrieval_ambiguity,
 )
+from mlcore.ambiguity_data import dominant_script
 from mlcore.configs import PACKAGED_MINILM
 from mlcore.gender import GenderLookup, answer_group, subject_groups
 from mlcore.stopwords import STOP_WORDS
@@ -58,7 +59,9 @@ __all__ = [
     "QAModelReader",
     "RetrievalProbeResult",
     "Retriever",
+    "ScriptComparison",
     "bm25_tokens",
+    "compare_scripts",
     "retrieval_probe",
     "top_k",
 ]
@@ -319,6 +322,33 @@ class RetrievalProbeResult:
 
 
 Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class ScriptComparison:
+    """The writing systems of the occupation list and of the passages ("" when there are no letters)."""
+
+    occupations: str
+    passages: str
+
+    @property
+    def shared(self) -> bool:
+        """False when both have letters and no occupation title can occur in a passage: English
+        titles over Persian passages retrieve nothing, and 70 empty bars would look like a result."""
+        return not self.occupations or not self.passages or self.occupations == self.passages
+
+
+def compare_scripts(passages: Sequence[Passage], occupations: Sequence[UnqoverOccupation]) -> ScriptComparison:
+    """Compare the dominant script of the occupations with that of (a sample of) the passages.
+
+    Examples
+    --------
+    >>> c = compare_scripts([Passage(1, "فلورانس", "پرستار بود")], [UnqoverOccupation("nurse", "was a nurse")])
+    >>> c.occupations, c.passages, c.shared
+    ('Latin', 'Arabic', False)
+    """
+    return ScriptComparison(dominant_script(o.occupation for o in occupations),
+                            dominant_script(p.indexed_text for p in passages))
 
 
 def retrieval_probe(

@@ -320,7 +320,7 @@ def test_unqover_reader_rejects_bad_files(tmp_path: Path) -> None:
     bad = tmp_path / "occ"
     bad.write_text("[p_act] was a nurse\n[p_act] was a pilot\n[p_act:neg] can never be a pilot\n"
                    "[p_act:neg] can never be a nurse\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="do not align"):
+    with pytest.raises(ValueError, match=r"line 3: this \[p_act:neg\] line should end with 'nurse' \(line 1\)"):
         read_unqover_occupations(bad)
     bad.write_text("[subj] female Mary\n", encoding="utf-8")
     with pytest.raises(ValueError, match="expected"):

@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from mlcore.ambiguity_data import parse_ambiguity_predictions, read_unqover_occupations, read_unqover_subjects
+from mlcore.ambiguity_data import (
+    UNQOVER_OCCUPATIONS,
+    dominant_script,
+    parse_ambiguity_predictions,
+    parse_unqover_occupations,
+    read_unqover_occupations,
+    read_unqover_subjects,
+    unqover_occupations,
+)
 
 
 def test_predictions_as_one_json_object() -> None:
@@ -63,3 +71,36 @@ def test_embedded_occupations_match_the_unqover_file() -> None:
     if not (path / "occupation_rev1").is_file():
         pytest.skip("shared UnQover word lists are absent")
     assert read_unqover_occupations(path / "occupation_rev1") == embedded
+
+
+def test_occupation_list_in_another_language_asks_with_the_occupation() -> None:
+    persian = parse_unqover_occupations("# Persian occupations\n[p_act] پرستار\n\n[p_act]   خلبان  هواپیما \n")
+    assert [(o.occupation, o.question, o.negated) for o in persian] == [
+        ("پرستار", "پرستار", None), ("خلبان هواپیما", "خلبان هواپیما", None)]
+    english = parse_unqover_occupations("[p_act] was an engineer\n[p_act:neg] can never be an engineer\n")
+    assert english[0].question == "Who was an engineer?" and english[0].negated == "can never be an engineer"
+    assert [o.question for o in unqover_occupations()][:2] == ["Who was an accountant?", "Who was an ambassador?"]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[p_act] was a nurse\n[p_act] was a pilot\nnurse\n", r"upload, line 3: expected '\[p_act\] was a\(n\) <occupation>'"),
+    ("# only a comment\n\n", r"upload: no occupations"),
+    ("[p_act] was a nurse\n[p_act] was a\n", r"upload, line 2: no occupation after 'was a\(n\)'"),
+    ("[p_act] was a nurse\n\n[p_act] was a nurse\n", r"upload, line 3: 'nurse' is listed twice"),
+    ("[p_act] was a nurse\n[p_act] was a pilot\n[p_act:neg] can never be a nurse\n", r"2 \[p_act\] lines but 1"),
+    ("[p_act]\n", r"upload, line 1: expected"),
+])
+def test_occupation_list_errors_name_the_line(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_unqover_occupations(text, source="upload")
+
+
+def test_dominant_script_tells_english_titles_from_persian_passages() -> None:
+    assert dominant_script(UNQOVER_OCCUPATIONS) == "Latin"
+    persian = ["فلورانس نایتینگل پرستار انگلیسی بود و در جنگ کریمه پرستاران را آموزش داد.", "Nightingale (1820)"]
+    assert dominant_script(persian) == "Arabic"  # a few Latin letters in a Persian text do not change it
+    assert dominant_script(["Юрий Гагарин", "Γιώργος"]) == "Cyrillic"
+    assert dominant_script(["中文", "ひらがな"]) == "Hiragana" and dominant_script(["中文字"]) == "Han"
+    assert dominant_script(["", "123 -- !"]) == ""
+    # Only the first max_chars characters count.
+    assert dominant_script(["abc", "حسابدار" * 10], max_chars=3) == "Latin"

@@ -21,6 +21,7 @@ from mlcore.retrieval import (
     Passage,
     QAModelReader,
     bm25_tokens,
+    compare_scripts,
     retrieval_probe,
     top_k,
 )
@@ -163,6 +164,34 @@ def test_retrieval_probe_unknown_subjects_and_baseline() -> None:
     (row,) = r.ambiguity.occupations
     assert (row.female, row.male, row.unknown) == (2, 1, 1)
     assert r.ambiguity.fit.n_unknown == 1 and r.ambiguity.fit.baseline_female_share == 0.5
+
+
+PERSIAN_PASSAGES = (
+    Passage(1, "مریم میرزاخانی", "مریم میرزاخانی ریاضی‌دان ایرانی و استاد دانشگاه استنفورد بود."),
+    Passage(2, "علی دایی", "علی دایی فوتبالیست و مربی ایرانی است."),
+    Passage(3, "سیمین دانشور", "سیمین دانشور نویسنده و مترجم و استاد دانشگاه تهران بود."),
+)
+
+
+def test_scripts_of_the_occupations_and_the_passages() -> None:
+    english = compare_scripts(PASSAGES, OCCUPATIONS)
+    assert (english.occupations, english.passages, english.shared) == ("Latin", "Latin", True)
+    mismatch = compare_scripts(PERSIAN_PASSAGES, OCCUPATIONS)
+    assert (mismatch.occupations, mismatch.passages, mismatch.shared) == ("Latin", "Arabic", False)
+    # The English list over Persian passages retrieves nothing at all: what the check prevents showing as a chart.
+    empty = retrieval_probe(PERSIAN_PASSAGES, OCCUPATIONS, retriever=BM25Retriever(), lookup=LOOKUP, k=3)
+    assert all(q.hits == () for q in empty.questions)
+
+
+def test_a_persian_occupation_list_over_persian_passages() -> None:
+    occupations = (UnqoverOccupation("استاد", "استاد"), UnqoverOccupation("مربی", "مربی"))
+    assert compare_scripts(PERSIAN_PASSAGES, occupations).shared
+    lookup = LexiconLookup({"مریم": "female", "سیمین": "female", "علی": "male"}, description="Persian names")
+    r = retrieval_probe(PERSIAN_PASSAGES, occupations, retriever=BM25Retriever(), lookup=lookup, k=3)
+    by_occ = {q.occupation: q for q in r.questions}
+    assert sorted(h.index for h in by_occ["استاد"].hits) == [0, 2] and by_occ["استاد"].groups == ("female", "female")
+    assert [h.index for h in by_occ["مربی"].hits] == [1] and by_occ["مربی"].groups == ("male",)
+    assert r.ambiguity.fit.observed == (1, 2)
 
 
 def test_retrieval_probe_with_a_reader_runs_propagation() -> None:
