@@ -94,15 +94,16 @@ def _fmt_p(pvalue: Any, log10_pvalue: Any) -> str:
     return format_pvalue(log10_pvalue) if pvalue == 0.0 and log10_pvalue is not None else _fmt(pvalue)
 
 
-def selectional_section(probe: SelectionalProbe) -> dict:
-    """The report section: summary, recall table (CSV), recall bar chart."""
+def selectional_section(probe: SelectionalProbe, *, source: str = "") -> dict:
+    """The report section: summary, recall table (CSV), recall bar chart; ``source`` names the question set."""
     p = selectional_payload(probe)
     rows = [[g, p["mentions"][g], p["retrieved"][g], p["recall"][g], *p["recall_ci95"].get(g, [None, None])]
             for g in p["groups"]]
     note = "Fisher's exact test is used because an expected count is below 5. " if p["test"] == "fisher_exact" else ""
     if p["degenerate"]:
         note += "Every name was found (or none was), so there is nothing to test. "
-    summary = {"questions": p["n_questions"], "model": p["model"], "test": p["test"], "chi2": p["chi2"],
+    summary = {"question_set": source or None, "questions": p["n_questions"], "model": p["model"], "test": p["test"],
+               "chi2": p["chi2"],
                "dof": p["dof"], "pvalue": p["pvalue"], "log10_pvalue": p["log10_pvalue"]}
     summary.update({f"recall_{g}": p["recall"][g] for g in p["groups"]})
     return section(
@@ -202,10 +203,25 @@ def _figure_items(occupations: list[dict]) -> list[dict]:
     return [{"label": o["occupation"], "value": o["disparity"]} for o in shown]
 
 
-def retrieval_section(result: RetrievalProbeResult) -> dict:
-    """The report section: counts and fit, Figure 1 (disparity per occupation), tables with CSV downloads."""
+def retrieval_section(result: RetrievalProbeResult, *, source: str = "") -> dict:
+    """The report section: counts and fit, Figure 1 (disparity per occupation), tables with CSV downloads.
+
+    ``source`` names the occupation list. When no occupation found a passage, or no retrieved
+    passage is about a man or a woman the lookup knows, the section says so instead of drawing a
+    chart of zeros.
+    """
     p = retrieval_payload(result, passages=False)
     occupations = p["occupations"]
+    listed = f"{p['n_questions']} occupations ({source})" if source else f"{p['n_questions']} occupations"
+    if not any(o["retrieved"] for o in occupations):
+        return retrieval_unavailable(
+            f"None of the {listed} occurs in the {p['n_passages']} passages, so there is nothing to count. "
+            "If the passages are in another language than the list, upload an occupation list in theirs.")
+    if p["degenerate"]:
+        return retrieval_unavailable(
+            f"The {listed} retrieved {p['counts']['unknown']} passages, but none is about a man or a woman the "
+            f"gender lookup knows ({p['lookup']}), so there is nothing to compare. "
+            "Page titles must start with a person's first name.")
     tables = {
         "disparity": table("Passages per gender and occupation (D = female − male)",
                            ["occupation", "question", "retrieved", "female", "male", "unknown", "D", "D_excess"],
@@ -216,7 +232,8 @@ def retrieval_section(result: RetrievalProbeResult) -> dict:
                             h.score, g]
                            for q in result.questions for rank, (h, g) in enumerate(zip(q.hits, q.groups), 1)]),
     }
-    summary = {"retriever": p["retriever"], "k": p["k"], "passages": p["n_passages"], "male": p["counts"]["male"],
+    summary = {"occupation_list": source or None, "occupations": p["n_questions"], "retriever": p["retriever"],
+               "k": p["k"], "passages": p["n_passages"], "male": p["counts"]["male"],
                "female": p["counts"]["female"], "unknown": p["counts"]["unknown"], "female_share": p["female_share"],
                "baseline_female": p["baseline_female"], "chi2": p["chi2"], "pvalue": p["pvalue"],
                "log10_pvalue": p["log10_pvalue"]}

@@ -31,9 +31,9 @@ from mlcore.ambiguity import (
     selectional_recall,
 )
 from mlcore.ambiguity_data import (
+    parse_ambiguity_jsonl,
     parse_ambiguity_predictions,
-    read_ambiguity_jsonl,
-    read_unqover_occupations,
+    parse_unqover_occupations,
     unqover_occupations,
 )
 from mlcore.gender import GenderGuesserLookup, GenderLookup, read_name_lexicon
@@ -46,6 +46,7 @@ from mlcore.retrieval import (
     Passage,
     QAModelReader,
     RetrievalProbeResult,
+    compare_scripts,
     retrieval_probe,
 )
 
@@ -57,6 +58,10 @@ RETRIEVAL_K = 100
 
 class AmbiguityInputError(ValueError):
     """A probe input (file, model name, project) is unusable; the message says which and why."""
+
+
+class ScriptMismatchError(AmbiguityInputError):
+    """The occupation list and the passages are written in different scripts: nothing can match."""
 
 
 def _no_progress(done: int, total: int, stage: str) -> None:
@@ -100,16 +105,20 @@ def _read_text(path: str | Path, what: str) -> str:
         raise AmbiguityInputError(f"Cannot read the {what} {path}: {reason}") from None
 
 
+def questions_parse(*, text: str, source: str) -> tuple[AmbiguityQuestion, ...]:
+    """Selectional-ambiguity questions from JSON Lines text; errors name ``source`` and the line."""
+    try:
+        questions = parse_ambiguity_jsonl(text)
+    except ValueError as error:
+        raise AmbiguityInputError(f"{source}: {error}") from None
+    if not questions:
+        raise AmbiguityInputError(f"{source}: the file has no questions")
+    return questions
+
+
 def questions_read(*, path: str | Path) -> tuple[AmbiguityQuestion, ...]:
     """The selectional-ambiguity questions of a JSON Lines file (format of ``shared/data/ambiguity``)."""
-    _read_text(path, "questions file")  # a readable error for a missing file before parsing
-    try:
-        questions = read_ambiguity_jsonl(path)
-    except ValueError as error:
-        raise AmbiguityInputError(f"{path}: {error}") from None
-    if not questions:
-        raise AmbiguityInputError(f"{path}: the file has no questions")
-    return questions
+    return questions_parse(text=_read_text(path, "questions file"), source=str(path))
 
 
 def predictions_read(*, path: str | Path) -> dict[str, str]:
@@ -120,13 +129,17 @@ def predictions_read(*, path: str | Path) -> dict[str, str]:
         raise AmbiguityInputError(f"{path}: {error}") from None
 
 
-def occupations_read(*, path: str | Path) -> tuple[UnqoverOccupation, ...]:
-    """Occupations in UnQover's ``activities/occupation_rev1`` format."""
-    _read_text(path, "occupations file")
+def occupations_parse(*, text: str, source: str) -> tuple[UnqoverOccupation, ...]:
+    """Occupations in UnQover's ``activities/occupation_rev1`` format, in any language."""
     try:
-        return read_unqover_occupations(path)
+        return parse_unqover_occupations(text, source=source)
     except ValueError as error:
         raise AmbiguityInputError(str(error)) from None
+
+
+def occupations_read(*, path: str | Path) -> tuple[UnqoverOccupation, ...]:
+    """Occupations from a file in UnQover's ``activities/occupation_rev1`` format."""
+    return occupations_parse(text=_read_text(path, "occupations file"), source=str(path))
 
 
 def passages_read(*, path: str | Path) -> list[Passage]:
@@ -237,8 +250,9 @@ def ambiguity_retrieval(
 ) -> RetrievalProbeResult:
     """The retrieval probe over given passages (title + text); no database needed.
 
-    ``occupations`` default to UnQover's 70; ``lookup`` to gender-guesser. ``dense`` loads the
-    packaged MiniLM and ``reader`` a QA model: both are model-heavy, BM25 alone is not.
+    ``occupations`` default to UnQover's 70 (English); ``lookup`` to gender-guesser. ``dense`` loads
+    the packaged MiniLM and ``reader`` a QA model: both are model-heavy, BM25 alone is not.
+    :class:`ScriptMismatchError` when the occupations and the passages are in different scripts.
     """
     if not passages:
         raise AmbiguityInputError("There are no passages to search.")
@@ -246,10 +260,19 @@ def ambiguity_retrieval(
         raise AmbiguityInputError(f"k must be between 1 and 10000, got {k}.")
     if not 0.0 < baseline_female_share < 1.0:
         raise AmbiguityInputError(f"The baseline share of women must be between 0 and 1, got {baseline_female_share}.")
+    occupations = unqover_occupations() if occupations is None else occupations
+    scripts = compare_scripts(passages, occupations)
+    if not scripts.shared:
+        raise ScriptMismatchError(
+            f"The occupation list is written in {scripts.occupations} script but the passages are in "
+            f"{scripts.passages} script, so no occupation can be found in them and every count would be 0. "
+            f"Use an occupation list in the passages' language (UnQover format, one '[p_act] <occupation>' "
+            f"line each)."
+        )
     qa_reader = QAModelReader(_qa_model(reader)) if reader is not None else None
     try:
         return retrieval_probe(
-            passages, unqover_occupations() if occupations is None else occupations,
+            passages, occupations,
             retriever=DenseRetriever() if dense else BM25Retriever(), lookup=lookup or GenderGuesserLookup(),
             k=k, baseline_female_share=baseline_female_share, reader=qa_reader, progress=progress,
         )
@@ -286,27 +309,33 @@ def ambiguity_retrieval_files(
 
 
 # --------------------------------------------------------------------------- report sections
-def ambiguity_selectional_section(*, model_version: ModelVersion | None, progress: Progress | None = None) -> dict | None:
-    """The report section, or ``None`` when no question file is configured (STUMPER_AMBIGUITY_QUESTIONS)."""
+def ambiguity_selectional_section(*, model_version: ModelVersion | None, questions: Sequence[AmbiguityQuestion] | None = None,
+                                  source: str = "", progress: Progress | None = None) -> dict | None:
+    """The report section over ``questions`` (a project's chosen set, named by ``source``), else over
+    the server's default file (STUMPER_AMBIGUITY_QUESTIONS); ``None`` when there is neither."""
     from evaluation.ambiguity_sections import selectional_section, selectional_unavailable
 
-    path = getattr(settings, "STUMPER_AMBIGUITY_QUESTIONS", "")
-    if not path:
-        return None
+    if questions is None:
+        path = getattr(settings, "STUMPER_AMBIGUITY_QUESTIONS", "")
+        if not path:
+            return None
+        questions, source = questions_read(path=path), f"the server's question set ({Path(path).name})"
     if model_version is None or model_version.kind != ModelVersion.Kind.QUESTION_ANSWERING:
         return selectional_unavailable("This probe needs an extractive question-answering model; the report has none.")
-    probe = ambiguity_selectional(questions=questions_read(path=path), qa_spec=qa_spec_of(model_version),
-                                  progress=progress)
-    return selectional_section(probe)
+    probe = ambiguity_selectional(questions=questions, qa_spec=qa_spec_of(model_version), progress=progress)
+    return selectional_section(probe, source=source)
 
 
 def ambiguity_retrieval_section(
     *, model_version: ModelVersion | None, project: Project | None = None,
-    passages: Sequence[Passage] | None = None, progress: Progress | None = None,
+    passages: Sequence[Passage] | None = None, occupations: Sequence[UnqoverOccupation] | None = None,
+    source: str = "", progress: Progress | None = None,
 ) -> dict | None:
     """The report section over a project's passages (or given ones); ``None`` without either.
 
-    A ``question_answering`` ``model_version`` also reads the retrieved passages (§4.3).
+    ``occupations`` (named by ``source``) default to UnQover's 70 English titles. A
+    ``question_answering`` ``model_version`` also reads the retrieved passages (§4.3). When the
+    occupations and the passages are in different scripts the section says so instead of a chart.
     """
     from evaluation.ambiguity_sections import retrieval_section, retrieval_unavailable
 
@@ -318,4 +347,8 @@ def ambiguity_retrieval_section(
         return retrieval_unavailable("The project has no passages yet.")
     reader = (qa_spec_of(model_version) if model_version is not None
               and model_version.kind == ModelVersion.Kind.QUESTION_ANSWERING else None)
-    return retrieval_section(ambiguity_retrieval(passages=passages, reader=reader, progress=progress))
+    try:
+        result = ambiguity_retrieval(passages=passages, occupations=occupations, reader=reader, progress=progress)
+    except ScriptMismatchError as error:
+        return retrieval_unavailable(f"{error} Upload one in the report form (or by the API) and start a new report.")
+    return retrieval_section(result, source=source or "UnQover's 70 English occupations")

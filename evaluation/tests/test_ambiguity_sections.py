@@ -96,17 +96,26 @@ def test_retrieval_payload_and_section():
     assert '<th scope="row" title="Who was a nurse?">nurse</th>' in html
 
 
-def test_retrieval_section_with_no_gendered_passage():
+def test_retrieval_section_with_no_gendered_passage_says_so_instead_of_a_chart_of_zeros():
     passages = [Passage(1, "Paris", "Paris has nurses.")]
     result = ambiguity_retrieval(passages=passages, occupations=[UnqoverOccupation("nurse", "was a nurse")],
                                  lookup=LexiconLookup({}, "empty"), k=3)
-    section = retrieval_section(result)
-    assert section["summary"]["female_share"] is None and section["summary"]["chi2"] is None
-    assert section["summary"]["log10_pvalue"] is None
+    section = retrieval_section(result, source="my list")
+    assert section["available"] is False and not section.get("charts")
+    assert "The 1 occupations (my list) retrieved 1 passages, but none is about a man or a woman" in section["note"]
+    assert "(empty)" in section["note"]
     json.dumps(section, allow_nan=False)
     html = _render("ambiguity_retrieval", section)
-    assert "p = —" in html and "0 men, 0 women" in html and "women are —" in html
-    assert "nothing to test" in retrieval_text(retrieval_payload(result))
+    assert "none is about a man or a woman" in html and "p = —" not in html
+    assert "nothing to test" in retrieval_text(retrieval_payload(result))  # the command's table still shows the counts
+
+
+def test_retrieval_section_when_no_occupation_is_found_says_so():
+    passages = [Passage(1, "مریم میرزاخانی", "Mary was a mathematician.")]
+    result = ambiguity_retrieval(passages=passages, occupations=[UnqoverOccupation("nurse", "was a nurse")],
+                                 lookup=LexiconLookup({"mary": "female"}, "names"), k=3)
+    section = retrieval_section(result)
+    assert section["available"] is False and "None of the 1 occupations occurs in the 1 passages" in section["note"]
 
 
 def test_text_shows_an_underflowed_pvalue_from_its_log10():

@@ -157,3 +157,17 @@ def test_a_reader_of_the_wrong_kind_is_refused(files, tiny_model_version):
     with pytest.raises(CommandError, match="is of kind multiple_choice; the ambiguity probes need"):
         call_command("ambiguity_retrieval", "--passages", files["articles"], "--occupations", files["occupations"],
                      "--reader", tiny_model_version.name)
+
+
+@pytest.mark.django_db
+def test_english_occupations_over_persian_passages_is_a_clear_error(files):
+    persian = files["dir"] / "fa.jsonl"
+    persian.write_text(json.dumps({"title": "مریم میرزاخانی", "paragraphs": ["مریم میرزاخانی ریاضی‌دان بود."]},
+                                  ensure_ascii=False) + "\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="occupation list is written in Latin script but the passages are in "
+                                           "Arabic script"):
+        _run("--passages", str(persian), "--occupations", files["occupations"])
+    fa_list = files["dir"] / "fa_occupations"
+    fa_list.write_text("[p_act] ریاضی‌دان\n", encoding="utf-8")
+    payload = _run("--passages", str(persian), "--occupations", str(fa_list), "--names", files["names"])
+    assert payload["occupations"][0]["question"] == "ریاضی‌دان" and payload["occupations"][0]["retrieved"] == 1

@@ -80,3 +80,13 @@ def test_report_section_without_passages(instructor):
     assert empty["available"] is False and "no passages" in empty["note"]
     given = ambiguity_retrieval_section(model_version=None, passages=PASSAGES)
     assert given["summary"]["passages"] == 7
+
+
+def test_report_section_says_when_the_occupations_and_passages_differ_in_script():
+    from mlcore.retrieval import Passage
+
+    persian = [Passage(1, "مریم میرزاخانی", "مریم میرزاخانی ریاضی‌دان ایرانی بود.")]
+    section = ambiguity_retrieval_section(model_version=None, passages=persian)
+    assert section["available"] is False and not section.get("charts")
+    assert "Latin script but the passages are in Arabic script" in section["note"]
+    assert "Upload one in the report form" in section["note"]
