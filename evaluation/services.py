@@ -21,7 +21,7 @@ from collector.models import Round, ScoringRun
 from collector.ownership import held_by_another_worker, worker_owner
 from evaluation import selectors
 from evaluation.models import EvaluationRun
-from evaluation.project_report import ambiguity_sections, project_report, project_report_inputs
+from evaluation.project_report import project_report, project_report_inputs
 from evaluation.round_report import round_report, round_report_inputs
 from evaluation.sections import check_section
 
@@ -89,11 +89,16 @@ def evaluation_start_round(*, round_: Round, user: User | None = None, config: d
                   active=lambda: selectors.active_evaluation_run(round_=round_))
 
 
-def evaluation_start_project(*, project: Project, user: User | None = None, config: dict | None = None) -> EvaluationRun:
-    """Queue a report of the annotation project as it is now (its QA model answers the probes)."""
+def evaluation_start_project(*, project: Project, user: User | None = None, config: dict | None = None,
+                             ambiguity: dict | None = None) -> EvaluationRun:
+    """Queue a report of the annotation project as it is now (its QA model answers the probes).
+
+    ``ambiguity`` is the probes' inputs chosen for this report (``evaluation/ambiguity_inputs.py``).
+    """
     config = evaluation_config_clean(config)
     run = EvaluationRun(target=EvaluationRun.Target.PROJECT, project=project,
-                        snapshot={"question_ids": selectors.project_question_ids(project=project)})
+                        snapshot={"question_ids": selectors.project_question_ids(project=project),
+                                  **({"ambiguity": ambiguity} if ambiguity else {})})
     return _start(run, config=config, user=user, version=project.qa_model, what=f"project {project.name}",
                   active=lambda: selectors.active_evaluation_run(project=project))
 
@@ -187,8 +192,9 @@ def _compute(run: EvaluationRun, progress: _ProgressWriter) -> tuple[dict[str, d
         return round_report(inputs, config=run.config, progress=progress), inputs.digest()
     inputs = project_report_inputs(run=run)
     sections = project_report(inputs, config=run.config, progress=lambda stage, f: progress(stage, 0.6 * f))
-    sections.update(ambiguity_sections(project=run.project, model_version=run.model_version,
-                                       progress=lambda stage, f: progress(stage, 0.6 + 0.4 * f)))
+    from evaluation.ambiguity_inputs import ambiguity_sections  # on the inputs chosen when the run started
+
+    sections.update(ambiguity_sections(run=run, progress=lambda stage, f: progress(stage, 0.6 + 0.4 * f)))
     return sections, inputs.digest()
 
 
