@@ -11,7 +11,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from collector.validation import first_message
 from evaluation import selectors, services
-from evaluation.forms import EvaluationStartForm
+from evaluation.ambiguity_inputs import evaluation_start_project_with_inputs
+from evaluation.forms import EvaluationStartForm, ProjectEvaluationStartForm
 from evaluation.presentation import report_view, run_json, run_payload
 from evaluation.sections import table_csv
 
@@ -49,7 +50,7 @@ def _report_page(request: HttpRequest, *, round_=None, project=None) -> HttpResp
     runs = selectors.evaluation_runs(round_=round_, project=project)
     context = {
         "target": _target(round_=round_, project=project),
-        "form": EvaluationStartForm(),
+        "form": ProjectEvaluationStartForm(project=project) if project is not None else EvaluationStartForm(),
         "run": shown,
         "sections": report_view(shown) if shown else [],
         "active": run_payload(active) if active else None,
@@ -59,15 +60,14 @@ def _report_page(request: HttpRequest, *, round_=None, project=None) -> HttpResp
     return render(request, "evaluation/report_page.html", context)
 
 
-def _start(request: HttpRequest, start, page: HttpResponse, **target) -> HttpResponse:
-    form = EvaluationStartForm(request.POST)
+def _start(request: HttpRequest, start, page: HttpResponse, form: EvaluationStartForm, **target) -> HttpResponse:
     if not form.is_valid():
         errors = " ".join(f"{form.fields[name].label}: {' '.join(errs)}" if name in form.fields else " ".join(errs)
                           for name, errs in form.errors.items())
         messages.error(request, f"Report not started. {errors}")
         return page
     try:
-        run = start(user=request.user, config=form.config(), **target)
+        run = start(user=request.user, **form.start_kwargs(), **target)
     except services.EvaluationRefused as error:
         messages.error(request, error.message)
     except ValidationError as error:
@@ -89,7 +89,7 @@ def round_report_start(request: HttpRequest, round_id: int) -> HttpResponse:
     """Queue a new report of the round with the form's settings."""
     round_ = selectors.round_for_evaluation(user=request.user, round_id=round_id)
     return _start(request, services.evaluation_start_round, redirect("evaluation:round_report", round_id=round_.pk),
-                  round_=round_)
+                  EvaluationStartForm(request.POST), round_=round_)
 
 
 @login_required
@@ -101,10 +101,11 @@ def project_report(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def project_report_start(request: HttpRequest, project_id: int) -> HttpResponse:
-    """Queue a new report of the project with the form's settings."""
+    """Queue a new report of the project with the form's settings and the probes' chosen or uploaded inputs."""
     project = selectors.project_for_evaluation(user=request.user, project_id=project_id)
-    return _start(request, services.evaluation_start_project,
-                  redirect("evaluation:project_report", project_id=project.pk), project=project)
+    return _start(request, evaluation_start_project_with_inputs,
+                  redirect("evaluation:project_report", project_id=project.pk),
+                  ProjectEvaluationStartForm(request.POST, request.FILES, project=project), project=project)
 
 
 @login_required

@@ -30,7 +30,7 @@ class ProjectReportPageTests:
         client.force_login(instructor)
         page = client.get(reverse("evaluation:project_report", args=[project.pk])).content.decode()
         for text in ("Question answering: EM and F1", "Lexical artifacts", "Selectional ambiguity",
-                     "No ambiguity data is configured", reverse("annotation:project_dashboard", args=[project.pk]),
+                     "No ambiguity data for this probe", reverse("annotation:project_dashboard", args=[project.pk]),
                      "<svg", "Download CSV"):
             assert text in page, text
         detail = client.get(reverse("evaluation:run_detail", args=[finished.pk])).content.decode()
