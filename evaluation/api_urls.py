@@ -8,6 +8,8 @@ urlpatterns = [
     path("rounds/<int:round_id>/runs/start/", apis.EvaluationRunStartApi.as_view(), name="round_run_start"),
     path("projects/<int:project_id>/runs/", apis.EvaluationProjectRunListApi.as_view(), name="project_run_list"),
     path("projects/<int:project_id>/runs/start/", apis.EvaluationProjectRunStartApi.as_view(), name="project_run_start"),
+    path("projects/<int:project_id>/ambiguity-datasets/", apis.AmbiguityDatasetListApi.as_view(),
+         name="project_ambiguity_dataset_list"),
     path("runs/<int:run_id>/", apis.EvaluationRunDetailApi.as_view(), name="run_detail"),
     path("runs/<int:run_id>/sections/<slug:section>/tables/<slug:table>/", apis.EvaluationRunTableCsvApi.as_view(),
          name="run_table_csv"),

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collector.apis import ApiErrorsMixin, file_response
-from evaluation import selectors, services
+from evaluation import ambiguity_inputs, selectors, services
 from evaluation.presentation import run_json, run_payload
 from evaluation.sections import table_csv
 
@@ -46,14 +46,68 @@ class EvaluationRunStartApi(ApiErrorsMixin, APIView):
         return _start(request, services.evaluation_start_round, round_=round_)
 
 
-class EvaluationProjectRunStartApi(ApiErrorsMixin, APIView):
-    """POST: queue a report of an annotation project; its owner only. Body: optional settings."""
+class ProjectSettingsSerializer(SettingsSerializer):
+    ambiguity_questions = serializers.CharField(
+        required=False, allow_blank=True,
+        help_text='Selectional-ambiguity questions: an upload\'s id, "server" (STUMPER_AMBIGUITY_QUESTIONS) or "none"; '
+                  "blank: the project's newest upload, else the server's set.")
+    occupations = serializers.CharField(
+        required=False, allow_blank=True,
+        help_text='Occupation list: an upload\'s id or "unqover" (70 English occupations); blank: the newest upload, '
+                  "else UnQover's.")
+    ambiguity_questions_file = serializers.FileField(
+        required=False, help_text="Upload a question set (JSON Lines) and use it (multipart request).")
+    occupations_file = serializers.FileField(
+        required=False, help_text="Upload an occupation list (UnQover format) and use it (multipart request).")
 
-    InputSerializer = SettingsSerializer
+
+PROBE_FIELDS = ("ambiguity_questions", "occupations", "ambiguity_questions_file", "occupations_file")
+
+
+def _upload(file) -> ambiguity_inputs.Upload | None:
+    return ambiguity_inputs.Upload(file.name, file.read()) if file else None
+
+
+class EvaluationProjectRunStartApi(ApiErrorsMixin, APIView):
+    """POST: queue a report of an annotation project; its owner only. Body: optional settings and the
+    ambiguity probes' inputs (choices, or files in a multipart body; a bad file is a 400 naming its
+    line, and nothing is saved)."""
+
+    InputSerializer = ProjectSettingsSerializer
 
     def post(self, request: Request, project_id: int) -> Response:
         project = selectors.project_for_evaluation(user=request.user, project_id=project_id)
-        return _start(request, services.evaluation_start_project, project=project)
+        serializer = ProjectSettingsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        config = {k: v for k, v in serializer.validated_data.items() if k not in PROBE_FIELDS}
+        data = serializer.validated_data
+        try:
+            run = ambiguity_inputs.evaluation_start_project_with_inputs(
+                project=project, user=request.user, config=config, questions=data.get("ambiguity_questions"),
+                occupations=data.get("occupations"), questions_upload=_upload(data.get("ambiguity_questions_file")),
+                occupations_upload=_upload(data.get("occupations_file")),
+            )
+        except services.EvaluationRefused as error:
+            return Response({"detail": error.message}, status=status.HTTP_409_CONFLICT)
+        return Response(run_payload(run), status=status.HTTP_201_CREATED)
+
+
+class AmbiguityDatasetListApi(ApiErrorsMixin, APIView):
+    """GET: a project's uploaded question sets and occupation lists, newest first (ids to choose)."""
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        kind = serializers.CharField()
+        name = serializers.CharField()
+        items = serializers.IntegerField()
+        script = serializers.CharField()
+        sha256 = serializers.CharField()
+        created_at = serializers.DateTimeField()
+
+    def get(self, request: Request, project_id: int) -> Response:
+        project = selectors.project_for_evaluation(user=request.user, project_id=project_id)
+        datasets = ambiguity_inputs.ambiguity_datasets(project=project)
+        return Response(self.OutputSerializer(datasets, many=True).data)
 
 
 class RunsPagination(PageNumberPagination):

@@ -126,6 +126,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "evaluation:project_report_start": manager_page("POST", ok=REFUSED),  # the empty form; access passed
     "evaluation_api:project_run_list": manager_api(),
     "evaluation_api:project_run_start": manager_api("POST", ok=201),
+    "evaluation_api:project_ambiguity_dataset_list": manager_api(),
     # annotation (crowd projects: crowdworkers and instructors take tasks; students are for courses)
     "annotation:task_list": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
     "annotation:task_start": page("POST", student=403, other_student=403, crowd=REDIRECT, instructor=REDIRECT,
