@@ -3,7 +3,7 @@ import json
 from django.contrib import admin
 from django.utils.html import format_html
 
-from evaluation.models import EvaluationRun
+from evaluation.models import AmbiguityDataset, EvaluationRun
 
 
 @admin.register(EvaluationRun)
@@ -44,3 +44,21 @@ class EvaluationRunAdmin(admin.ModelAdmin):
         names = ", ".join(sorted(run.result or {})) or "—"
         size = len(json.dumps(run.result or {}))
         return format_html("{} <span class='help'>({} bytes of JSON)</span>", names, size)
+
+
+@admin.register(AmbiguityDataset)
+class AmbiguityDatasetAdmin(admin.ModelAdmin):
+    """Read-only: uploads are validated and stored by evaluation/ambiguity_inputs.py; they may be deleted."""
+
+    list_display = ("id", "project", "kind", "name", "items", "script", "created_by", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("name", "project__name", "sha256")
+    list_select_related = ("project", "created_by")
+    fields = ("project", "kind", "name", "items", "script", "sha256", "created_by", "created_at", "content")
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from config.logging import logging_settings
+
 ROOT = Path(__file__).resolve().parent.parent
 # bm25s does exactly this at import: logger = logging.getLogger("bm25s"); logger.setLevel(logging.DEBUG)
 CODE = """
@@ -39,3 +43,9 @@ def test_log_level_debug_shows_the_chatter_on_stderr_only():
     assert result.returncode == 0, result.stderr
     assert result.stdout == "the output\n"
     assert "DEBUG some_library: debug chatter" in result.stderr
+
+
+def test_an_unknown_log_format_is_refused():
+    assert logging_settings(level="WARNING")["handlers"]["console"]["stream"] == "ext://sys.stderr"
+    with pytest.raises(ValueError, match='LOG_FORMAT must be "plain" or "json"'):
+        logging_settings(log_format="xml")

@@ -143,3 +143,21 @@ def test_a_persian_project_needs_a_persian_occupation_list(instructor):
     persian = ambiguity_sections(run=run, progress=lambda *a: None)["ambiguity_retrieval"]
     # Found in the passages; gender-guesser knows no Persian first name, and the section says that.
     assert not persian["available"] and "retrieved 2 passages, but none is about a man or a woman" in persian["note"]
+
+
+def test_an_uploaded_question_set_is_answered_by_the_projects_qa_model(project, instructor, settings, tmp_path):
+    from collector.models import ModelVersion
+    from collector.services import model_version_register
+    from mlcore.testing import build_tiny_bert_qa
+
+    settings.STUMPER_AMBIGUITY_QUESTIONS = ""
+    project.qa_model = model_version_register(name="tiny-qa", kind=ModelVersion.Kind.QUESTION_ANSWERING,
+                                              path=str(build_tiny_bert_qa(tmp_path / "qa")))
+    project.save()
+    run = evaluation_start_project_with_inputs(project=project, user=instructor,
+                                               questions_upload=upload(QUESTIONS_TEXT, "q.jsonl"))
+    section = ambiguity_sections(run=run, progress=lambda *a: None)["ambiguity_selectional"]
+    assert section["available"], section.get("note")
+    assert section["summary"]["questions"] == 3 and section["summary"]["model"] == "tiny-qa"
+    assert section["summary"]["question_set"].startswith("q.jsonl (3 questions")
+    assert {row[0]: row[1] for row in section["tables"]["recall"]["rows"]} == {"female": 3, "male": 3}
