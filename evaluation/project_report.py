@@ -3,7 +3,7 @@ its questions (answerable vs unanswerable) and the QA ambiguity probes.
 
 ``project_report`` computes the data sections without touching the database; the ambiguity
 probes (``evaluation/ambiguity_services.py``) load their model and passages themselves and are
-called through ``ambiguity_sections``.
+called through ``evaluation.ambiguity_inputs.ambiguity_sections``.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from evaluation import selectors
 from evaluation.lexical_sections import HeldOutPredictions, LexicalInstances, lexical_section
 from evaluation.models import EvaluationRun
-from evaluation.sections import check_section, section, table, unavailable
+from evaluation.sections import section, table, unavailable
 from mlcore.squad_metrics import SquadAnswer, SquadQuestion, normalize_en, normalize_fa, squad_evaluate
 
 logger = logging.getLogger(__name__)
@@ -146,39 +146,3 @@ def _lexical_instances(inputs: ProjectReportInputs) -> tuple[LexicalInstances, H
         predictions=tuple(LABELS[0] if _answered(q.prediction, inputs.language) else LABELS[1] for q in held),
     )
     return data, held_out, ""
-
-
-AMBIGUITY_TITLES = {
-    "ambiguity_selectional": "Selectional ambiguity: recall of names per gender",
-    "ambiguity_retrieval": "Retrieval ambiguity: gender of retrieved passages per occupation",
-}
-
-
-def ambiguity_sections(*, project, model_version, progress: Progress) -> dict[str, dict]:
-    """The two QA ambiguity probes (built in ``evaluation/ambiguity_services.py``), each as a
-    section; a probe that is missing, has no data or fails becomes an empty state saying why."""
-    try:
-        from evaluation import ambiguity_services
-    except ImportError as error:
-        return {name: unavailable(title, f"The ambiguity probes are not installed ({error}).")
-                for name, title in AMBIGUITY_TITLES.items()}
-    calls = {
-        "ambiguity_selectional": lambda p: ambiguity_services.ambiguity_selectional_section(
-            model_version=model_version, progress=p),
-        "ambiguity_retrieval": lambda p: ambiguity_services.ambiguity_retrieval_section(
-            model_version=model_version, project=project, progress=p),
-    }
-    out = {}
-    for index, (name, call) in enumerate(calls.items()):
-        def probe_progress(done: int, total: int, stage: str, index=index) -> None:
-            progress(stage, (index + done / max(total, 1)) / len(calls))
-
-        try:
-            value = call(probe_progress)
-        except Exception as error:  # a probe's failure is shown in its section; the rest of the report stands
-            logger.exception("Ambiguity probe %s failed for project %s", name, project.pk)
-            value = unavailable(AMBIGUITY_TITLES[name], f"The probe could not run: {type(error).__name__}: {error}")
-        if value is None:
-            value = unavailable(AMBIGUITY_TITLES[name], "No ambiguity data is configured for this probe.")
-        out[name] = check_section(name, value)
-    return out

@@ -53,6 +53,7 @@ SAMPLES: dict[str, Callable[[SampleInputs], list[str]]] = {
     "ambiguity_retrieval": lambda i: ["--passages", i.articles, "--occupations", i.occupations],
     "ambiguity_selectional": lambda i: ["--questions", i.ambiguity_questions, "--predictions", i.ambiguity_predictions],
     "find_duplicates": lambda i: ["--round", i.round_name],
+    "lexical_bias_mc": lambda i: ["--train", i.codah, "--test", i.codah, "--picks", i.codah_picks],
     "lexical_bias": lambda i: ["--train", i.nli_train, "--test", i.nli_test, "--predictions", i.nli_predictions,
                                "--k", "2"],
     "reweight": lambda i: ["--train", i.nli_train, "--min-count", "1", "--max-steps", "20"],
