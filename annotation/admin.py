@@ -77,16 +77,24 @@ class AnnotationSessionAdmin(admin.ModelAdmin):
 
 @admin.register(SecondPassAnswer)
 class SecondPassAnswerAdmin(admin.ModelAdmin):
+    """Read-only: a blind answer is final (human performance and extra gold answers rest on it)."""
+
     list_display = ("question", "worker", "is_impossible", "text", "created_at")
     list_filter = ("is_impossible",)
     search_fields = ("question__qid", "worker__username", "text")
     raw_id_fields = ("question", "session", "worker", "span")
 
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(QuestionFlag)
 class QuestionFlagAdmin(admin.ModelAdmin):
-    list_display = ("question", "proposal", "status", "raised_by", "resolved_by", "created_at")
-    list_filter = ("status", "proposal")
+    list_display = ("question", "proposal", "after_reveal", "status", "raised_by", "resolved_by", "created_at")
+    list_filter = ("status", "proposal", "after_reveal")
     search_fields = ("question__qid", "question__question", "raised_by__username", "reason")
     raw_id_fields = ("question", "raised_by", "session", "resolved_by")
     readonly_fields = ("resolved_at",)

@@ -26,6 +26,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/submit/", apis.SessionSubmitApi.as_view(), name="session_submit"),
     path("sessions/<int:session_id>/discard/", apis.SessionDiscardApi.as_view(), name="session_discard"),
     path("sessions/<int:session_id>/answers/", apis.SecondPassAnswerApi.as_view(), name="second_pass_answer"),
+    path("sessions/<int:session_id>/flags/", apis.SecondPassFlagApi.as_view(), name="second_pass_flag"),
     path("questions/<int:question_id>/update/", apis.QuestionUpdateApi.as_view(), name="question_update"),
     path("questions/<int:question_id>/delete/", apis.QuestionDeleteApi.as_view(), name="question_delete"),
 ]

@@ -1,7 +1,8 @@
 """JSON API of span annotation: one ``APIView`` per operation (token or session auth).
 
 The annotation page uses these too. Services raise ``ValidationError`` (400 with field errors)
-and ``AccessError`` (403 with its message) through collector's ``ApiErrorsMixin``.
+and ``AccessError`` (403 with its message) through collector's ``ApiErrorsMixin``; a second answer
+to a second-pass question is 409 (the first is final).
 """
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers, status
@@ -10,7 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation import selectors, services
-from annotation.models import AnnotationSession, Split
+from annotation.exceptions import AnswerFinal
+from annotation.models import AnnotationSession, QuestionFlag, Split
 from annotation.presentation import question_payload, session_payload
 from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats
@@ -141,7 +143,11 @@ class SessionDiscardApi(ApiErrorsMixin, APIView):
 
 
 class SecondPassAnswerApi(ApiErrorsMixin, APIView):
-    """POST a blind answer (span or unanswerable) to one question, with an optional flag on the original."""
+    """POST a blind answer (span or unanswerable) to one question, with an optional flag on the original.
+
+    The first answer is final: another answer to the same question is 409 and changes nothing
+    (after the reveal, flag the original through ``SecondPassFlagApi`` instead).
+    """
 
     class InputSerializer(_AnswerFields):
         question_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
@@ -153,13 +159,46 @@ class SecondPassAnswerApi(ApiErrorsMixin, APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         session = selectors.session_for_worker(user=request.user, session_id=session_id)
-        answer = services.second_pass_answer_save(session=session, user=request.user, **serializer.validated_data)
+        try:
+            answer = services.second_pass_answer_save(session=session, user=request.user, **serializer.validated_data)
+        except AnswerFinal as error:
+            return Response({"detail": error.detail, "question_id": serializer.validated_data["question_id"]},
+                            status=status.HTTP_409_CONFLICT)
         return Response({"question_id": answer.question_id, "is_impossible": answer.is_impossible,
                          "text": answer.text, "answer_start": answer.answer_start}, status=status.HTTP_201_CREATED)
 
 
+class SecondPassFlagApi(ApiErrorsMixin, APIView):
+    """POST a flag on the original answer of a question the worker has answered (after the reveal).
+
+    A proposal for the project's owner, never an answer: ``fix_answer`` proposes the span given
+    (``answer`` or ``selection``, else the worker's own answer), ``mark_unanswerable`` and
+    ``remove_question`` need none. The worker's answer stays as it was.
+    """
+
+    class InputSerializer(serializers.Serializer):
+        question_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        proposal = serializers.ChoiceField(choices=QuestionFlag.Proposal.choices)
+        reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+        answer = serializers.JSONField(required=False, allow_null=True, default=None,
+                                       help_text='The proposed span: {"text", "answer_start"} in code points')
+        selection = serializers.JSONField(required=False, allow_null=True, default=None,
+                                          help_text='The proposed span: {"start16", "end16"} in UTF-16 units')
+
+    def post(self, request: Request, session_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = selectors.session_for_worker(user=request.user, session_id=session_id)
+        flag = services.second_pass_flag_save(session=session, user=request.user, **serializer.validated_data)
+        return Response({"id": flag.pk, "question_id": flag.question_id, "proposal": flag.proposal,
+                         "reason": flag.reason, "proposed_text": flag.proposed_text,
+                         "proposed_start": flag.proposed_start, "after_reveal": flag.after_reveal,
+                         "status": flag.status}, status=status.HTTP_201_CREATED)
+
+
 class ProjectStatsApi(ApiErrorsMixin, APIView):
-    """GET a project's progress per split, unanswerable share, model fooling rate and human performance."""
+    """GET a project's progress per split, unanswerable share, model fooling rate and human performance
+    (from ``human_performance_answers`` blind second-pass answers)."""
 
     def get(self, request: Request, project_id: int) -> Response:
         project = selectors.project_for_owner(user=request.user, project_id=project_id)
@@ -176,6 +215,9 @@ class ProjectStatsApi(ApiErrorsMixin, APIView):
             "human_performance": [{"normalizer": h.normalizer, "exact": h.exact, "f1": h.f1, "n": h.n,
                                    "HasAns_exact": h.has_ans_exact, "HasAns_f1": h.has_ans_f1,
                                    "NoAns_exact": h.no_ans_exact, "NoAns_f1": h.no_ans_f1} for h in stats.human],
+            # Human performance is computed only from blind (first, final) second-pass answers.
+            "human_performance_answers": stats.blind_answers,
+            "human_performance_left_out": stats.blind_left_out,
             "model": {"predicted": stats.predicted, "fooled": stats.fooled, "fooled_share": stats.fooled_share},
             "open_flags": stats.open_flags,
         })

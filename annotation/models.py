@@ -270,8 +270,11 @@ class SpanAnswer(models.Model):
 class SecondPassAnswer(models.Model):
     """A second-pass worker's blind answer to an existing question: a span or "unanswerable".
 
+    Final once stored (one per worker and question, written once by ``second_pass_answer_save``):
+    the original answer is revealed right after it, so a later answer would no longer be blind.
     The span, if any, is also stored as an extra gold ``SpanAnswer``; this row keeps who said
-    what so human performance (against the first answer) can be computed.
+    what so human performance (against the first answer) can be computed. What the worker
+    thinks after the reveal is a ``QuestionFlag`` (``after_reveal``), never an answer.
     """
 
     question = models.ForeignKey(SpanQuestion, on_delete=models.CASCADE, related_name="second_pass_answers")
@@ -292,10 +295,15 @@ class SecondPassAnswer(models.Model):
 
 
 class QuestionFlag(models.Model):
-    """A second-pass worker's report that a question's original answer is wrong; the owner resolves it."""
+    """A second-pass worker's report that a question's original answer is wrong; the owner resolves it.
+
+    A proposed span (``fix_answer``) is a correction for the owner to accept or reject: it never
+    counts as the worker's answer, and ``after_reveal`` says whether the worker had seen the
+    original answer when proposing it.
+    """
 
     class Proposal(models.TextChoices):
-        FIX_ANSWER = "fix_answer", "Replace the answer with my span"
+        FIX_ANSWER = "fix_answer", "Replace the answer with the proposed span"
         MARK_UNANSWERABLE = "mark_unanswerable", "The question cannot be answered from the paragraph"
         REMOVE_QUESTION = "remove_question", "Remove the question"
 
@@ -311,6 +319,9 @@ class QuestionFlag(models.Model):
     reason = models.TextField(blank=True)
     proposed_text = models.TextField(blank=True)
     proposed_start = models.PositiveIntegerField(null=True, blank=True)
+    after_reveal = models.BooleanField(
+        default=False, help_text="Raised after the worker saw the original answer (a proposal, not a blind answer)",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
     resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     resolution_note = models.TextField(blank=True)

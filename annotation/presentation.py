@@ -6,8 +6,9 @@ units (``start16``/``end16``), which is what the browser needs to highlight them
 from django.utils import timezone
 
 from annotation import selectors
-from annotation.models import AnnotationSession, SecondPassAnswer, SpanAnswer, SpanQuestion
+from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
 from mlcore.spans import index_to_utf16
+from mlcore.squad_metrics import score_question
 
 
 def _span16(context: str, start: int | None, text: str) -> dict | None:
@@ -42,22 +43,40 @@ def question_payload(question: SpanQuestion, context: str) -> dict:
     }
 
 
-def blind_question_payload(question: SpanQuestion, mine: SecondPassAnswer | None, flag) -> dict:
-    """A question as a second-pass worker sees it: no original answer, only their own."""
+def _original_payload(question: SpanQuestion, mine: SecondPassAnswer, language: str) -> dict:
+    """The original answer, revealed once the worker has answered, and whether theirs matches it."""
     context = question.paragraph.context
-    own = None
+    first = next((a for a in question.answers.all() if a.kind != SpanAnswer.Kind.SECOND_PASS), None)
+    text = "" if question.is_impossible or first is None else first.text
+    # "Matches" is SQuAD's exact match under the project's normaliser: what human EM counts.
+    exact, _ = score_question([text] if text else [], "" if mine.is_impossible else mine.text,
+                              normalizer="fa" if language == "fa" else "en")
+    start = None if question.is_impossible or first is None else first.answer_start
+    return {"is_impossible": question.is_impossible, "text": text, "answer_start": start,
+            "matches": bool(exact), **(_span16(context, start, text) or {})}
+
+
+def blind_question_payload(question: SpanQuestion, mine: SecondPassAnswer | None, flag: QuestionFlag | None, *,
+                           language: str = "en") -> dict:
+    """A question as a second-pass worker sees it: no original answer until they have answered.
+
+    Their answer is final (``my_answer``); after it come the original answer, whether the two
+    match, and the worker's flag on the original, if any.
+    """
+    context = question.paragraph.context
+    own = original = None
     if mine is not None:
         own = {"is_impossible": mine.is_impossible, "text": mine.text, "answer_start": mine.answer_start,
                **(_span16(context, mine.answer_start, mine.text) or {})}
-    original = None
-    if mine is not None:
-        # Shown only once the worker has answered, so their answer stays blind.
-        first = next((a for a in question.answers.all() if a.kind != SpanAnswer.Kind.SECOND_PASS), None)
-        original = {"is_impossible": question.is_impossible, "text": first.text if first else ""}
+        original = _original_payload(question, mine, language)
     return {
         "id": question.pk, "qid": question.qid, "question": question.question, "my_answer": own,
         "original": original,
-        "flag": None if flag is None else {"proposal": flag.proposal, "reason": flag.reason, "status": flag.status},
+        "flag": None if flag is None else {
+            "proposal": flag.proposal, "proposal_label": flag.get_proposal_display(), "reason": flag.reason,
+            "status": flag.status, "status_label": flag.get_status_display(), "proposed_text": flag.proposed_text,
+            "after_reveal": flag.after_reveal,
+        },
     }
 
 
@@ -83,7 +102,7 @@ def session_payload(session: AnnotationSession) -> dict:
         answers = selectors.second_pass_answers_of(session=session)
         flags = selectors.flags_of_session(session=session)
         payload["questions"] = [
-            blind_question_payload(q, answers.get(q.pk), flags.get(q.pk))
+            blind_question_payload(q, answers.get(q.pk), flags.get(q.pk), language=project.language)
             for q in selectors.second_pass_questions(session=session).select_related("paragraph")
             .prefetch_related("answers")
         ]

@@ -68,6 +68,8 @@ class FlagSerializer(serializers.Serializer):
     reason = serializers.CharField()
     proposed_text = serializers.CharField()
     proposed_start = serializers.IntegerField(allow_null=True)
+    after_reveal = serializers.BooleanField(help_text="Raised after the worker saw the original answer; a proposal, "
+                                                      "never counted as their answer")
     raised_by = serializers.CharField()
     created_at = serializers.DateTimeField()
     resolved_by = serializers.CharField(allow_null=True)
@@ -81,7 +83,7 @@ class FlagSerializer(serializers.Serializer):
         context = question.paragraph.context
         return super().to_representation({
             **{name: getattr(flag, name) for name in ("id", "status", "proposal", "reason", "proposed_text",
-                                                      "proposed_start", "created_at", "resolved_at",
+                                                      "proposed_start", "after_reveal", "created_at", "resolved_at",
                                                       "resolution_note")},
             "raised_by": flag.raised_by.username,
             "resolved_by": flag.resolved_by.username if flag.resolved_by else None,

@@ -13,10 +13,12 @@ import logging
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
+from annotation.stats import blind_answers_of_questions
 from evaluation import selectors
 from evaluation.lexical_sections import HeldOutPredictions, LexicalInstances, lexical_section
 from evaluation.models import EvaluationRun
 from evaluation.sections import section, table, unavailable
+from mlcore.annotation_stats import human_performance
 from mlcore.squad_metrics import SquadAnswer, SquadQuestion, normalize_en, normalize_fa, squad_evaluate
 
 logger = logging.getLogger(__name__)
@@ -31,6 +33,9 @@ class ProjectReportInputs:
     project_name: str
     language: str
     questions: tuple[selectors.SpanQuestionRecord, ...]
+    # Human performance: (gold texts, answer) of each blind second-pass answer (annotation.stats.blind_answers).
+    human_pairs: tuple[tuple[tuple[str, ...], str], ...] = ()
+    human_left_out: int = 0
 
     def digest(self) -> str:
         """sha256 of everything the report reads."""
@@ -40,8 +45,10 @@ class ProjectReportInputs:
 
 def project_report_inputs(*, run: EvaluationRun) -> ProjectReportInputs:
     question_ids = list(run.snapshot.get("question_ids", []))
+    blind = blind_answers_of_questions(question_ids=question_ids)
     return ProjectReportInputs(run.project.name, run.project.language,
-                               tuple(selectors.report_span_questions(question_ids=question_ids)))
+                               tuple(selectors.report_span_questions(question_ids=question_ids)),
+                               human_pairs=blind.pairs, human_left_out=blind.left_out)
 
 
 def project_report(inputs: ProjectReportInputs, *, config: dict, progress: Progress) -> dict[str, dict]:
@@ -116,7 +123,28 @@ def _squad(inputs: ProjectReportInputs) -> dict:
     overall = rows[0]
     summary = {"exact": overall[2], "f1": overall[3], "HasAns_f1": overall[5], "NoAns_f1": overall[7],
                "normalizer": normalizers[0], "missing": missing}
-    return section(title, summary=summary, tables={"metrics": metrics}, charts={"by_split": chart}, note=note)
+    human_summary, human_table, human_note = _human_performance(inputs, normalizers)
+    return section(title, summary={**summary, **human_summary}, tables={"metrics": metrics, "human": human_table},
+                   charts={"by_split": chart}, note=f"{note} {human_note}")
+
+
+def _human_performance(inputs: ProjectReportInputs, normalizers: tuple[str, ...]) -> tuple[dict, dict, str]:
+    """Human EM/F1 from the blind second-pass answers only (each worker's first, final answer)."""
+    n = len(inputs.human_pairs)
+    results = [human_performance(inputs.human_pairs, normalizer=name) for name in normalizers] if n else []
+    rows = [[r.normalizer, r.n, r.exact, r.f1, r.has_ans_exact, r.has_ans_f1, r.no_ans_exact, r.has_ans_n, r.no_ans_n]
+            for r in results]
+    human = table(f"Human EM/F1 from {n} blind second-pass answers, scored against the first answer (percent)",
+                  ["normalizer", "blind_answers", "exact", "f1", "HasAns_exact", "HasAns_f1", "NoAns_exact",
+                   "HasAns_answers", "NoAns_answers"], rows)
+    left_out = (f" {inputs.human_left_out} more second-pass answer(s) are left out: they have no independent "
+                "first answer to compare with." if inputs.human_left_out else "")
+    note = (f"Human EM/F1 from {n} blind second-pass answers: each worker's first answer, given before the "
+            "original answer was shown and final after it; corrections proposed after seeing the original are flags, "
+            f"not answers.{left_out}")
+    summary = {"human_exact": results[0].exact if results else None, "human_f1": results[0].f1 if results else None,
+               "human_blind_answers": n}
+    return summary, human, note
 
 
 def _answered(prediction: str, language: str) -> bool:

@@ -149,6 +149,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "annotation_api:session_submit": own_api("POST"),
     "annotation_api:session_discard": own_api("POST"),
     "annotation_api:second_pass_answer": own_api("POST", ok=400),  # an authoring session has no second pass
+    "annotation_api:second_pass_flag": own_api("POST", ok=400),  # likewise: no answers there to flag
     "annotation_api:question_update": own_api("POST"),
     "annotation_api:question_delete": own_api("POST", ok=204),
     "annotation_api:project_list": Row("GET", 401, 403, 403, 403, 200, 200),
@@ -183,6 +184,7 @@ BODIES = {
                                     "answer": {"text": "Khartoum", "answer_start": EN_CONTEXT.index("Khartoum")}},
     "annotation_api:session_discard": {"reason": "hard_to_understand"},
     "annotation_api:second_pass_answer": {"question_id": "FLAGGED_QUESTION", "is_impossible": True},
+    "annotation_api:second_pass_flag": {"question_id": "FLAGGED_QUESTION", "proposal": "remove_question"},
     "annotation_api:question_update": {"question": "Which sea is at the Nile's end?", "is_impossible": True},
     "annotation_api:project_create": {"name": "Matrix project"},
     "annotation_api:flag_resolve": {"decision": "reject"},

@@ -23,12 +23,17 @@ from annotation.services.projects import (
     project_create,
     project_update,
 )
-from annotation.services.second_pass import flag_resolve, second_pass_answer_save, second_pass_submit
+from annotation.services.second_pass import (
+    flag_resolve,
+    second_pass_answer_save,
+    second_pass_flag_save,
+    second_pass_submit,
+)
 
 __all__ = [
     "ArticleImportResult", "SquadImportResult", "articles_import", "squad_import", "flag_resolve", "fool_verdict", "lock_session",
     "new_qid", "paragraph_refresh_status", "paragraph_restore", "prediction_schedule", "project_create",
     "project_update", "question_add", "question_delete", "question_prediction_compute", "question_update",
-    "second_pass_answer_save", "second_pass_submit", "session_discard", "session_draft_save", "session_start_next", "session_start_on",
-    "session_submit",
+    "second_pass_answer_save", "second_pass_flag_save", "second_pass_submit", "session_discard", "session_draft_save",
+    "session_start_next", "session_start_on", "session_submit",
 ]

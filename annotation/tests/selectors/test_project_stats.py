@@ -40,12 +40,36 @@ def test_progress_distributions_and_human_performance(project, crowdworker, work
     assert dict(stats.questions_per_paragraph)["3"] == 1
     assert dict(stats.answer_words)["1"] == 1 and dict(stats.answer_words)["3"] == 1  # Khartoum, the Mediterranean Sea
     (human,) = stats.human
+    assert (stats.blind_answers, stats.blind_left_out) == (3, 0)
     assert human.n == 3 and human.normalizer == "en"
     assert human.exact == pytest.approx(100 / 3)
     assert human.f1 == pytest.approx(100 * (1 + 2 / 3 + 0) / 3)
     assert human.no_ans_exact == 0.0 and human.has_ans_f1 == pytest.approx(100 * (1 + 2 / 3) / 2)
     svg = "".join(render_chart(c) for c in stats_charts(stats))
-    assert "Human performance" in svg and "Questions per paragraph" in svg
+    assert "Human EM/F1 from 3 blind second-pass answers" in svg and "Questions per paragraph" in svg
+
+
+def test_an_accepted_correction_is_never_its_own_authors_reference(project, crowdworker, worker2, instructor):
+    """A worker who answers wrongly, then (after the reveal) proposes their own answer as the fix and
+    gets it accepted would score EM 1 against themselves: their answer is left out, while another
+    worker's blind answer is scored against the corrected reference."""
+    paragraph = submitted_paragraph(project, crowdworker)
+    sea = SpanQuestion.objects.filter(paragraph=paragraph).order_by("position").first()
+    session = services.session_start_next(user=worker2, project=project, kind="second_pass")
+    services.second_pass_answer_save(session=session, user=worker2, question_id=sea.pk,
+                                     answer=answer(EN_CONTEXT, "Alexandria"))
+    flag = services.second_pass_flag_save(session=session, user=worker2, question_id=sea.pk, proposal="fix_answer")
+    (human,) = project_stats(project=project).human
+    assert (human.n, human.exact) == (1, 0.0)  # the open flag changes nothing
+    services.flag_resolve(flag=flag, user=project.owner, accept=True)
+    stats = project_stats(project=project)
+    assert (stats.human, stats.blind_answers, stats.blind_left_out) == ((), 0, 1)
+    other = services.session_start_next(user=instructor, project=project, kind="second_pass")
+    services.second_pass_answer_save(session=other, user=instructor, question_id=sea.pk,
+                                     answer=answer(EN_CONTEXT, "Alexandria"))
+    stats = project_stats(project=project)
+    (human,) = stats.human
+    assert (stats.blind_answers, stats.blind_left_out, human.exact) == (1, 1, 100.0)
 
 
 def test_persian_projects_report_both_normalisers(fa_project, fa_paragraph, crowdworker, worker2):

@@ -93,6 +93,7 @@ class OwnerPageTests:
         client.force_login(project.owner)
         html = client.get(reverse("annotation:project_dashboard", args=[project.pk])).content.decode()
         assert "Human performance" in html and "100.0" in html and html.count("<svg") == 4
+        assert "Human EM/F1 from 1 blind second-pass answer</strong>" in html
 
     def test_import_pages_list_problems_and_store_nothing(self, client, project):
         client.force_login(project.owner)
