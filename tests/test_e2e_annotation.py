@@ -1,4 +1,5 @@
-"""End to end: a crowdworker writes questions on a Persian paragraph in real Chromium.
+"""End to end: a crowdworker writes questions on a Persian paragraph in real Chromium, and another
+answers an English paragraph's questions in the second pass, which stays blind.
 
 Daphne runs in a forked process and shares the file-based SQLite test database with this
 process. The paragraph has an emoji (two UTF-16 units, one code point) before spans with
@@ -15,7 +16,9 @@ from django.test import override_settings
 from accounts.models import User
 from accounts.services import user_create
 from annotation import services
-from annotation.models import AnnotationSession, Article, Paragraph, SpanQuestion
+from annotation.models import AnnotationSession, Article, Paragraph, QuestionFlag, SecondPassAnswer, SpanQuestion
+from annotation.squad_selectors import project_squad_dict
+from annotation.stats import project_stats
 from collector.services import model_version_register
 from tests.browser import CHROMIUM, BrowserTestCase
 
@@ -141,3 +144,148 @@ class PersianAnnotationEndToEndTests(BrowserTestCase):
         assert set(SpanQuestion.objects.filter(session=session).values_list("qa_model_version__name", flat=True)) \
             == {"tiny-qa-e2e"}
         assert self.console_errors == []
+
+
+# An emoji (two UTF-16 units) before the spans: the highlights must use the browser's offsets.
+EN_CONTEXT = ("The Nile \U0001F30A is the longest river in Africa. It empties into the Mediterranean Sea near "
+              "Alexandria. Its two main branches meet at Khartoum.")
+SECOND_PASS_SCREENSHOT = Path("/tmp/stumper-second-pass.png")
+FLAG_SCREENSHOT = Path("/tmp/stumper-second-pass-flag.png")
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
+class SecondPassEndToEndTests(BrowserTestCase):
+    """A second-pass worker answers blind, sees the verdict and the original span, flags it, and
+    cannot change their answer: not on the page, not by replaying the old page's requests."""
+
+    build_model = "import sys"  # no model in the loop here
+
+    def setUp(self) -> None:
+        self.owner = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
+        self.project = services.project_create(owner=self.owner, name="nile-e2e", language="en", questions_min=2,
+                                               questions_max=4)
+        article = Article.objects.create(project=self.project, title="Nile", split="validation", rank=1)
+        paragraph = Paragraph.objects.create(article=article, position=0, context=EN_CONTEXT)
+        author = user_create(username="ali", password=PASSWORD, role=User.Role.CROWDWORKER)
+        session = services.session_start_next(user=author, project=self.project)
+        for question, text in (("Which sea does the Nile empty into?", "the Mediterranean Sea"),
+                               ("Where do the two branches meet?", "Khartoum")):
+            services.question_add(session=session, user=author, question=question,
+                                  answer={"text": text, "answer_start": EN_CONTEXT.index(text)})
+        services.session_submit(session=session, user=author)
+        self.sea, self.khartoum = SpanQuestion.objects.filter(paragraph=paragraph).order_by("position")
+        self.worker = user_create(username="mina", password=PASSWORD, role=User.Role.CROWDWORKER)
+        self.open_page(TIMEOUT_MS)
+
+    def sign_in(self, username: str) -> None:
+        page = self.page
+        page.goto(self.url("accounts:login"))
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_load_state()
+
+    def select(self, text: str) -> None:
+        """A real left-to-right mouse drag over ``text`` in the paragraph."""
+        box = self.page.evaluate(
+            """([text]) => {
+                const el = document.getElementById('paragraph');
+                const whole = el.textContent, start = whole.indexOf(text), end = start + text.length;
+                const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+                const at = (offset, after) => {  // the text node and offset of a UTF-16 position
+                    for (let n = walker.nextNode(), seen = 0; n; seen += n.data.length, n = walker.nextNode()) {
+                        if (offset < seen + n.data.length || (after && offset === seen + n.data.length)) {
+                            walker.currentNode = el; return [n, offset - seen];
+                        }
+                    }
+                };
+                const r = document.createRange();
+                const [n0, o0] = at(start, false); r.setStart(n0, o0); r.setEnd(n0, o0 + 1);
+                const first = r.getBoundingClientRect();
+                const [n1, o1] = at(end, true); r.setStart(n1, o1 - 1); r.setEnd(n1, o1);
+                const last = r.getBoundingClientRect();
+                return {x0: first.left + 1, y0: first.top + first.height / 2, x1: last.right - 1, y1: last.top + last.height / 2};
+            }""", [text])
+        mouse = self.page.mouse
+        mouse.move(box["x0"], box["y0"])
+        mouse.down()
+        mouse.move(box["x1"], box["y1"], steps=8)
+        mouse.up()
+        self.page.wait_for_function("(text) => document.getElementById('selection-text').textContent === text",
+                                    arg=text)
+
+    def highlighted(self, name: str) -> str:
+        """The paragraph's text under one highlight (overlapping highlights split it into pieces)."""
+        return "".join(self.page.locator(f"#paragraph .hl-{name}").all_inner_texts())
+
+    def replay(self, session_id: int, body: dict):
+        """A request as the page sends it (session cookie, CSRF header), from the same browser."""
+        token = next(c["value"] for c in self.context.cookies() if c["name"] == "csrftoken")
+        url = self.live_server_url + f"/api/annotation/sessions/{session_id}/answers/"
+        return self.page.request.post(url, data=body, headers={"X-CSRFToken": token,
+                                                                "Referer": self.live_server_url + "/"})
+
+    def test_the_answer_is_final_and_the_original_is_shown_after_it(self) -> None:
+        page = self.page
+        self.sign_in("mina")
+        page.get_by_role("button", name="Answer others' questions").click()
+        session = AnnotationSession.objects.get(worker=self.worker, kind="second_pass")
+        page.wait_for_url(self.url("annotation:session", session.pk))
+        items = page.locator("#review-list > li")
+        items.first.wait_for()
+        # Blind: nothing of the original before answering.
+        assert page.locator("#paragraph .hl-orig").count() == 0
+        assert "Original answer" not in page.locator("#review-list").inner_text()
+
+        self.select("Alexandria")
+        items.nth(0).get_by_role("button", name="Use the selected text as the answer").click()
+        items.nth(0).locator(".badge-differs").wait_for()
+        assert items.nth(0).locator(".match-line").inner_text() == \
+            "Differs from the original Original answer: the Mediterranean Sea"
+        assert self.highlighted("orig") == "the Mediterranean Sea"
+        assert self.highlighted("ans") == "Alexandria"
+        # No control changes the worker's own answer.
+        assert items.nth(0).get_by_role("button").count() == 0  # the flag form is closed behind its one link
+        assert page.get_by_role("button", name="Answer again with the selection").count() == 0
+        assert page.get_by_role("button", name="Use the selected text as the answer").count() == 1  # question 2's
+
+        # Replaying the old page's requests from this browser: refused, nothing changes.
+        original = {"text": "the Mediterranean Sea", "answer_start": EN_CONTEXT.index("the Mediterranean Sea")}
+        for body in ({"question_id": self.sea.pk, "is_impossible": False, "answer": original},
+                     {"question_id": self.sea.pk, "is_impossible": False,
+                      "answer": {"text": "Alexandria", "answer_start": EN_CONTEXT.index("Alexandria")},
+                      "flag": {"proposal": "fix_answer", "reason": "copied"}}):
+            response = self.replay(session.pk, body)
+            assert response.status == 409, response.text()
+            assert "first answer is final" in response.json()["detail"]
+
+        # Flagging: one link, a proposed span, and the answer stays.
+        items.nth(0).get_by_text("Flag the original answer").click()
+        self.select("Mediterranean Sea")
+        page.screenshot(path=str(FLAG_SCREENSHOT), full_page=True)
+        items.nth(0).get_by_role("button", name="Send the flag").click()
+        items.nth(0).get_by_text("You flagged the original answer").wait_for()
+        assert self.highlighted("orig") == "the Mediterranean Sea"
+
+        self.select("Khartoum")
+        items.nth(1).get_by_role("button", name="Use the selected text as the answer").click()
+        items.nth(1).locator(".badge-match").wait_for()
+        assert self.highlighted("orig") == "Khartoum"
+        page.screenshot(path=str(SECOND_PASS_SCREENSHOT), full_page=True)
+        page.get_by_role("button", name="Finish paragraph").click()
+        page.locator("#done-panel").wait_for(state="visible")
+
+        assert SecondPassAnswer.objects.get(question=self.sea).text == "Alexandria"
+        flag = QuestionFlag.objects.get()
+        assert (flag.proposed_text, flag.after_reveal, flag.status) == ("Mediterranean Sea", True, "open")
+        (paragraph,) = project_squad_dict(project=self.project)["data"][0]["paragraphs"]
+        assert [a["text"] for a in paragraph["qas"][0]["answers"]] == ["the Mediterranean Sea", "Alexandria"]
+        (human,) = project_stats(project=self.project).human
+        assert (human.n, human.exact) == (2, 50.0)
+        assert self.console_errors == []
+
+        # The owner's dashboard says what the number rests on.
+        self.context.clear_cookies()
+        self.sign_in("prof")
+        page.goto(self.url("annotation:project_dashboard", self.project.pk))
+        assert page.locator("#human-basis").inner_text().startswith("Human EM/F1 from 2 blind second-pass answers")

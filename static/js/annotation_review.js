@@ -1,8 +1,11 @@
 /*
  * The second pass (annotation/templates/annotation/second_pass.html): answer others' questions
- * blind, by a span or "unanswerable"; once answered, the original answer is shown and can be
- * flagged (fix / unanswerable / remove) for the project owner. Each answer is stored at once
- * through POST /api/annotation/sessions/<id>/answers/. User text is only written with textContent.
+ * blind, by a span or "unanswerable". The answer is final: once given, the page shows whether it
+ * matches the original answer, with the original span highlighted in the paragraph, and offers
+ * one link to flag the original (fix / unanswerable / remove) for the project owner. Nothing on
+ * the page changes the worker's own answer (the server refuses a second one, 409).
+ * Answers go to POST /api/annotation/sessions/<id>/answers/, flags to .../flags/.
+ * User text is only written with textContent.
  */
 (function () {
   "use strict";
@@ -14,15 +17,20 @@
   var data = JSON.parse(dataEl.textContent);
   var api = root.dataset.apiBase;
   var questions = data.questions;
-  var active = questions.length ? questions[0].id : null;
+  var active = firstUnanswered();
+  var shown = null;      // the answered question whose answer and original are highlighted
+  var openFlag = null;   // the question whose flag form is open
   var listEl = document.getElementById("review-list");
   var errorsEl = document.getElementById("form-errors");
   var countEl = document.getElementById("answered-count");
   var submitButton = document.getElementById("submit-paragraph");
   var submitHint = document.getElementById("submit-hint");
   var selectionText = document.getElementById("selection-text");
-  var PROPOSALS = [["fix_answer", "Replace it with my answer"], ["mark_unanswerable", "The question is unanswerable"],
-                   ["remove_question", "Remove the question"]];
+  var PROPOSALS = [
+    ["fix_answer", "The answer should be the span I select"],
+    ["mark_unanswerable", "The paragraph does not answer the question"],
+    ["remove_question", "The question should be removed (unclear or broken)"],
+  ];
 
   function post(path, body) { return window.StumperApi.call(api + path, body); }
   function showErrors(payload) { window.StumperApi.showErrors(errorsEl, payload); }
@@ -31,108 +39,187 @@
     onChange: function (selection) { selectionText.textContent = selection ? selection.text : "nothing yet"; },
   });
 
+  function firstUnanswered(exceptId) {
+    var next = questions.filter(function (q) { return !q.my_answer && q.id !== exceptId; })[0];
+    return next ? next.id : null;
+  }
+
+  function byId(id) { return questions.filter(function (q) { return q.id === id; })[0] || null; }
+
   function reload() {
     return window.StumperApi.call(api + "sessions/" + data.id + "/").then(function (result) {
       if (result.ok) { questions = result.data.questions; render(); } else { showErrors(result.data); }
     });
   }
 
-  function save(q, body) {
+  function answer(q, body) {
     body.question_id = q.id;
     return post("sessions/" + data.id + "/answers/", body).then(function (result) {
-      if (!result.ok) { showErrors(result.data); return; }
-      showErrors(null);
-      paragraph.setSelection(null);
-      var next = questions.filter(function (other) { return !other.my_answer && other.id !== q.id; })[0];
-      if (next) { active = next.id; }
+      // A refusal (e.g. 409: answered already, in another tab) leaves the page to show what is stored.
+      showErrors(result.ok ? null : result.data);
+      if (result.ok) {
+        paragraph.setSelection(null);
+        shown = q.id;
+        active = firstUnanswered(q.id);
+      }
       return reload();
     });
   }
 
-  function mine(q) {
-    return q.my_answer.is_impossible ? null : {start16: q.my_answer.start16, end16: q.my_answer.end16};
+  function flag(q, body) {
+    body.question_id = q.id;
+    return post("sessions/" + data.id + "/flags/", body).then(function (result) {
+      if (!result.ok) { showErrors(result.data); return; }
+      showErrors(null);
+      openFlag = null;
+      paragraph.setSelection(null);
+      return reload();
+    });
+  }
+
+  function span16(answerLike) {
+    return answerLike && answerLike.end16 !== undefined ? {start16: answerLike.start16, end16: answerLike.end16} : null;
+  }
+
+  function highlight(q) {
+    var answered = q && q.my_answer;
+    paragraph.setHighlight("ans", answered && !q.my_answer.is_impossible ? span16(q.my_answer) : null);
+    paragraph.setHighlight("orig", answered && q.original ? span16(q.original) : null);
+  }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
   }
 
   function button(label, onClick, primary) {
-    var b = document.createElement("button");
+    var b = el("button", "button" + (primary ? " button-primary" : " button-quiet"), label);
     b.type = "button";
-    b.className = "button" + (primary ? " button-primary" : " button-quiet");
-    b.textContent = label;
     b.addEventListener("click", onClick);
     return b;
   }
 
-  function flagControls(q) {
-    var box = document.createElement("div");
-    box.className = "flag-box";
-    if (q.flag) {
-      var p = document.createElement("p");
-      p.className = "small";
-      p.textContent = "You flagged this question (" + q.flag.status + ").";
-      box.appendChild(p);
-      return box;
+  function spanLine(label, answerLike, sampleClass) {
+    var p = el("p", "answer-line", label);
+    if (answerLike.is_impossible) {
+      p.appendChild(el("em", "", "unanswerable"));
+    } else {
+      var mark = el("mark", sampleClass, answerLike.text);
+      mark.dir = "auto";
+      p.appendChild(mark);
     }
-    var select = document.createElement("select");
-    select.setAttribute("aria-label", "What should happen to the question");
+    return p;
+  }
+
+  function originalLine(q) {
+    // One line: whether the worker's answer matches, then the original answer itself.
+    var p = spanLine(" Original answer: ", q.original, "orig-sample");
+    p.className = "match-line";
+    p.insertBefore(el("span", "badge " + (q.original.matches ? "badge-match" : "badge-differs"),
+                      q.original.matches ? "Matches the original" : "Differs from the original"), p.firstChild);
+    return p;
+  }
+
+  function flagForm(q) {
+    var box = el("details", "flag-box");
+    box.open = openFlag === q.id;
+    box.addEventListener("toggle", function () { openFlag = box.open ? q.id : (openFlag === q.id ? null : openFlag); });
+    box.appendChild(el("summary", "", "Flag the original answer"));
+    var select = el("select");
+    select.setAttribute("aria-label", "What is wrong with the original answer");
     PROPOSALS.forEach(function (pair) {
-      var option = document.createElement("option");
+      if (pair[0] === "mark_unanswerable" && q.original.is_impossible) { return; }
+      var option = el("option", "", pair[1]);
       option.value = pair[0];
-      option.textContent = pair[1];
-      if (pair[0] === "fix_answer" && q.my_answer.is_impossible) { option.disabled = true; }
       select.appendChild(option);
     });
-    var reason = document.createElement("input");
+    var hint = el("p", "help");
+    function updateHint() {
+      hint.hidden = select.value !== "fix_answer";
+      hint.textContent = q.my_answer.is_impossible
+        ? "Select the right span in the paragraph first."
+        : "Select the right span in the paragraph first; with nothing selected, your answer is proposed.";
+    }
+    select.addEventListener("change", updateHint);
+    updateHint();
+    var reason = el("input");
     reason.type = "text";
-    reason.placeholder = "Why is the original answer wrong?";
-    reason.setAttribute("aria-label", "Reason");
-    box.appendChild(select);
-    box.appendChild(reason);
-    box.appendChild(button("Flag the original answer", function () {
-      var body = {is_impossible: q.my_answer.is_impossible, flag: {proposal: select.value, reason: reason.value}};
-      if (!q.my_answer.is_impossible) { body.answer = {text: q.my_answer.text, answer_start: q.my_answer.answer_start}; }
-      save(q, body);
+    reason.maxLength = 2000;
+    reason.placeholder = "Why? (optional)";
+    reason.setAttribute("aria-label", "Why the original answer is wrong");
+    var form = el("div", "flag-form");
+    box.appendChild(form);
+    form.appendChild(select);
+    form.appendChild(hint);
+    form.appendChild(reason);
+    form.appendChild(button("Send the flag", function () {
+      var body = {proposal: select.value, reason: reason.value};
+      var selection = paragraph.selection();
+      if (select.value === "fix_answer" && selection) { body.selection = {start16: selection.start16, end16: selection.end16}; }
+      flag(q, body);
     }));
+    form.appendChild(el("p", "help", "The project owner decides on the flag. It does not change your answer."));
     return box;
+  }
+
+  function answeredPart(item, q) {
+    item.appendChild(spanLine("Your answer (final): ", q.my_answer, "ans-sample"));
+    if (!q.original) { return; }
+    item.appendChild(originalLine(q));
+    if (q.flag) {
+      var proposed = q.flag.proposed_text ? " “" + q.flag.proposed_text + "”" : "";
+      item.appendChild(el("p", "small", "You flagged the original answer: " + q.flag.proposal_label.toLowerCase() +
+                                        proposed + " (" + q.flag.status_label.toLowerCase() + ")."));
+    } else {
+      item.appendChild(flagForm(q));
+    }
+  }
+
+  function unansweredPart(item, q) {
+    var actions = el("div", "q-actions");
+    actions.appendChild(button("Use the selected text as the answer", function () {
+      var selection = paragraph.selection();
+      if (!selection) { showErrors({answer: "Select the answer in the paragraph first."}); return; }
+      answer(q, {is_impossible: false, selection: {start16: selection.start16, end16: selection.end16}});
+    }, q.id === active));
+    actions.appendChild(button("Unanswerable", function () { answer(q, {is_impossible: true}); }));
+    item.appendChild(actions);
+  }
+
+  function show(q) {
+    shown = q.id;
+    Array.prototype.forEach.call(listEl.children, function (item) {
+      item.classList.toggle("is-shown", item.dataset.questionId === String(q.id));
+    });
+    highlight(q);
   }
 
   function render() {
     listEl.textContent = "";
     var answered = 0;
     questions.forEach(function (q) {
-      var item = document.createElement("li");
-      item.className = "span-question" + (q.id === active ? " is-editing" : "");
-      var text = document.createElement("p");
-      text.className = "q-text";
+      var item = el("li", "span-question" + (q.id === active ? " is-editing" : "") + (q.my_answer ? " is-answered" : "") +
+                          (q.id === shown ? " is-shown" : ""));
+      item.dataset.questionId = q.id;
+      var text = el("p", "q-text", q.question);
       text.dir = "auto";
-      text.textContent = q.question;
       item.appendChild(text);
       if (q.my_answer) {
         answered += 1;
-        var own = document.createElement("p");
-        own.textContent = "Your answer: " + (q.my_answer.is_impossible ? "unanswerable" : q.my_answer.text);
-        item.appendChild(own);
-        if (q.original) {
-          var original = document.createElement("p");
-          original.className = "muted";
-          original.textContent = "Original answer: " + (q.original.is_impossible ? "unanswerable" : q.original.text);
-          item.appendChild(original);
-        }
-        item.appendChild(flagControls(q));
-        item.addEventListener("mouseenter", function () { paragraph.setHighlight("ans", mine(q)); });
-        item.addEventListener("mouseleave", function () { paragraph.setHighlight("ans", null); });
+        answeredPart(item, q);
+        // Not a re-render: a click into the flag form must keep its focus and what is typed.
+        item.addEventListener("click", function () { show(q); });
+        item.addEventListener("mouseenter", function () { highlight(q); });
+        item.addEventListener("mouseleave", function () { highlight(byId(shown)); });
+      } else {
+        unansweredPart(item, q);
+        item.addEventListener("focusin", function () { active = q.id; });
       }
-      var actions = document.createElement("div");
-      actions.className = "q-actions";
-      actions.appendChild(button(q.my_answer ? "Answer again with the selection" : "Use the selected text as the answer", function () {
-        var selection = paragraph.selection();
-        if (!selection) { showErrors({answer: "Select the answer in the paragraph first."}); return; }
-        save(q, {is_impossible: false, selection: {start16: selection.start16, end16: selection.end16}});
-      }, !q.my_answer));
-      actions.appendChild(button("Unanswerable", function () { save(q, {is_impossible: true}); }));
-      item.addEventListener("focusin", function () { active = q.id; });
-      item.appendChild(actions);
       listEl.appendChild(item);
     });
+    highlight(byId(shown));
     countEl.textContent = "(" + answered + " of " + questions.length + " answered)";
     submitButton.disabled = answered < questions.length;
     submitHint.textContent = answered < questions.length ? (questions.length - answered) + " left to answer." : "All answered.";
