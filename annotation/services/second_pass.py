@@ -38,6 +38,10 @@ def _question_to_answer(session: AnnotationSession, question_id: int) -> SpanQue
     return question
 
 
+def _has_answered(question: SpanQuestion, user: User) -> bool:
+    return SecondPassAnswer.objects.filter(question=question, worker=user).exists()
+
+
 def _clean_flag(flag: object, span: Span | None) -> tuple[str, str] | None:
     if flag is None:
         return None
@@ -75,7 +79,7 @@ def second_pass_answer_save(*, session: AnnotationSession, user: User, question_
     """
     session = lock_session(session, user, Kind.SECOND_PASS)
     question = _question_to_answer(session, question_id)
-    if SecondPassAnswer.objects.filter(question=question, worker=user).exists():
+    if _has_answered(question, user):
         raise AnswerFinal(ANSWER_IS_FINAL)
     if not isinstance(is_impossible, bool):
         raise ValidationError({"is_impossible": "is_impossible must be true or false."})

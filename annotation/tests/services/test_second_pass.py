@@ -94,6 +94,22 @@ class SecondPassAnswerTests:
         assert (stored.is_impossible, stored.text) == (False, "Mediterranean Sea")
         assert list(q.answers.values_list("text", flat=True)) == ["the Mediterranean Sea", "Mediterranean Sea"]
 
+    def test_a_concurrent_second_answer_is_refused_and_rolled_back(self, project, reviewed, worker2, monkeypatch):
+        """Two requests racing past the "already answered?" check: the unique constraint refuses the
+        later one, and the extra gold span it had created is rolled back with it."""
+        from annotation.services import second_pass
+
+        session = _second_pass(project, worker2)
+        q = _questions(reviewed)[0]
+        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                         answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        monkeypatch.setattr(second_pass, "_has_answered", lambda question, user: False)
+        with pytest.raises(AnswerFinal, match="first answer is final"):
+            services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                             answer=answer(EN_CONTEXT, "the Mediterranean Sea"))
+        assert list(q.answers.values_list("text", flat=True)) == ["the Mediterranean Sea", "Mediterranean Sea"]
+        assert SecondPassAnswer.objects.get(question=q).text == "Mediterranean Sea"
+
     def test_a_span_on_an_unanswerable_question_is_not_gold(self, project, reviewed, worker2):
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[2]
