@@ -11,8 +11,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from mlcore.configs import PACKAGED_MINILM, ScorerKind, ScorerSpec
 
@@ -20,11 +23,13 @@ if TYPE_CHECKING:
     from mlcore.inference import MultipleChoiceScorer
 
 __all__ = [
+    "LoadOnceCache",
     "ModelLoadError",
     "clear_cache",
     "load_pretrained",
     "load_scorer",
     "resolve_checkpoint",
+    "scorer_loaded",
     "set_torch_threads",
     "weights_revision",
 ]
@@ -159,9 +164,89 @@ def weights_revision(path: str) -> str:
     return ""
 
 
-@functools.lru_cache(maxsize=4)
+Key = TypeVar("Key", bound=Hashable)
+Value = TypeVar("Value")
+
+
+class LoadOnceCache(Generic[Key, Value]):
+    """Per-process cache of loaded models: one load per key however many threads ask at once.
+
+    ``functools.lru_cache`` lets two threads that miss at the same moment both run the loader
+    (two copies of the weights, twice the start-up time). Here the first caller of a key loads
+    it under that key's lock while the others wait for its result; different keys load in
+    parallel. A failed load is not cached: the next caller tries again. At most ``maxsize``
+    values are kept, the least recently used is forgotten first.
+
+    Parameters
+    ----------
+    load : callable
+        ``key -> value``; may raise, and then nothing is stored.
+    maxsize : int
+        Most values kept.
+
+    Examples
+    --------
+    >>> calls = []
+    >>> cache = LoadOnceCache(lambda key: calls.append(key) or key.upper(), maxsize=2)
+    >>> cache.get("a"), cache.get("a"), calls
+    ('A', 'A', ['a'])
+    >>> cache.loaded("a"), cache.loaded("b")
+    (True, False)
+    """
+
+    def __init__(self, load: Callable[[Key], Value], *, maxsize: int) -> None:
+        if maxsize < 1:
+            raise ValueError(f"maxsize must be >= 1, got {maxsize}")
+        self._load, self.maxsize = load, maxsize
+        self._values: OrderedDict[Key, Value] = OrderedDict()
+        self._key_locks: dict[Key, threading.Lock] = {}
+        self._lock = threading.Lock()  # guards the two dicts, never held while loading
+
+    def get(self, key: Key) -> Value:
+        """The value for ``key``, loaded now (or by the thread already loading it) if needed."""
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        with key_lock:
+            with self._lock:
+                if key in self._values:  # loaded by the thread we waited for
+                    self._values.move_to_end(key)
+                    return self._values[key]
+            value = self._load(key)
+            with self._lock:
+                self._values[key] = value
+                while len(self._values) > self.maxsize:
+                    self._values.popitem(last=False)
+                self._key_locks.pop(key, None)
+            return value
+
+    def loaded(self, key: Key) -> bool:
+        """True when ``key``'s value is in the cache (``get`` answers without loading)."""
+        with self._lock:
+            return key in self._values
+
+    def clear(self) -> None:
+        """Forget every value (a load running now still stores its own)."""
+        with self._lock:
+            self._values.clear()
+
+
+def _build_scorer(spec: ScorerSpec) -> MultipleChoiceScorer:
+    from mlcore.inference import MultipleChoiceModelScorer, ZeroShotEmbeddingScorer
+
+    kind = ScorerKind(spec.kind)
+    if kind is ScorerKind.ZERO_SHOT:
+        return ZeroShotEmbeddingScorer(spec)
+    return MultipleChoiceModelScorer(spec)
+
+
+_scorers: LoadOnceCache[ScorerSpec, MultipleChoiceScorer] = LoadOnceCache(_build_scorer, maxsize=4)
+
+
 def load_scorer(spec: ScorerSpec) -> MultipleChoiceScorer:
-    """Build the scorer a spec describes, once per process.
+    """Build the scorer a spec describes, once per process (and once at a time, see :class:`LoadOnceCache`).
 
     The cache key is the whole frozen spec (kind, path, name, revision), so a
     new revision string loads fresh weights. Call :func:`clear_cache` after
@@ -172,15 +257,15 @@ def load_scorer(spec: ScorerSpec) -> MultipleChoiceScorer:
     ModelLoadError
         If the checkpoint cannot be loaded.
     """
-    from mlcore.inference import MultipleChoiceModelScorer, ZeroShotEmbeddingScorer
+    return _scorers.get(spec)
 
-    kind = ScorerKind(spec.kind)
-    if kind is ScorerKind.ZERO_SHOT:
-        return ZeroShotEmbeddingScorer(spec)
-    return MultipleChoiceModelScorer(spec)
+
+def scorer_loaded(spec: ScorerSpec) -> bool:
+    """True when :func:`load_scorer` would answer ``spec`` at once, without loading."""
+    return _scorers.loaded(spec)
 
 
 def clear_cache() -> None:
     """Forget every cached scorer (frees the weights once no one else holds them)."""
-    load_scorer.cache_clear()
+    _scorers.clear()
     _hash_file.cache_clear()

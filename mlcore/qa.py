@@ -12,11 +12,12 @@ always ``context[start:start + len(text)]``. The model loads lazily through
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from mlcore.loading import LoadOnceCache
 
 __all__ = [
     "ExtractiveQAModel",
@@ -28,6 +29,7 @@ __all__ = [
     "decode_best_span",
     "encode_qa",
     "load_qa_model",
+    "qa_model_loaded",
 ]
 
 
@@ -223,7 +225,17 @@ class ExtractiveQAModel:
         return QAPrediction(example.context[start:end], start, score, null_score, self.spec.name, self.revision_)
 
 
-@functools.lru_cache(maxsize=4)
+def _build_qa_model(spec: QASpec) -> ExtractiveQAModel:
+    model = ExtractiveQAModel(spec)
+    with model._lock:
+        model._load()
+    return model
+
+
+# One load per spec at a time, as for the multiple-choice scorers (mlcore.loading.LoadOnceCache).
+_qa_models: LoadOnceCache[QASpec, ExtractiveQAModel] = LoadOnceCache(_build_qa_model, maxsize=4)
+
+
 def load_qa_model(spec: QASpec) -> ExtractiveQAModel:
     """The model for ``spec``, built once per process and loaded on construction.
 
@@ -232,12 +244,14 @@ def load_qa_model(spec: QASpec) -> ExtractiveQAModel:
     mlcore.loading.ModelLoadError
         If the checkpoint cannot be loaded (the failed load is not cached).
     """
-    model = ExtractiveQAModel(spec)
-    with model._lock:
-        model._load()
-    return model
+    return _qa_models.get(spec)
+
+
+def qa_model_loaded(spec: QASpec) -> bool:
+    """True when :func:`load_qa_model` would answer ``spec`` at once, without loading."""
+    return _qa_models.loaded(spec)
 
 
 def clear_qa_cache() -> None:
     """Forget every cached QA model."""
-    load_qa_model.cache_clear()
+    _qa_models.clear()

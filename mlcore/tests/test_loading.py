@@ -95,3 +95,91 @@ def test_set_torch_threads() -> None:
     set_torch_threads(old)
     with pytest.raises(ValueError):
         set_torch_threads(0)
+
+
+def test_two_threads_asking_at_once_load_once() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier, Lock
+    from time import sleep
+
+    from mlcore.loading import LoadOnceCache
+
+    calls: list[str] = []
+    calls_lock = Lock()
+
+    def slow_counting_load(key: str) -> object:
+        with calls_lock:
+            calls.append(key)
+        sleep(0.2)  # long enough for every thread to arrive while the first one loads
+        return object()
+
+    cache: LoadOnceCache[str, object] = LoadOnceCache(slow_counting_load, maxsize=4)
+    start = Barrier(8)
+
+    def ask(key: str) -> object:
+        start.wait()
+        return cache.get(key)
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(ask, ["v1"] * 6 + ["v2"] * 2))
+    assert sorted(calls) == ["v1", "v2"]  # one load per key, not one per thread
+    assert len({id(r) for r in results[:6]}) == 1 and len({id(r) for r in results[6:]}) == 1
+    assert results[0] is not results[6]
+
+
+def test_keys_load_in_parallel_and_a_failure_is_not_cached() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Event
+
+    from mlcore.loading import LoadOnceCache
+
+    b_started = Event()
+    attempts: list[str] = []
+
+    def load(key: str) -> str:
+        attempts.append(key)
+        if key == "a":  # finishes only once "b" has started loading: the keys must not wait for each other
+            assert b_started.wait(timeout=10)
+        elif key == "b":
+            b_started.set()
+        elif attempts.count("bad") == 1:
+            raise OSError("no weights")
+        return key.upper()
+
+    cache: LoadOnceCache[str, str] = LoadOnceCache(load, maxsize=2)
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(cache.get, ["a", "b"])) == ["A", "B"]
+    assert cache.get("b") == "B" and sorted(attempts) == ["a", "b"]  # no new load; "b" is now used last
+    with pytest.raises(OSError):
+        cache.get("bad")
+    assert not cache.loaded("bad")
+    assert cache.get("bad") == "BAD" and attempts.count("bad") == 2
+    # maxsize 2: "a" (least recently used) was forgotten when "bad" came in.
+    assert not cache.loaded("a") and cache.loaded("b") and cache.loaded("bad")
+    cache.clear()
+    assert not cache.loaded("bad")
+
+
+def test_load_scorer_counts_one_load_for_concurrent_callers(tiny_mc_dir: Path, monkeypatch) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    import mlcore.inference
+    from mlcore.loading import scorer_loaded
+
+    clear_cache()
+    built: list[ScorerSpec] = []
+    real = mlcore.inference.MultipleChoiceModelScorer
+
+    def counting(spec: ScorerSpec) -> object:
+        built.append(spec)
+        return real(spec)
+
+    monkeypatch.setattr(mlcore.inference, "MultipleChoiceModelScorer", counting)
+    spec = ScorerSpec(ScorerKind.MULTIPLE_CHOICE, str(tiny_mc_dir), "tiny", "race")
+    start = Barrier(4)
+    assert not scorer_loaded(spec)
+    with ThreadPoolExecutor(4) as pool:
+        scorers = list(pool.map(lambda _: (start.wait(), load_scorer(spec))[1], range(4)))
+    assert built == [spec] and all(s is scorers[0] for s in scorers) and scorer_loaded(spec)
+    clear_cache()
