@@ -1,0 +1,119 @@
+"""Password storage and hashing off the request thread (``accounts.passwords``, the async views)."""
+import asyncio
+import time
+
+import pytest
+from django.contrib.auth.hashers import MD5PasswordHasher, get_hasher, identify_hasher, make_password
+from django.test import override_settings
+from django.urls import reverse
+
+from accounts.models import User
+from accounts.services import user_create
+from config.settings import base
+
+PASSWORD = "a-long-test-password-42"
+HASH_SECONDS = 1.0
+
+
+class SlowHasher(MD5PasswordHasher):
+    """MD5 that takes a second to verify, as a costly hash does on a busy machine (sleeping frees the GIL, as argon2 does)."""
+
+    algorithm = "slow_md5"
+
+    def verify(self, password: str, encoded: str) -> bool:
+        time.sleep(HASH_SECONDS)
+        return super().verify(password, encoded)
+
+
+SLOW = ["accounts.tests.test_passwords.SlowHasher"]
+
+
+def test_argon2_comes_first_and_older_hashes_still_verify() -> None:
+    assert base.PASSWORD_HASHERS[0] == "django.contrib.auth.hashers.Argon2PasswordHasher"
+    assert "django.contrib.auth.hashers.PBKDF2PasswordHasher" in base.PASSWORD_HASHERS[1:]
+    with override_settings(PASSWORD_HASHERS=base.PASSWORD_HASHERS):
+        assert get_hasher().algorithm == "argon2"  # argon2-cffi is installed, so it is really used
+
+
+@pytest.mark.django_db
+def test_a_pbkdf2_hash_signs_in_and_is_upgraded_to_argon2(client) -> None:
+    with override_settings(PASSWORD_HASHERS=base.PASSWORD_HASHERS):
+        user = user_create(username="old", password=PASSWORD)
+        User.objects.filter(pk=user.pk).update(password=make_password(PASSWORD, hasher="pbkdf2_sha256"))
+        wrong = client.post(reverse("accounts:login"), {"username": "old", "password": "not-it-at-all"})
+        assert wrong.status_code == 200
+        assert identify_hasher(User.objects.get(pk=user.pk).password).algorithm == "pbkdf2_sha256"
+        response = client.post(reverse("accounts:login"), {"username": "old", "password": PASSWORD})
+        assert response.status_code == 302
+        stored = User.objects.get(pk=user.pk).password
+        assert identify_hasher(stored).algorithm == "argon2"
+        assert User.objects.get(pk=user.pk).check_password(PASSWORD)
+
+
+@pytest.mark.django_db
+def test_signup_stores_an_argon2_hash(client) -> None:
+    from collector.tests.factories import make_user
+    from collector import services
+
+    course = services.course_create(owner=make_user("prof", role="instructor"), name="NLP")
+    with override_settings(PASSWORD_HASHERS=base.PASSWORD_HASHERS):
+        response = client.post(reverse("accounts:signup"), {
+            "join_code": course.join_code, "username": "newbie", "email": "", "password1": PASSWORD,
+            "password2": PASSWORD})
+        assert response.status_code == 302
+        user = User.objects.get(username="newbie")
+        assert identify_hasher(user.password).algorithm == "argon2" and user.check_password(PASSWORD)
+
+
+async def _asgi(app, method: str, path: str, *, body: bytes = b"", cookie: str = "") -> tuple[float, int, list]:
+    """One request through Django's ASGI handler as daphne sends it: seconds, status, headers."""
+    from asgiref.testing import ApplicationCommunicator
+
+    headers = [(b"host", b"testserver"), (b"content-type", b"application/x-www-form-urlencoded"),
+               (b"content-length", str(len(body)).encode())]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "headers": headers,
+             "client": ("127.0.0.1", 50000), "server": ("testserver", 80)}
+    start = time.perf_counter()
+    communicator = ApplicationCommunicator(app, scope)
+    await communicator.send_input({"type": "http.request", "body": body, "more_body": False})
+    response = await communicator.receive_output(timeout=30)
+    while (await communicator.receive_output(timeout=30)).get("more_body"):
+        pass
+    return time.perf_counter() - start, response["status"], response["headers"]
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(PASSWORD_HASHERS=SLOW)
+async def test_slow_hashes_run_side_by_side_and_block_no_other_request() -> None:
+    from urllib.parse import urlencode
+
+    from asgiref.sync import sync_to_async
+    from django.core.asgi import get_asgi_application
+
+    app = get_asgi_application()
+    for i in range(4):
+        await sync_to_async(user_create)(username=f"student{i}", password=PASSWORD)
+    # The sign-in page once first: its CSRF cookie, and the first request of a process imports every view.
+    _, status, headers = await _asgi(app, "GET", "/accounts/login/")
+    assert status == 200
+    csrf = next(v.decode().split(";")[0].split("=", 1)[1] for k, v in headers if k.lower() == b"set-cookie"
+                and v.startswith(b"csrftoken="))
+    assert (await _asgi(app, "GET", "/healthz/"))[1] == 200
+
+    def form(i: int) -> bytes:
+        return urlencode({"username": f"student{i}", "password": PASSWORD, "csrfmiddlewaretoken": csrf}).encode()
+
+    sign_ins = [asyncio.ensure_future(_asgi(app, "POST", "/accounts/login/", body=form(i), cookie=f"csrftoken={csrf}"))
+                for i in range(4)]
+    await asyncio.sleep(0.3)  # the hashes are running now
+    health_seconds, health_status, _ = await _asgi(app, "GET", "/healthz/")
+    results = await asyncio.gather(*sign_ins)
+    assert health_status == 200
+    assert health_seconds < HASH_SECONDS / 2  # a synchronous view went on while the hashes ran
+    assert [status for _, status, _ in results] == [302] * 4  # all signed in
+    # Four one-second hashes took about one second together, not four in a row.
+    assert max(seconds for seconds, _, _ in results) < 2.5 * HASH_SECONDS
+    assert all(seconds >= HASH_SECONDS for seconds, _, _ in results)
