@@ -126,3 +126,59 @@ class AuthoringEndToEndTests(BrowserTestCase):
         card.wait_for()
         assert f"The model answered “{live_pick_text}”" in card.inner_text()
         assert self.console_errors == []
+
+    def test_an_unchanged_draft_is_never_sent_twice(self) -> None:
+        """A field losing focus ("change") while the answer is out sends nothing; the answer is shown.
+
+        The author socket is answered by the test (Playwright's websocket routing), so the answer can
+        be held back for as long as the test needs and every draft the page sends is counted.
+        """
+        import re
+
+        page = self.page
+        sockets, drafts = [], []
+
+        def serve(ws) -> None:  # the server side of the author socket, played by the test
+            sockets.append(ws)
+            ws.on_message(lambda message: drafts.append(json.loads(message)))
+
+        page.route_web_socket(re.compile(r".*/ws/author/\d+/$"), serve)
+        self.sign_in()
+        page.goto(self.url("collector:round_write", self.round.pk))
+        page.get_by_label("Prompt").fill(PROMPT)
+        for position, text in enumerate(CHOICES):
+            page.get_by_label(f"Completion {'ABCD'[position]}", exact=True).fill(text)
+        page.wait_for_timeout(600)  # past the debounce
+        assert [d["type"] for d in drafts] == ["draft"] and drafts[0]["choices"] == CHOICES
+
+        # While the answer is out the fields lose focus ("change") and the server says it is loading.
+        page.get_by_label("Prompt").focus()
+        page.get_by_label("Completion A", exact=True).focus()
+        page.keyboard.press("Tab")
+        sockets[0].send(json.dumps({"type": "status", "state": "loading", "seq": drafts[0]["seq"],
+                                    "message": "The model is loading; your draft is answered as soon as it is ready."}))
+        page.wait_for_selector("#notice:not([hidden])")
+        assert "loading" in page.locator("#notice").inner_text()
+        page.wait_for_timeout(600)
+        assert len(drafts) == 1
+
+        # The answer to that first draft is shown as the answer to what is on screen (not stale).
+        sockets[0].send(json.dumps({"type": "prediction", "probs": [0.1, 0.6, 0.2, 0.1], "predicted": 1,
+                                    "model_version": "tiny-bert-e2e", "fooled": None, "seq": drafts[0]["seq"],
+                                    "coach": {"warnings": []}}))
+        page.wait_for_selector(".choice-row.is-pick")
+        page.wait_for_function("!document.getElementById('author-form').classList.contains('is-stale')")
+        assert page.locator(".prob-value").all_text_contents() == ["10%", "60%", "20%", "10%"]
+
+        # Answered and unchanged: focus changes send nothing; a real edit sends exactly one draft.
+        page.get_by_label("Completion B", exact=True).focus()
+        page.keyboard.press("Tab")
+        page.wait_for_timeout(600)
+        assert len(drafts) == 1
+        page.get_by_label("Completion D", exact=True).press("End")
+        page.keyboard.type("!")
+        page.wait_for_timeout(600)
+        page.get_by_label("Completion A", exact=True).focus()
+        page.wait_for_timeout(600)
+        assert len(drafts) == 2 and drafts[1]["choices"][3] == CHOICES[3] + "!"
+        assert self.console_errors == []

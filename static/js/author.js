@@ -47,9 +47,9 @@
   var stopped = false; // the server refused this round: don't reconnect
   var debounceTimer = null;
   var seq = 0;
-  var sentKeys = {}; // seq -> the draft text it was sent for
-  var sentAnswers = {}; // seq -> the answer marked when it was sent (the coach's warnings depend on it)
-  var lastPrediction = null; // {probs, predicted, key}
+  var sent = {}; // seq -> {key, answer}: the draft text and marked answer it was sent for
+  var inFlight = null; // {seq, key, answer} of the draft sent last, until its answer (or a status) arrives
+  var lastPrediction = null; // {probs, predicted, key, answer}
   var modelSilent = false; // the last draft got an error or status instead of a prediction
   var elapsed = 0; // seconds on this question while the page was visible
 
@@ -214,6 +214,11 @@
       setStale(false);
       return;
     }
+    if (inFlight !== null && inFlight.key === key && inFlight.answer === draft.answer) {
+      // The same draft is on its way (e.g. a field lost focus and fired "change"): sending it again
+      // would only make the server drop the answer to the first copy.
+      return;
+    }
     if (socket === null || socket.readyState !== WebSocket.OPEN) {
       setStale(lastPrediction !== null);
       renderVerdict();
@@ -221,10 +226,10 @@
     }
     seq += 1;
     modelSilent = false;
-    sentKeys = {};
-    sentKeys[seq] = key;
-    sentAnswers = {};
-    sentAnswers[seq] = draft.answer;
+    sent = {}; // the server answers only the newest draft, so older ones need no entry
+    if (inFlight !== null) { sent[inFlight.seq] = { key: inFlight.key, answer: inFlight.answer }; }
+    sent[seq] = { key: key, answer: draft.answer };
+    inFlight = { seq: seq, key: key, answer: draft.answer };
     var message = { type: "draft", prompt: draft.prompt, choices: draft.choices, answer: draft.answer, seq: seq };
     // The question's token lets the server match the coach's warnings with the submitted question.
     if (tokenInput && tokenInput.value) { message.token = tokenInput.value; }
@@ -241,8 +246,10 @@
   function onPrediction(message) {
     if (!Array.isArray(message.probs) || typeof message.predicted !== "number") { return; }
     var current = draftKey(currentDraft());
-    var key = sentKeys[message.seq];
-    lastPrediction = { probs: message.probs, predicted: message.predicted, key: key || null, answer: sentAnswers[message.seq] };
+    var draft = sent[message.seq] || { key: null, answer: null };
+    var key = draft.key;
+    if (inFlight !== null && message.seq === inFlight.seq) { inFlight = null; }
+    lastPrediction = { probs: message.probs, predicted: message.predicted, key: key, answer: draft.answer };
     renderCoach(message.coach && message.coach.warnings);
     renderBars(lastPrediction);
     // An answer to an older draft still shows, dimmed, until the newest one arrives.
@@ -262,11 +269,19 @@
     if (message.type === "prediction") {
       onPrediction(message);
     } else if (message.type === "error") {
+      inFlight = null;
       showNotice("error", String(message.message || "The server could not read this draft."));
       modelSilent = true;
       setStale(lastPrediction !== null);
       renderVerdict();
+    } else if (message.type === "status" && message.state === "loading") {
+      // The server is still loading the model (a fresh process): the draft stays in flight and is
+      // answered once the model is there.
+      showNotice("busy", String(message.message || "The model is loading…"));
+      setStale(lastPrediction !== null);
     } else if (message.type === "status") {
+      // No prediction is coming for that draft: the next edit (or "change") may send it again.
+      if (inFlight !== null && (message.seq === inFlight.seq || message.seq === undefined)) { inFlight = null; }
       showNotice(message.state === "busy" ? "busy" : "warning", String(message.message || "The model is not available."));
       modelSilent = true;
       setStale(lastPrediction !== null);
@@ -286,6 +301,7 @@
     socket.addEventListener("message", onMessage);
     socket.addEventListener("close", function (event) {
       socket = null;
+      inFlight = null; // its answer would have come on the closed socket
       if (leaving) { return; }
       if (event.code === CLOSE_FORBIDDEN) {
         stopped = true;
