@@ -1,7 +1,10 @@
 """Writes of the collector: courses, rounds, model versions, questions and their predictions."""
 import logging
+import time
 import uuid
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -30,6 +33,13 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_MODEL_NAME = "v0-minilm-zero-shot"
 MAX_TIME_SPENT_SECONDS = 24 * 3600
+# Runs the model for submissions scored in the request, so that the request can stop waiting after
+# STUMPER_SUBMIT_SCORING_BUDGET; one forward pass uses every torch thread, so two are plenty.
+_submission_scoring = ThreadPoolExecutor(max_workers=2, thread_name_prefix="submit-scoring")
+
+
+class ScoringBudgetExceeded(Exception):
+    """The model did not answer within the submission's time budget (the worker will)."""
 
 
 @transaction.atomic
@@ -202,9 +212,12 @@ def question_submit(
     except IntegrityError:
         # The same client token arrived twice at once: the other request stored it.
         return Question.objects.get(author=user, client_token=client_token)
+    # The author waits for this request, so the model gets STUMPER_SUBMIT_SCORING_BUDGET seconds for all
+    # of the question's predictions; whatever is not done by then stays pending for the worker.
+    deadline = time.monotonic() + settings.STUMPER_SUBMIT_SCORING_BUDGET
     for prediction in predictions:
         if compute_prediction:
-            prediction = prediction_compute(prediction_id=prediction.pk)
+            prediction = prediction_compute(prediction_id=prediction.pk, budget=max(0.0, deadline - time.monotonic()))
         if prediction.status == Prediction.Status.PENDING:
             prediction_schedule(prediction_id=prediction.pk)
     validation_services.question_quality_after_submit(question=question)
@@ -221,8 +234,25 @@ def prediction_schedule(*, prediction_id: int) -> None:
         logger.exception("Could not enqueue prediction %s; it stays pending", prediction_id)
 
 
-def prediction_compute(*, prediction_id: int) -> Prediction:
-    """Compute a pending prediction; idempotent, and a model failure leaves it pending."""
+def _predict_within(version: ModelVersion, example: MCExample, budget: float | None):
+    if budget is None:
+        return predict_examples(version, [example])[0]
+    future = _submission_scoring.submit(predict_examples, version, [example])
+    try:
+        return future.result(timeout=budget)[0]
+    except FutureTimeout:
+        # Not cancelled once running (a thread cannot be stopped); its answer is simply not used.
+        future.cancel()
+        raise ScoringBudgetExceeded(f"no answer within the submission's {budget:.1f} s budget") from None
+
+
+def prediction_compute(*, prediction_id: int, budget: float | None = None) -> Prediction:
+    """Compute a pending prediction; idempotent, and a model failure leaves it pending.
+
+    With ``budget`` (seconds; the submit request's STUMPER_SUBMIT_SCORING_BUDGET) a model that has
+    not answered by then leaves it pending too, without counting an attempt: it is only slow, and
+    the worker finishes it.
+    """
     prediction = Prediction.objects.select_related("question", "model_version").get(pk=prediction_id)
     if prediction.status == Prediction.Status.DONE:
         return prediction
@@ -230,7 +260,10 @@ def prediction_compute(*, prediction_id: int) -> Prediction:
     version = prediction.model_version or model_version_default()
     example = MCExample(prompt=question.prompt, choices=tuple(question.choices), label=question.correct_index)
     try:
-        result = predict_examples(version, [example])[0]
+        result = _predict_within(version, example, budget)
+    except ScoringBudgetExceeded as slow:
+        logger.info("Prediction %s left to the worker: model %s gave %s", prediction_id, version.name, slow)
+        return prediction
     except Exception as error:
         logger.exception("Prediction %s failed with model %s", prediction_id, version.name)
         Prediction.objects.filter(pk=prediction_id).update(

@@ -199,6 +199,10 @@ if STUMPER_INFERENCE_MODE == "worker" and not REDIS_URL:
         "back through Redis (Celery's result backend). Set REDIS_URL, or use STUMPER_INFERENCE_MODE=local."
     )
 
+# Seconds a submit request waits for the live model in "local" mode (its answer-only twin included);
+# a slower model leaves the prediction pending and the inference worker computes it.
+STUMPER_SUBMIT_SCORING_BUDGET = env.float("STUMPER_SUBMIT_SCORING_BUDGET", default=2.0)
+
 # Cross-validation scoring: a running run whose heartbeat is older than this is taken over by
 # another worker (a worker on this machine whose process is gone is taken over at once).
 STUMPER_SCORING_STALE_SECONDS = env.int("STUMPER_SCORING_STALE_SECONDS", default=120)

@@ -157,3 +157,46 @@ def test_anonymous_user_is_refused(open_round, fake_model):
 def test_time_spent_is_clamped(student, open_round, fake_model):
     assert submit(student, open_round, time_spent_seconds=-5).time_spent_seconds == 0
     assert submit(student, open_round, time_spent_seconds=10**9, prompt="Another one. It").time_spent_seconds == 86400
+
+
+def _slow_model(seconds: float):
+    from collector.tests.factories import FIXED_PREDICTION
+
+    def predict(version, examples):
+        import time
+
+        time.sleep(seconds)
+        return [FIXED_PREDICTION]
+
+    return predict
+
+
+@pytest.mark.django_db
+def test_a_slow_model_leaves_the_prediction_pending_after_the_budget(student, open_round, settings):
+    import time
+
+    settings.STUMPER_SUBMIT_SCORING_BUDGET = 0.2
+    with mock.patch("collector.services.predict_examples", side_effect=_slow_model(1.5)) as predict, \
+            mock.patch("collector.services.prediction_schedule") as schedule:
+        start = time.monotonic()
+        question = submit(student, open_round)
+        waited = time.monotonic() - start
+    prediction = question.predictions.get()
+    assert predict.call_count == 1
+    assert waited < 1.0  # the request did not wait for the model's 1.5 s
+    assert prediction.status == Prediction.Status.PENDING
+    assert prediction.attempts == 0 and prediction.last_error == ""  # slow is not a failure
+    schedule.assert_called_once_with(prediction_id=prediction.pk)
+    # The worker computes it later (without a budget) and the question gets its prediction.
+    with mock.patch("collector.services.predict_examples", side_effect=_slow_model(0.0)):
+        assert services.prediction_compute(prediction_id=prediction.pk).status == Prediction.Status.DONE
+
+
+@pytest.mark.django_db
+def test_a_model_within_the_budget_answers_in_the_request(student, open_round, settings):
+    settings.STUMPER_SUBMIT_SCORING_BUDGET = 5.0
+    with mock.patch("collector.services.predict_examples", side_effect=_slow_model(0.2)), \
+            mock.patch("collector.services.prediction_schedule") as schedule:
+        question = submit(student, open_round)
+    assert question.predictions.get().status == Prediction.Status.DONE
+    schedule.assert_not_called()
