@@ -11,7 +11,8 @@ for an unanswerable question, and are null while the worker has marked nothing).
 
 On connect the server sends ``{"type": "status", "state": "ready" | "no_model", "message": str}``.
 Bad messages get ``{"type": "error", "message": str}`` and the socket stays open; model trouble
-gets ``{"type": "status", "state": "busy" | "unavailable", ...}``; more drafts than
+gets ``{"type": "status", "state": "loading" | "busy" | "unavailable", ...}`` (``loading``: this
+process is still loading the model; the draft is answered once it is ready); more drafts than
 ``STUMPER_DRAFT_RATE`` per second (bursts of ``STUMPER_DRAFT_BURST``) get ``"rate_limited"``. The worker's questions go
 through the REST API and are stored whatever happens here: this socket only advises.
 """
@@ -32,13 +33,14 @@ from collector.models import ModelVersion
 from collector.ratelimit import draft_limiter
 from collector.websocket import ClientError, DraftSocketConsumer
 from mlcore.qa import QAExample, QAPrediction
-from mlcore.serving import BatcherOverloaded
+from mlcore.serving import BatcherOverloaded, InferenceFailed
 from mlcore.spans import index_to_utf16
 
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 8_000
 NO_MODEL_MESSAGE = "No model is set up for this project: write your questions as usual."
+LOADING_MESSAGE = "The model is loading (it takes a moment after the server starts); it answers once it is ready."
 READY_MESSAGE = "The model answers your question as you write it."
 BUSY_MESSAGE = "The model is busy; it will answer your next change. Your questions are saved either way."
 RATE_LIMITED_MESSAGE = ("You are sending drafts faster than the model can follow; this one was skipped. "
@@ -118,6 +120,21 @@ class QAAssistConsumer(DraftSocketConsumer):
         self.pending = asyncio.ensure_future(self.predict(question, gold, self.latest_seq, seq))
 
     async def predict(self, question: str, gold: str | None, local_seq: int, seq: int | None) -> None:
+        if not qa_inference_service.model_ready(self.version):
+            await self.send_json({"type": "status", "state": "loading", "message": LOADING_MESSAGE, "seq": seq})
+            try:
+                await qa_inference_service.wait_until_loaded(self.version)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                logger.warning("QA model %s could not be loaded for session %s: %s", self.version.name,
+                               self.session.pk, error)
+                if local_seq == self.latest_seq:
+                    await self.send_json({"type": "status", "state": "unavailable", "message": UNAVAILABLE_MESSAGE,
+                                          "seq": seq})
+                return
+            if local_seq != self.latest_seq:
+                return  # a newer draft, waiting too, is answered instead
         try:
             result = await qa_inference_service.predict_draft(
                 version=self.version, key=id(self), example=QAExample(question, self.context)
@@ -127,6 +144,14 @@ class QAAssistConsumer(DraftSocketConsumer):
             return
         except asyncio.CancelledError:
             raise
+        except (TimeoutError, InferenceFailed) as error:
+            # Expected under load or while no inference worker answers: one line, no traceback.
+            logger.warning("No QA prediction for a draft in session %s: %s", self.session.pk,
+                           str(error) or f"no answer within {settings.STUMPER_INFERENCE_TIMEOUT:.0f} s")
+            if local_seq == self.latest_seq:
+                await self.send_json({"type": "status", "state": "unavailable", "message": UNAVAILABLE_MESSAGE,
+                                      "seq": seq})
+            return
         except Exception:
             logger.warning("QA draft prediction failed for session %s", self.session.pk, exc_info=True)
             if local_seq == self.latest_seq:

@@ -14,7 +14,7 @@ from django.conf import settings
 from collector.inference import InferenceService
 from collector.models import ModelVersion
 from mlcore.loading import set_torch_threads
-from mlcore.qa import QAExample, QAPrediction, QASpec, load_qa_model
+from mlcore.qa import QAExample, QAPrediction, QASpec, load_qa_model, qa_model_loaded
 
 
 def qa_spec_for(version: ModelVersion) -> QASpec:
@@ -39,5 +39,6 @@ def _predict_drafts_task() -> Task:
 # at call time, so the functions can be replaced, e.g. by tests).
 qa_inference_service = InferenceService(
     lambda version, examples: predict_qa(version, examples), lambda version: load_qa_model(qa_spec_for(version)),
+    loaded=lambda version: qa_model_loaded(qa_spec_for(version)),
     example_type=QAExample, prediction_type=QAPrediction, task=_predict_drafts_task,
 )

@@ -6,7 +6,9 @@ Protocol (also in the README): the client sends
 and receives ``{"type": "prediction", "probs": [4 floats], "predicted": int,
 "model_version": str, "fooled": bool | null, "seq": int | null}`` for its newest draft.
 Bad messages get ``{"type": "error", "message": str}`` and the connection stays open; model
-trouble gets ``{"type": "status", "state": "busy" | "unavailable", "message": str}``.
+trouble gets ``{"type": "status", "state": "loading" | "busy" | "unavailable", "message": str}``
+(``loading``: this process is still loading the model, e.g. just after it started; the draft is
+answered once it is loaded).
 
 The artifact coach (``collector/coach.py``) extends this compatibly: a draft may carry the
 authoring form's ``"token"`` (a UUID, so shown warnings can be matched with the submitted
@@ -35,7 +37,7 @@ from collector.ratelimit import draft_limiter
 from collector.validation import clean_question, first_message
 from collector.websocket import ClientError, DraftSocketConsumer
 from mlcore.configs import MCExample
-from mlcore.serving import BatcherOverloaded
+from mlcore.serving import BatcherOverloaded, InferenceFailed
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +47,7 @@ UNAVAILABLE_MESSAGE = (
     "The model is unavailable right now. You can keep writing and submit: "
     "your question is saved and scored on the server as soon as the model is back."
 )
+LOADING_MESSAGE = "The model is loading (it takes a moment after the server starts); your draft is answered once it is ready."
 RATE_LIMITED_MESSAGE = "You are sending drafts faster than the model can follow; this one was skipped. Keep writing."
 
 
@@ -131,6 +134,8 @@ class AuthorConsumer(DraftSocketConsumer):
 
     async def _predict(self, example: MCExample, answer: int | None, local_seq: int, seq: int | None,
                        token: uuid.UUID | None, side_tasks: list[asyncio.Future]) -> None:
+        if not await self._model_loaded(local_seq, seq):
+            return
         try:
             result = await inference_service.predict_draft(version=self.version, key=id(self), example=example)
         except BatcherOverloaded:
@@ -138,10 +143,15 @@ class AuthorConsumer(DraftSocketConsumer):
             return
         except asyncio.CancelledError:
             raise
+        except (TimeoutError, InferenceFailed) as error:
+            # Expected under load or while no inference worker answers: one line, no traceback.
+            logger.warning("No prediction for a draft in round %s (model %s): %s", self.round.pk, self.version.name,
+                           str(error) or f"no answer within {settings.STUMPER_INFERENCE_TIMEOUT:.0f} s")
+            await self._unavailable(local_seq, seq)
+            return
         except Exception:
             logger.exception("Draft prediction failed for round %s", self.round.pk)
-            if local_seq == self.latest_seq:
-                await self.send_json({"type": "status", "state": "unavailable", "message": UNAVAILABLE_MESSAGE, "seq": seq})
+            await self._unavailable(local_seq, seq)
             return
         if result is None or local_seq != self.latest_seq:
             return  # a newer draft replaced this one; only the newest is answered
@@ -163,8 +173,29 @@ class AuthorConsumer(DraftSocketConsumer):
             }
         )
 
+    async def _model_loaded(self, local_seq: int, seq: int | None) -> bool:
+        """Wait for a model still loading in this process (the author hears "loading"); False: give up."""
+        if inference_service.model_ready(self.version):
+            return True
+        await self.send_json({"type": "status", "state": "loading", "message": LOADING_MESSAGE, "seq": seq})
+        try:
+            await inference_service.wait_until_loaded(self.version)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            logger.warning("Model %s could not be loaded for round %s: %s", self.version.name, self.round.pk, error)
+            await self._unavailable(local_seq, seq)
+            return False
+        return local_seq == self.latest_seq  # a newer draft, waiting too, is answered instead
+
+    async def _unavailable(self, local_seq: int, seq: int | None) -> None:
+        if local_seq == self.latest_seq:
+            await self.send_json({"type": "status", "state": "unavailable", "message": UNAVAILABLE_MESSAGE, "seq": seq})
+
     async def answer_only_pick(self, example: MCExample) -> int | None:
         """The answer-only model's pick, or None when it fails (the warning is then skipped)."""
+        if not inference_service.model_ready(self.answer_only_version):
+            return None  # still loading (warm_up on connect): the live model's answer must not wait for it
         try:
             result = await inference_service.predict_draft(
                 version=self.answer_only_version, key=(id(self), "answer-only"), example=example

@@ -20,7 +20,7 @@ from django.conf import settings
 from collector.models import ModelVersion
 from collector.selectors import model_version_get
 from mlcore.configs import MCExample, MCPrediction, ScorerKind, ScorerSpec
-from mlcore.loading import load_scorer, set_torch_threads
+from mlcore.loading import load_scorer, scorer_loaded, set_torch_threads
 from mlcore.serving import DraftBatcher
 
 logger = logging.getLogger(__name__)
@@ -53,7 +53,8 @@ class InferenceService:
     """Per-process registry of draft batchers, one per model version and event loop.
 
     ``predict(version, examples)`` answers a batch and ``load(version)`` loads a version's model
-    (both synchronous; they run in an executor thread). The multiple-choice service below and the
+    (both synchronous; they run in an executor thread); ``loaded(version)`` says whether this
+    process has it already (a fresh process loads for half a minute: authors are told so). The multiple-choice service below and the
     span annotation's QA service (``annotation.inference``) are two instances of this class.
 
     With ``STUMPER_INFERENCE_MODE = "worker"`` the batcher stays here, but each batch is sent as
@@ -62,15 +63,16 @@ class InferenceService:
     """
 
     def __init__(self, predict: Callable[[ModelVersion, Sequence[Any]], list[Any]],
-                 load: Callable[[ModelVersion], Any], *, example_type: type, prediction_type: type,
-                 task: Callable[[], Task]) -> None:
-        self._predict, self._load, self._task = predict, load, task
+                 load: Callable[[ModelVersion], Any], *, loaded: Callable[[ModelVersion], bool], example_type: type,
+                 prediction_type: type, task: Callable[[], Task]) -> None:
+        self._predict, self._load, self._loaded, self._task = predict, load, loaded, task
         self.example_type, self.prediction_type = example_type, prediction_type
         self._batchers: dict[tuple[int, int], DraftBatcher] = {}
+        self._loads: dict[tuple[int, int], asyncio.Future] = {}
 
     def reset(self) -> None:
-        """Forget every batcher (a forked process cannot use its parent's event loops)."""
-        self._batchers = {}
+        """Forget every batcher and load (a forked process cannot use its parent's event loops)."""
+        self._batchers, self._loads = {}, {}
 
     def _batcher(self, version: ModelVersion) -> DraftBatcher:
         # Keyed by the running loop too: test clients and servers may each run their own loop.
@@ -112,17 +114,46 @@ class InferenceService:
         predictions = self._predict(version, [record_from_json(self.example_type, e) for e in examples])
         return [record_to_json(prediction) for prediction in predictions]
 
+    def model_ready(self, version: ModelVersion) -> bool:
+        """True when a draft for ``version`` will not wait for a model load in this process.
+
+        Always true in worker mode: the web process loads no model, and it cannot see whether the
+        inference workers have theirs (they load every live model when they start).
+        """
+        return settings.STUMPER_INFERENCE_MODE == "worker" or self._loaded(version)
+
+    def _load_future(self, version: ModelVersion) -> asyncio.Future:
+        # One load per version and loop, shared by every socket that waits for it (the load itself
+        # is once per process anyway: mlcore.loading.LoadOnceCache). A failed load is tried again.
+        loop = asyncio.get_running_loop()
+        key = (version.pk, id(loop))
+        future = self._loads.get(key)
+        if future is None or (future.done() and (future.cancelled() or future.exception() is not None)):
+            future = loop.run_in_executor(None, self._load, version)
+            self._loads[key] = future
+        return future
+
+    async def wait_until_loaded(self, version: ModelVersion) -> None:
+        """Return once this process has the version's model (raises what the load raised)."""
+        if not self.model_ready(version):
+            await asyncio.shield(self._load_future(version))
+
+    async def loads_settled(self) -> None:
+        """Return once every load started on this event loop has finished, failed or not."""
+        loop_id = id(asyncio.get_running_loop())
+        running = [future for (_, loop), future in self._loads.items() if loop == loop_id and not future.done()]
+        await asyncio.gather(*map(asyncio.shield, running), return_exceptions=True)
+
     def warm_up(self, version: ModelVersion) -> None:
         """Start loading a version's model in the background so the first draft is fast."""
-        if settings.STUMPER_INFERENCE_MODE == "worker":
-            # The web process never loads a model in this mode. Inference workers load a version on
-            # its first batch and keep it; a warm-up task would reach only the one worker that took
-            # it, so none is sent.
+        if self.model_ready(version):
+            # Loaded already, or worker mode: the web process never loads a model then, and the
+            # inference workers load the live models when they start (config.preload).
             return
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(None, lambda: self._load(version))
-        # A failed load is reported when a draft needs the model; here it is only logged.
-        future.add_done_callback(lambda done: done.exception() and logger.warning("Warm-up of %s failed: %s", version.name, done.exception()))
+        future = self._load_future(version)
+        # A failed load is reported when a draft needs the model; here it is only logged, once.
+        future.add_done_callback(lambda done: not done.cancelled() and done.exception() and logger.warning(
+            "Warm-up of %s failed: %s", version.name, done.exception()))
 
     async def predict_draft(self, *, version: ModelVersion, key: Hashable, example: Any) -> Any | None:
         """The prediction for this draft, or None when a newer draft of ``key`` replaced it."""
@@ -141,5 +172,6 @@ def _predict_drafts_task() -> Task:
 
 inference_service = InferenceService(
     lambda version, examples: predict_examples(version, examples), lambda version: load_scorer(scorer_spec_for(version)),
+    loaded=lambda version: scorer_loaded(scorer_spec_for(version)),
     example_type=MCExample, prediction_type=MCPrediction, task=_predict_drafts_task,
 )

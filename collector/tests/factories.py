@@ -113,7 +113,7 @@ def validate(question, validator, original_index, **kwargs):
     return validation_services.validation_submit(validator=validator, token=token, position=position, **kwargs)
 
 
-async def connect_author_socket(user, round_id):
+async def connect_author_socket(user, round_id, *, loaded: bool = True):
     """An open author websocket (``ws/author/<round_id>/``) of ``user``, through the real routing."""
     from channels.routing import URLRouter
     from channels.testing import WebsocketCommunicator
@@ -124,4 +124,9 @@ async def connect_author_socket(user, round_id):
     communicator.scope["user"] = user
     connected, _ = await communicator.connect()
     assert connected
+    if loaded:
+        # The socket starts loading the round's models; tests want predictions, not "loading", first.
+        from collector.inference import inference_service
+
+        await inference_service.loads_settled()
     return communicator

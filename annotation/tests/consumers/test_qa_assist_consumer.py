@@ -7,6 +7,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from annotation import services
+from annotation.inference import qa_inference_service
 from annotation.routing import websocket_urlpatterns
 from annotation.tests.factories import FA_CONTEXT, ZWNJ, selection
 
@@ -18,6 +19,7 @@ async def connect(user, session_id):
     communicator.scope["user"] = user
     connected, _ = await communicator.connect()
     assert connected
+    await qa_inference_service.loads_settled()  # predictions, not "loading", first
     return communicator
 
 

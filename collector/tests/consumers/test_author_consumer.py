@@ -90,6 +90,8 @@ async def test_only_the_newest_of_a_burst_of_drafts_is_answered_last(student, op
     replies = []
     while True:
         reply = await communicator.receive_json_from(timeout=30)
+        if reply.get("state") == "loading":
+            continue  # the model was evicted from the process's cache by an earlier test: loaded again
         replies.append(reply)
         if reply.get("seq") == 10:
             break
@@ -123,8 +125,11 @@ async def test_closed_round_and_missing_round_are_refused(student, open_round):
 
 async def test_model_failure_is_reported_and_authoring_goes_on(student, open_round):
     communicator = await connect(student, open_round.pk)
-    with mock.patch("collector.inference.load_scorer", side_effect=OSError("no weights")):
+    with mock.patch("collector.inference.load_scorer", side_effect=OSError("no weights")), \
+            mock.patch("collector.inference.scorer_loaded", return_value=False):
         await communicator.send_json_to(DRAFT)
+        reply = await communicator.receive_json_from(timeout=10)
+        assert reply["type"] == "status" and reply["state"] == "loading"  # then the load fails
         reply = await communicator.receive_json_from(timeout=10)
     assert reply["type"] == "status" and reply["state"] == "unavailable"
     assert "submit" in reply["message"]
@@ -178,4 +183,43 @@ async def test_in_worker_mode_no_answer_in_time_is_unavailable_and_authoring_goe
     with mock.patch("collector.inference.model_version_get", return_value=open_round.live_model):
         await communicator.send_json_to({**DRAFT, "seq": 2})  # the worker is back
         assert (await communicator.receive_json_from(timeout=30))["type"] == "prediction"
+    await communicator.disconnect()
+
+
+async def test_a_model_still_loading_is_announced_and_the_draft_answered_once_loaded(student, open_round):
+    import threading
+
+    import collector.inference
+
+    release = threading.Event()
+    real_load = collector.inference.load_scorer
+
+    def slow_load(spec):
+        assert release.wait(timeout=20)
+        return real_load(spec)
+
+    with mock.patch("collector.inference.load_scorer", side_effect=slow_load), \
+            mock.patch("collector.inference.scorer_loaded", return_value=False):
+        communicator = await connect(student, open_round.pk, loaded=False)  # a fresh process: nothing loaded
+        await communicator.send_json_to({**DRAFT, "seq": 1})
+        reply = await communicator.receive_json_from(timeout=10)
+        assert reply["type"] == "status" and reply["state"] == "loading" and reply["seq"] == 1
+        assert "loading" in reply["message"]
+        assert await communicator.receive_nothing(timeout=0.3)  # not "unavailable": it waits for the load
+        release.set()
+        reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "prediction" and reply["seq"] == 1
+    await communicator.disconnect()
+
+
+async def test_an_expected_timeout_is_logged_as_one_line(student, open_round, caplog):
+    communicator = await connect(student, open_round.pk)
+    with mock.patch.object(inference_service, "predict_draft", side_effect=TimeoutError()), \
+            caplog.at_level("WARNING", logger="collector.consumers"):
+        await communicator.send_json_to(DRAFT)
+        reply = await communicator.receive_json_from(timeout=10)
+    assert reply["type"] == "status" and reply["state"] == "unavailable"
+    records = [r for r in caplog.records if r.name == "collector.consumers"]
+    assert len(records) == 1 and records[0].levelname == "WARNING" and records[0].exc_info is None
+    assert "no answer within" in records[0].getMessage()
     await communicator.disconnect()
