@@ -22,6 +22,7 @@ from annotation.models import (
     SpanQuestion,
     Split,
 )
+from collector.models import ModelVersion
 
 Kind = AnnotationSession.Kind
 SECOND_PASS_SPLITS = (Split.VALIDATION, Split.TEST)
@@ -253,3 +254,8 @@ def paragraph_for_owner(*, user: User, paragraph_id: int) -> Paragraph:
     if paragraph is None or not can_manage(user, paragraph.article.project):
         raise AccessError("Only the project's owner manages its paragraphs.")
     return paragraph
+
+
+def qa_model_versions_in_use() -> list[ModelVersion]:
+    """The QA models of every project (the model in the loop of its workers' draft sockets)."""
+    return list(ModelVersion.objects.filter(pk__in=Project.objects.exclude(qa_model=None).values("qa_model")))

@@ -138,6 +138,11 @@ class InferenceService:
         if not self.model_ready(version):
             await asyncio.shield(self._load_future(version))
 
+    def load_now(self, version: ModelVersion) -> None:
+        """Load a version's model in this process, in this thread (start-up preloading)."""
+        set_torch_threads(settings.STUMPER_TORCH_THREADS)
+        self._load(version)
+
     async def loads_settled(self) -> None:
         """Return once every load started on this event loop has finished, failed or not."""
         loop_id = id(asyncio.get_running_loop())

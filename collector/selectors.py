@@ -17,6 +17,7 @@ from django.db.models import (
     Value,
     When,
 )
+from django.utils import timezone
 
 from accounts.models import User
 from collector.cv_accuracy import small_folds_warning, smallest_fold
@@ -430,3 +431,15 @@ def live_model_choices() -> QuerySet[ModelVersion]:
 
 def model_version_get(*, model_id: int) -> ModelVersion:
     return ModelVersion.objects.get(pk=model_id)
+
+
+def model_versions_live() -> list[ModelVersion]:
+    """The models drafts need now: live and answer-only models of the rounds open (or not yet closed)."""
+    rounds = Round.objects.select_related("live_model", "answer_only_model").filter(
+        Q(closes_at__isnull=True) | Q(closes_at__gt=timezone.now()))
+    versions = {}
+    for round_ in rounds:
+        for version in (round_.live_model, round_.answer_only_model if round_.coach_answer_only else None):
+            if version is not None:
+                versions[version.pk] = version
+    return list(versions.values())

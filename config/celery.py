@@ -2,6 +2,7 @@
 import os
 
 from celery import Celery
+from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -17,3 +18,19 @@ def _ensure_broker_folders(sender: Celery, **kwargs) -> None:
     for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
         if options.get(key):
             os.makedirs(options[key], exist_ok=True)
+
+
+@worker_ready.connect
+def _preload_models(sender=None, **kwargs) -> None:
+    """An inference worker loads the live models when it starts, not on the first draft batch."""
+    from django.conf import settings
+
+    from config.preload import preload_in_background
+
+    queues = set()
+    try:
+        queues = set(sender.app.amqp.queues.consume_from)
+    except AttributeError:  # a worker whose queues cannot be read serves every queue
+        queues = {"inference"}
+    if settings.STUMPER_PRELOAD_MODELS and "inference" in queues:
+        preload_in_background(local_only=False)

@@ -199,6 +199,10 @@ if STUMPER_INFERENCE_MODE == "worker" and not REDIS_URL:
         "back through Redis (Celery's result backend). Set REDIS_URL, or use STUMPER_INFERENCE_MODE=local."
     )
 
+# Load the open rounds' live models (and the projects' QA models) when a process starts, in the
+# background (config.preload): web processes in local mode and inference workers.
+STUMPER_PRELOAD_MODELS = env.bool("STUMPER_PRELOAD_MODELS", default=True)
+
 # Seconds a submit request waits for the live model in "local" mode (its answer-only twin included);
 # a slower model leaves the prediction pending and the inference worker computes it.
 STUMPER_SUBMIT_SCORING_BUDGET = env.float("STUMPER_SUBMIT_SCORING_BUDGET", default=2.0)

@@ -2,6 +2,8 @@
 import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
+# Tests load the models they need; the servers and workers they start inherit this too.
+os.environ.setdefault("STUMPER_PRELOAD_MODELS", "false")
 
 from config.settings.base import *  # noqa: F403
 from config.settings.base import CELERY_BROKER_URL, DATABASES, STATIC_ROOT, VAR_DIR, env
