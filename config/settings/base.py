@@ -163,8 +163,18 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 # Tasks go to a queue by the kind of machine they need, so that the inference and training
 # queues can be served by workers on GPU machines (README "Scaling out"). A worker runs the
 # queues named by -Q; -Q default,training,inference (STUMPER_CELERY_QUEUES, scripts/start.sh) runs all.
+#
+# On the inference queue, live drafts go first: a submission's prediction is sent with a lower
+# priority (Redis serves priority 0 before 3, 6 and 9; no priority is 0), so a burst of submissions
+# or the start-up sweep of pending ones cannot hold the authors' draft batches until they time out.
+# Drafts cannot starve submissions in turn: each web process has at most one draft batch per model
+# version out at a time (the batcher waits for its answer), so a submission waits behind at most that
+# many batches. In local mode the submit request's own budget (STUMPER_SUBMIT_SCORING_BUDGET) bounds
+# its wait for the model lock that drafts share, and a slow one is finished on this queue.
+SUBMISSION_SCORING_PRIORITY = 6
 CELERY_TASK_ROUTES = {
-    "collector.prediction_compute": {"queue": "inference"},
+    "collector.prediction_compute": {"queue": "inference", "priority": SUBMISSION_SCORING_PRIORITY},
+    "annotation.predict_question_answer": {"queue": "inference", "priority": SUBMISSION_SCORING_PRIORITY},
     "collector.scoring_run": {"queue": "training"},
     "collector.training_job_run": {"queue": "training"},
     "collector.answer_only_model_train": {"queue": "training"},
