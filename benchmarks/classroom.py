@@ -343,7 +343,7 @@ def pause_results(authors: list[Author]) -> dict:
             seen = [t for t, key in author.answers if key == pause_.key and t <= pause_.end]
             if seen:
                 answered += 1
-                latencies.append(max(0.0, min(seen) - pause_.start) if min(seen) >= pause_.start else 0.0)
+                latencies.append(max(0.0, min(seen) - pause_.start))  # 0: that text was answered before
     ms = np.asarray(latencies) * 1000
     return {"pauses": total, "pauses_answered_share": round(answered / total, 4) if total else None,
             "pause_p50_ms": round(float(np.percentile(ms, 50)), 1) if len(ms) else None,
