@@ -121,7 +121,8 @@ class QAAssistConsumer(DraftSocketConsumer):
 
     async def predict(self, question: str, gold: str | None, local_seq: int, seq: int | None) -> None:
         if not qa_inference_service.model_ready(self.version):
-            await self.send_json({"type": "status", "state": "loading", "message": LOADING_MESSAGE, "seq": seq})
+            if not qa_inference_service.load_failed(self.version):  # a failed model is tried again, silently
+                await self.send_json({"type": "status", "state": "loading", "message": LOADING_MESSAGE, "seq": seq})
             try:
                 await qa_inference_service.wait_until_loaded(self.version)
             except asyncio.CancelledError:

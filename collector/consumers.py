@@ -177,7 +177,8 @@ class AuthorConsumer(DraftSocketConsumer):
         """Wait for a model still loading in this process (the author hears "loading"); False: give up."""
         if inference_service.model_ready(self.version):
             return True
-        await self.send_json({"type": "status", "state": "loading", "message": LOADING_MESSAGE, "seq": seq})
+        if not inference_service.load_failed(self.version):  # a model that failed is tried again, silently
+            await self.send_json({"type": "status", "state": "loading", "message": LOADING_MESSAGE, "seq": seq})
         try:
             await inference_service.wait_until_loaded(self.version)
         except asyncio.CancelledError:

@@ -69,10 +69,11 @@ class InferenceService:
         self.example_type, self.prediction_type = example_type, prediction_type
         self._batchers: dict[tuple[int, int], DraftBatcher] = {}
         self._loads: dict[tuple[int, int], asyncio.Future] = {}
+        self._failed: set[int] = set()
 
     def reset(self) -> None:
         """Forget every batcher and load (a forked process cannot use its parent's event loops)."""
-        self._batchers, self._loads = {}, {}
+        self._batchers, self._loads, self._failed = {}, {}, set()
 
     def _batcher(self, version: ModelVersion) -> DraftBatcher:
         # Keyed by the running loop too: test clients and servers may each run their own loop.
@@ -123,15 +124,27 @@ class InferenceService:
         return settings.STUMPER_INFERENCE_MODE == "worker" or self._loaded(version)
 
     def _load_future(self, version: ModelVersion) -> asyncio.Future:
-        # One load per version and loop, shared by every socket that waits for it (the load itself
-        # is once per process anyway: mlcore.loading.LoadOnceCache). A failed load is tried again.
+        # One load at a time per version and loop, shared by every socket that waits for it (the load
+        # itself is once per process anyway: mlcore.loading.LoadOnceCache). A finished one says
+        # nothing about now (failed, or the model was evicted since), so it is started again.
         loop = asyncio.get_running_loop()
         key = (version.pk, id(loop))
         future = self._loads.get(key)
-        if future is None or (future.done() and (future.cancelled() or future.exception() is not None)):
+        if future is None or future.done():
             future = loop.run_in_executor(None, self._load, version)
+            future.add_done_callback(lambda done: self._note_outcome(version.pk, done))
             self._loads[key] = future
         return future
+
+    def _note_outcome(self, version_id: int, done: asyncio.Future) -> None:
+        if not done.cancelled() and done.exception() is not None:
+            self._failed.add(version_id)
+        else:
+            self._failed.discard(version_id)
+
+    def load_failed(self, version: ModelVersion) -> bool:
+        """True when the last load of this version in this process failed (then it is not "loading")."""
+        return version.pk in self._failed
 
     async def wait_until_loaded(self, version: ModelVersion) -> None:
         """Return once this process has the version's model (raises what the load raised)."""
@@ -142,12 +155,6 @@ class InferenceService:
         """Load a version's model in this process, in this thread (start-up preloading)."""
         set_torch_threads(settings.STUMPER_TORCH_THREADS)
         self._load(version)
-
-    async def loads_settled(self) -> None:
-        """Return once every load started on this event loop has finished, failed or not."""
-        loop_id = id(asyncio.get_running_loop())
-        running = [future for (_, loop), future in self._loads.items() if loop == loop_id and not future.done()]
-        await asyncio.gather(*map(asyncio.shield, running), return_exceptions=True)
 
     def warm_up(self, version: ModelVersion) -> None:
         """Start loading a version's model in the background so the first draft is fast."""

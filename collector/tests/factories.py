@@ -126,7 +126,23 @@ async def connect_author_socket(user, round_id, *, loaded: bool = True):
     assert connected
     if loaded:
         # The socket starts loading the round's models; tests want predictions, not "loading", first.
-        from collector.inference import inference_service
-
-        await inference_service.loads_settled()
+        # (Waited for here rather than through the socket, whose connect() may not have run yet.)
+        await _models_loaded(round_id)
     return communicator
+
+
+async def _models_loaded(round_id: int) -> None:
+    """The round's models loaded in this process (as the socket's warm-up does), failures ignored."""
+    from channels.db import database_sync_to_async
+
+    from collector.inference import inference_service
+    from collector.models import Round
+
+    round_ = await database_sync_to_async(
+        Round.objects.select_related("live_model", "answer_only_model").filter(pk=round_id).first)()
+    for version in (round_.live_model, round_.answer_only_model) if round_ is not None else ():
+        if version is not None:
+            try:
+                await inference_service.wait_until_loaded(version)
+            except Exception:  # noqa: BLE001 - a test of a failing model sees the failure on its draft
+                pass

@@ -19,8 +19,21 @@ async def connect(user, session_id):
     communicator.scope["user"] = user
     connected, _ = await communicator.connect()
     assert connected
-    await qa_inference_service.loads_settled()  # predictions, not "loading", first
+    await _model_loaded(session_id)  # predictions, not "loading", first
     return communicator
+
+
+async def _model_loaded(session_id: int) -> None:
+    from annotation.models import AnnotationSession
+
+    session = await database_sync_to_async(AnnotationSession.objects.select_related(
+        "paragraph__article__project__qa_model").filter(pk=session_id).first)()
+    version = session.paragraph.article.project.qa_model if session is not None else None
+    if version is not None:
+        try:
+            await qa_inference_service.wait_until_loaded(version)
+        except Exception:  # noqa: BLE001 - a test of a failing model sees the failure on its draft
+            pass
 
 
 @database_sync_to_async
