@@ -71,7 +71,10 @@ async def _draft_while_down(round_id: int, user) -> list[dict]:
     replies = [await communicator.receive_json_from(timeout=10)]
     await communicator.send_json_to({"type": "draft", "prompt": FORM["prompt"], "answer": 0, "seq": 1,
                                      "choices": [FORM[f"choice_{i}"] for i in range(4)]})
-    replies.append(await communicator.receive_json_from(timeout=30))
+    reply = await communicator.receive_json_from(timeout=30)
+    if reply.get("state") == "loading":  # the load started on connect had not failed yet
+        reply = await communicator.receive_json_from(timeout=30)
+    replies.append(reply)
     await communicator.disconnect()
     return replies
 
