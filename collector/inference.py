@@ -5,7 +5,9 @@ version batches concurrent drafts, keeps only each connection's newest one and b
 ``STUMPER_INFERENCE_MODE`` says where a batch runs: in a thread of the web process (``"local"``,
 the embedded default) or as one Celery task on the ``inference`` queue (``"worker"``, scaled out:
 the web processes then load no model for drafts). Submissions call ``predict_examples`` directly;
-the worker calls it for anything left pending.
+the worker calls it for anything left pending. Both score through ``live_scorer``: each (prompt,
+choice) pair or text computed alone, on ``STUMPER_INFERENCE_ENGINE``, kept in a per-process LRU
+of ``STUMPER_INFERENCE_CACHE_SIZE`` entries that drafts and submissions share (mlcore.incremental).
 """
 import asyncio
 import contextlib
@@ -20,6 +22,7 @@ from django.conf import settings
 from collector.models import ModelVersion
 from collector.selectors import model_version_get
 from mlcore.configs import MCExample, MCPrediction, ScorerKind, ScorerSpec
+from mlcore.inference_cache import shared_cache
 from mlcore.loading import load_scorer, scorer_loaded, set_torch_threads
 from mlcore.serving import DraftBatcher
 
@@ -32,10 +35,28 @@ def scorer_spec_for(version: ModelVersion) -> ScorerSpec:
     return ScorerSpec(kind=ScorerKind(version.kind), path=version.path, name=version.name, revision=version.revision)
 
 
+def live_scorer(version: ModelVersion) -> Any:
+    """A version's model as drafts and submissions use it (``mlcore.incremental.IncrementalScorer``)."""
+    from mlcore.incremental import load_incremental  # imports torch: only where a model runs
+
+    set_torch_threads(settings.STUMPER_TORCH_THREADS)
+    shared_cache.resize(settings.STUMPER_INFERENCE_CACHE_SIZE)
+    return load_incremental(load_scorer(scorer_spec_for(version)), engine=settings.STUMPER_INFERENCE_ENGINE)
+
+
+def live_scorer_loaded(version: ModelVersion) -> bool:
+    """True when :func:`live_scorer` would answer at once: weights loaded and engine built."""
+    spec = scorer_spec_for(version)
+    if not scorer_loaded(spec):
+        return False
+    from mlcore.incremental import incremental_loaded  # imports torch, which the loaded model has imported anyway
+
+    return incremental_loaded(load_scorer(spec), engine=settings.STUMPER_INFERENCE_ENGINE)
+
+
 def predict_examples(version: ModelVersion, examples: Sequence[MCExample]) -> list[MCPrediction]:
     """Score examples with a version's model, loading it on first use in this process."""
-    set_torch_threads(settings.STUMPER_TORCH_THREADS)
-    return load_scorer(scorer_spec_for(version)).predict(list(examples))
+    return live_scorer(version).predict(list(examples))
 
 
 def record_to_json(record: Any) -> dict[str, Any]:
@@ -183,7 +204,7 @@ def _predict_drafts_task() -> Task:
 
 
 inference_service = InferenceService(
-    lambda version, examples: predict_examples(version, examples), lambda version: load_scorer(scorer_spec_for(version)),
-    loaded=lambda version: scorer_loaded(scorer_spec_for(version)),
+    lambda version, examples: predict_examples(version, examples), lambda version: live_scorer(version),
+    loaded=lambda version: live_scorer_loaded(version),
     example_type=MCExample, prediction_type=MCPrediction, task=_predict_drafts_task,
 )

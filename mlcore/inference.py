@@ -15,6 +15,7 @@ Both load lazily through :mod:`mlcore.loading` and run batched under
 batch, not to ``max_length``). ``predict`` holds a per-scorer lock: a fast
 tokenizer raises "Already borrowed" when two threads use it at once, and one
 forward pass already uses every torch thread, so serialising costs nothing.
+Live scoring (:mod:`mlcore.incremental`) wraps these scorers and takes the same ``lock``.
 """
 
 from __future__ import annotations
@@ -44,7 +45,10 @@ __all__ = [
     "MultipleChoiceScorer",
     "ZeroShotEmbeddingScorer",
     "encode_pairs",
+    "mean_pool_normalize",
     "read_training_meta",
+    "zero_shot_scores",
+    "zero_shot_texts",
 ]
 
 #: Written by the trainer next to the weights; read back so inference blanks
@@ -87,6 +91,34 @@ def _to_predictions(probs: torch.Tensor, spec: ScorerSpec, revision: str) -> lis
     ]
 
 
+def zero_shot_texts(example: MCExample) -> list[str]:
+    """The 9 texts the zero-shot scorer embeds: prompt, the 4 bare choices, the 4 completed sentences."""
+    prompt = example.prompt.strip()
+    choices = [choice.strip() for choice in example.choices]
+    return [prompt, *choices, *(f"{prompt} {choice}" for choice in choices)]
+
+
+def mean_pool_normalize(hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """Mean over the real tokens, then L2 normalisation (sentence-transformers' recipe).
+
+    ``hidden`` is ``(batch, seq, hidden)``, ``attention_mask`` ``(batch, seq)``; returns ``(batch, hidden)``.
+    """
+    mask = attention_mask.unsqueeze(-1).to(hidden.dtype)  # (batch, seq, 1)
+    pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)  # (batch, hidden)
+    return torch.nn.functional.normalize(pooled, p=2, dim=-1)
+
+
+def zero_shot_scores(emb: torch.Tensor, odd_one_out_weight: float) -> torch.Tensor:
+    """Scores ``(batch, 4)`` from the embeddings ``(batch, 9, hidden)`` of :func:`zero_shot_texts`."""
+    prompt_emb = emb[:, :1]  # (batch, 1, hidden)
+    choice_emb = emb[:, 1 : 1 + NUM_CHOICES]  # (batch, 4, hidden)
+    completed_emb = emb[:, 1 + NUM_CHOICES :]  # (batch, 4, hidden)
+    coherence = (prompt_emb * completed_emb).sum(dim=-1)  # (batch, 4)
+    pairwise = choice_emb @ choice_emb.transpose(1, 2)  # (batch, 4, 4), diagonal = 1
+    mean_other = (pairwise.sum(dim=-1) - pairwise.diagonal(dim1=1, dim2=2)) / (NUM_CHOICES - 1)  # (batch, 4)
+    return coherence - odd_one_out_weight * mean_other
+
+
 class ZeroShotEmbeddingScorer:
     """Zero-shot scorer on a sentence-embedding model (default: packaged MiniLM).
 
@@ -120,7 +152,7 @@ class ZeroShotEmbeddingScorer:
         path = resolve_checkpoint(spec.path)
         self.tokenizer_, self.model_ = load_pretrained(AutoModel, path, spec.name)
         self.revision_ = spec.revision or weights_revision(path)
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> torch.Tensor:
         """Mean-pooled, L2-normalised sentence embeddings, shape ``(len(texts), hidden)``.
@@ -138,33 +170,20 @@ class ZeroShotEmbeddingScorer:
             )
             with torch.inference_mode():
                 hidden = self.model_(**enc).last_hidden_state  # (chunk, seq, hidden)
-            mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)  # (chunk, seq, 1)
-            pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)  # (chunk, hidden)
-            out[chunk] = torch.nn.functional.normalize(pooled, p=2, dim=-1)
+            out[chunk] = mean_pool_normalize(hidden, enc["attention_mask"])
         return out
 
     def scores(self, examples: Sequence[MCExample]) -> torch.Tensor:
         """Unscaled scores (see class docstring), shape ``(batch, 4)``."""
         n_texts = 1 + 2 * NUM_CHOICES  # prompt, 4 bare choices, 4 completed sentences
-        texts: list[str] = []
-        for example in examples:
-            prompt = example.prompt.strip()
-            texts.append(prompt)
-            texts.extend(choice.strip() for choice in example.choices)
-            texts.extend(f"{prompt} {choice.strip()}" for choice in example.choices)
+        texts = [text for example in examples for text in zero_shot_texts(example)]
         emb = self.embed(texts).view(len(examples), n_texts, -1)  # (batch, 9, hidden)
-        prompt_emb = emb[:, :1]  # (batch, 1, hidden)
-        choice_emb = emb[:, 1 : 1 + NUM_CHOICES]  # (batch, 4, hidden)
-        completed_emb = emb[:, 1 + NUM_CHOICES :]  # (batch, 4, hidden)
-        coherence = (prompt_emb * completed_emb).sum(dim=-1)  # (batch, 4)
-        pairwise = choice_emb @ choice_emb.transpose(1, 2)  # (batch, 4, 4), diagonal = 1
-        mean_other = (pairwise.sum(dim=-1) - pairwise.diagonal(dim1=1, dim2=2)) / (NUM_CHOICES - 1)  # (batch, 4)
-        return coherence - self.config.odd_one_out_weight * mean_other
+        return zero_shot_scores(emb, self.config.odd_one_out_weight)
 
     def predict(self, examples: Sequence[MCExample]) -> list[MCPrediction]:
         """Probabilities for each example, scoring ``config.batch_size`` questions at a time."""
         predictions: list[MCPrediction] = []
-        with self._lock:
+        with self.lock:
             for start in range(0, len(examples), self.config.batch_size):
                 chunk = examples[start : start + self.config.batch_size]
                 probs = torch.softmax(self.scores(chunk).double() / self.config.temperature, dim=-1)  # (chunk, 4)
@@ -218,7 +237,7 @@ class MultipleChoiceModelScorer:
         self.answer_only_: bool = bool(meta.get("answer_only", config.answer_only))
         self.config = config
         self.revision_ = spec.revision or weights_revision(path)
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
 
     def logits(self, examples: Sequence[MCExample]) -> torch.Tensor:
         """Raw scores, shape ``(batch, 4)``, in one forward pass."""
@@ -230,7 +249,7 @@ class MultipleChoiceModelScorer:
         """Probabilities for each example, in length-sorted forward passes of ``batch_size`` questions."""
         probs = torch.empty(len(examples), NUM_CHOICES, dtype=torch.float64)  # (batch, 4)
         lengths = [len(ex.prompt) + max(len(c) for c in ex.choices) for ex in examples]
-        with self._lock:
+        with self.lock:
             for chunk in _length_sorted_chunks(lengths, self.config.batch_size):
                 probs[chunk] = torch.softmax(self.logits([examples[i] for i in chunk]).double(), dim=-1)
         return _to_predictions(probs, self.spec, self.revision_)

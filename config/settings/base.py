@@ -196,6 +196,21 @@ STUMPER_TORCH_THREADS = env.int("STUMPER_TORCH_THREADS", default=2)
 STUMPER_INFERENCE_MAX_PENDING = env.int("STUMPER_INFERENCE_MAX_PENDING", default=64)
 STUMPER_INFERENCE_MAX_BATCH = env.int("STUMPER_INFERENCE_MAX_BATCH", default=16)
 STUMPER_INFERENCE_TIMEOUT = env.float("STUMPER_INFERENCE_TIMEOUT", default=10.0)
+# Live scoring keeps each (prompt, choice) pair's logit / each text's embedding, per model version
+# and engine, in an LRU of this many entries per process (0 = off), shared by drafts and
+# submissions: a keystroke in one field then recomputes that field only (mlcore/incremental.py).
+STUMPER_INFERENCE_CACHE_SIZE = env.int("STUMPER_INFERENCE_CACHE_SIZE", default=8192)
+if STUMPER_INFERENCE_CACHE_SIZE < 0:
+    raise ImproperlyConfigured("STUMPER_INFERENCE_CACHE_SIZE must be >= 0 (0 turns the cache off).")
+# Engine of live scoring (drafts and submissions; training and cross-validation always use torch):
+# "auto" (the fastest engine measured to keep CODAH accuracy, see mlcore/engines.py; torch when it
+# cannot run), "torch", "torch-int8", "onnx" or "onnx-int8" (ONNX Runtime, float32 or int8).
+STUMPER_INFERENCE_ENGINE = env.str("STUMPER_INFERENCE_ENGINE", default="auto")
+if STUMPER_INFERENCE_ENGINE not in ("auto", "torch", "torch-int8", "onnx", "onnx-int8"):
+    raise ImproperlyConfigured(
+        f'STUMPER_INFERENCE_ENGINE must be "auto", "torch", "torch-int8", "onnx" or "onnx-int8", '
+        f"not {STUMPER_INFERENCE_ENGINE!r}."
+    )
 # Where the web's model work runs: "local", in the web process (drafts in a thread, submissions
 # scored in the request; the embedded default), or "worker", on the inference queue (scaled out:
 # no model in the web processes): one Celery task per batch of drafts, answered through the Redis
