@@ -1,29 +1,40 @@
 """Live-feedback benchmark: how fast do authors see the model's probabilities?
 
-    .venv/bin/python benchmarks/live_feedback.py [--authors 16] [--seconds 15] [--n 50]
+    .venv/bin/python benchmarks/live_feedback.py [--authors 16] [--seconds 20] [--n 40] [--quick] [--json] [--out PATH]
 
-Builds a throwaway installation (SQLite in a temporary STUMPER_VAR_DIR, one open round whose
-live model is version 0, ``services.model_version_default()``), starts daphne on a free port
-and measures in one run:
+Builds a throwaway installation (SQLite in a temporary STUMPER_VAR_DIR, one open round whose live
+model is version 0, or with ``--quick`` a tiny random BERT), starts daphne on a free port and
+measures in one run, with the draft rate limit set to what the page can send (one draft per
+``DEBOUNCE_MS`` of static/js/author.js, read from the file):
 
-(a) the bare forward pass of the default model for 1 question x 4 choices, in this process
-    (in an executor thread, as the server's batcher runs it, and in the main thread);
-(b) the websocket round trip for 1 author: draft sent -> its prediction received;
-(c) N authors typing at once for a while (a new draft every 150-300 ms, then a final draft):
-    latency of every answered draft and of every final draft, final drafts left unanswered,
-    stale replies and "busy" statuses.
+(a) the bare forward of the live scorer (``predict_examples``) on 1 question x 4 choices with a new
+    prompt, in this process, in an executor thread as the server runs it (and in the main thread);
+(b) the websocket round trip for 1 author sending the same kind of drafts at the page's cadence;
+(c) N authors editing questions the way the page sends them: a typist's keystroke gaps, pauses
+    between words and between fields; the page's debounce decides when a draft goes out (only a
+    changed draft is sent). "Pause to prediction" is from the moment the page sends the draft
+    (the debounce found a pause) to its prediction; the time since the last keystroke adds the
+    debounce and is reported beside it.
 
-Students are signed in by writing Django sessions directly and sending the ``sessionid``
-cookie (plus the ``Origin`` header that AllowedHostsOriginValidator checks) on the handshake.
-Results are printed and written to benchmarks/out/live_feedback.json.
+Headline keys of benchmarks/out/live_feedback.json (stable): ``ratio_p50`` (round trip / bare
+forward at p50, one author; aim <= 1.2), ``ratio_p95``, ``authors_p50_ms`` and ``authors_p95_ms``
+(pause to prediction over the answered drafts of (c); aim p95 < 300 ms), ``authors_p95_from_last_key_ms``,
+``drafts_sent``, ``drafts_answered``, ``superseded`` (replaced by the author's newer draft before
+their batch ran: not answered, by design), ``pauses_answered_share`` (answered before the author
+typed again), ``final_drafts``, ``final_drafts_answered`` (aim: all), ``rate_limited``, ``errors``;
+context: ``bare_forward_ms``, ``round_trip_1_author_ms``, ``debounce_ms``, ``draft_rate``, ``engine``,
+``cpu_capability``, ``torch_threads``, ``model``, ``quick``. Timings are as noisy as the machine.
+Exit status 1 if a final draft went unanswered or a draft was rate limited.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
+import re
 import secrets
 import shutil
 import socket
@@ -42,18 +53,38 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT_FILE = ROOT / "benchmarks" / "out" / "live_feedback.json"
+AUTHOR_JS = ROOT / "static" / "js" / "author.js"
 REPLY_TIMEOUT = 30.0  # seconds to wait for one prediction before calling it missing
 FINAL_TIMEOUT = 15.0
+# What the authors edit; "{name}" makes every author's text their own (no shared cache entries).
+QUESTIONS = [
+    ("{name} forgot the bread in the oven for an hour, so the toast was",
+     ("burnt and black.", "perfectly golden.", "still frozen.", "soft and white.")),
+    ("{name} ran the whole marathon without training. The next morning {name}",
+     ("could hardly walk.", "ran another one.", "felt rested.", "grew taller.")),
+    ("It rained all night and {name} left the window open. The carpet",
+     ("was soaked.", "was dry.", "caught fire.", "turned into wood.")),
+    ("{name} put the ice cream on the sunny balcony. An hour later it",
+     ("had melted.", "was frozen solid.", "had grown.", "was singing.")),
+]
+NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emre", "Farah", "Gus", "Hana", "Ivan", "Jun", "Kofi", "Lena", "Mia",
+         "Noor", "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tara"]
+WORDS = ["very", "quickly", "then", "again", "slowly", "the", "red", "small", "and", "not", "after", "school",
+         "always", "never", "warm", "dog", "kitchen", "before", "happily", "soon"]
 
-# A question that an author "types": the prompt grows one character per keystroke.
-PROMPT = "The chef forgot the bread in the oven for an hour, so the toast he served was"
-CHOICES = ["burnt and black.", "perfectly golden.", "still frozen.", "soft and white."]
+
+def page_debounce_ms() -> int:
+    """The debounce the authoring page waits after a keystroke before it sends a draft."""
+    match = re.search(r"\bDEBOUNCE_MS\s*=\s*(\d+)\s*;", AUTHOR_JS.read_text(encoding="utf-8"))
+    if match is None:
+        raise RuntimeError(f"no DEBOUNCE_MS constant in {AUTHOR_JS}")
+    return int(match.group(1))
 
 
-def configure_environment(var_dir: Path) -> dict[str, str]:
+def configure_environment(var_dir: Path, draft_rate: float) -> dict[str, str]:
     """Settings for this process and the server: nothing from the developer's .env or servers."""
     env = dict(os.environ)
-    for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "STUMPER_BROKER_DIR"):
+    for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "STUMPER_BROKER_DIR", "STUMPER_DRAFT_BURST"):
         env.pop(name, None)
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.local",
@@ -63,6 +94,8 @@ def configure_environment(var_dir: Path) -> dict[str, str]:
         DEBUG="false",
         HF_HUB_OFFLINE="1",
         LOG_LEVEL="WARNING",
+        # The page sends at most one draft per debounce: the limit a real author can reach.
+        STUMPER_DRAFT_RATE=repr(draft_rate),
     )
     os.environ.clear()
     os.environ.update(env)
@@ -76,7 +109,7 @@ class Setup:
     session_keys: list[str]
 
 
-def build_installation(n_students: int) -> Setup:
+def build_installation(n_students: int, *, tiny: bool, var_dir: Path) -> Setup:
     """Migrate, then create an instructor, a course, an open round and signed-in students."""
     import django
 
@@ -93,7 +126,13 @@ def build_installation(n_students: int) -> Setup:
     call_command("migrate", verbosity=0)
     instructor = user_create(username="bench-teacher", password="bench-pass-123!", role=User.Role.INSTRUCTOR)
     course = services.course_create(owner=instructor, name="Benchmark course")
-    version = services.model_version_default()
+    if tiny:
+        from mlcore.testing import build_tiny_bert
+
+        path = build_tiny_bert(var_dir / "tiny-model", seed=0, with_head=True)
+        version = services.model_version_register(name="tiny-bench-model", kind="multiple_choice", path=str(path))
+    else:
+        version = services.model_version_default()
     round_ = services.round_create(course=course, name="bench-round", live_model=version)
     keys = []
     for i in range(n_students):
@@ -108,19 +147,26 @@ def build_installation(n_students: int) -> Setup:
     return Setup(round_id=round_.pk, version_name=version.name, session_keys=keys)
 
 
-def measure_bare_forward(n: int, *, in_worker_thread: bool) -> list[float]:
-    """(a) seconds per call of the scorer on 1 question, loaded in this process and warmed up.
+def fresh_question(tag: str, i: int) -> tuple[str, tuple[str, ...]]:
+    """Question ``i`` with a prompt never sent before (so its 4 pairs are computed), fixed choices."""
+    prompt, choices = QUESTIONS[0]
+    return f"{prompt.format(name=NAMES[i % len(NAMES)])} {tag}{i}", choices
+
+
+def measure_bare_forward(round_id: int, n: int, *, in_worker_thread: bool) -> list[float]:
+    """(a) seconds per call of the live scorer on 1 question with a new prompt, loaded and warmed up.
 
     The server's batcher runs the model in an executor thread, and torch's CPU threading differs
     between the main thread and other threads, so the comparable bare time is taken in a worker
     thread too; the main-thread time is reported beside it.
     """
-    from collector import services
     from collector.inference import predict_examples
+    from collector.models import Round
     from mlcore.configs import MCExample
 
-    version = services.model_version_default()
-    examples = [MCExample(prompt=PROMPT[: 20 + i % 50], choices=tuple(CHOICES)) for i in range(n)]
+    version = Round.objects.get(pk=round_id).live_model
+    tag = "worker" if in_worker_thread else "main"
+    examples = [MCExample(*fresh_question(tag, i)) for i in range(n + 5)]
 
     def timed(example: MCExample) -> float:
         start = time.perf_counter()
@@ -133,9 +179,7 @@ def measure_bare_forward(n: int, *, in_worker_thread: bool) -> list[float]:
 
         for example in examples[:5]:
             call(example)
-        return [call(example) for example in examples]
-
-
+        return [call(example) for example in examples[5:]]
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -173,9 +217,8 @@ def stop_server(process: subprocess.Popen) -> None:
         process.wait()
 
 
-def draft(text_length: int, seq: int) -> str:
-    prompt = PROMPT[: max(12, min(text_length, len(PROMPT)))]
-    return json.dumps({"type": "draft", "prompt": prompt, "choices": CHOICES, "answer": 0, "seq": seq})
+def draft_message(prompt: str, choices: tuple[str, ...], seq: int) -> str:
+    return json.dumps({"type": "draft", "prompt": prompt, "choices": list(choices), "answer": 0, "seq": seq})
 
 
 class Author:
@@ -184,7 +227,7 @@ class Author:
     def __init__(self, url: str, origin: str, session_key: str) -> None:
         self.url, self.origin, self.session_key = url, origin, session_key
         self.sent: dict[int, float] = {}
-        self.latency_of: dict[int, float] = {}  # seq -> seconds from sending to its prediction
+        self.answered_at: dict[int, float] = {}
         self.stale = 0
         self.statuses: dict[str, int] = {}
         self.errors: list[str] = []
@@ -210,23 +253,25 @@ class Author:
             message = json.loads(raw)
             kind, seq = message.get("type"), message.get("seq")
             if kind == "prediction" and seq in self.sent:
-                self.latency_of[seq] = now - self.sent[seq]
-                # A reply to anything but the newest draft is stale: the author already moved on.
-                self.stale += seq < max(self.sent)
+                self.answered_at[seq] = now
+                self.stale += seq < max(self.sent)  # the author already moved on
                 self.answer_seen.set()
             elif kind == "status":
                 self.statuses[message.get("state", "?")] = self.statuses.get(message.get("state", "?"), 0) + 1
             elif kind == "error":
                 self.errors.append(message.get("message", ""))
 
-    async def send(self, seq: int, text_length: int) -> None:
+    async def send(self, seq: int, prompt: str, choices: tuple[str, ...]) -> None:
         self.answer_seen.clear()
         self.sent[seq] = time.perf_counter()
-        await self.connection.send(draft(text_length, seq))
+        await self.connection.send(draft_message(prompt, choices, seq))
+
+    def latency(self, seq: int) -> float:
+        return self.answered_at[seq] - self.sent[seq]
 
     async def wait_for(self, seq: int, timeout: float) -> bool:
         deadline = time.perf_counter() + timeout
-        while seq not in self.latency_of:
+        while seq not in self.answered_at:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 return False
@@ -238,162 +283,271 @@ class Author:
         return True
 
 
-async def measure_one_author(url: str, origin: str, session_key: str, n: int) -> list[float]:
-    """(b) send a draft, wait for its prediction, n times (after a warm-up that loads the model)."""
+async def warm_up(author: Author, debounce: float, seconds: float = 120.0) -> None:
+    """Drafts until 3 are answered: the first loads the model in the server (it may answer "unavailable")."""
+    deadline, answered, seq = time.perf_counter() + seconds, 0, 0
+    while answered < 3:
+        if time.perf_counter() > deadline:
+            raise RuntimeError(f"no prediction during warm-up: {author.statuses} {author.errors}")
+        seq += 1
+        await author.send(seq, *fresh_question("warm", seq))
+        answered += await author.wait_for(seq, REPLY_TIMEOUT)
+        await asyncio.sleep(debounce * 1.2)
+
+
+async def measure_one_author(url: str, origin: str, session_key: str, n: int, debounce: float) -> list[float]:
+    """(b) a draft with a new prompt, its prediction, a pause the page allows, n times (after a warm-up)."""
     async with Author(url, origin, session_key) as author:
-        for seq in range(1, 4):  # the first draft loads the model in the server
-            await author.send(seq, 20 + seq)
-            if not await author.wait_for(seq, 120):
-                raise RuntimeError(f"no prediction during warm-up: {author.statuses} {author.errors}")
+        await warm_up(author, debounce)
         measured = range(100, 100 + n)
         for seq in measured:
-            await author.send(seq, 20 + seq % 50)
+            await author.send(seq, *fresh_question("socket", seq))
             if not await author.wait_for(seq, REPLY_TIMEOUT):
                 raise RuntimeError(f"draft {seq} got no prediction within {REPLY_TIMEOUT} s: {author.statuses} {author.errors}")
-        return [author.latency_of[seq] for seq in measured]
+            # The next draft only after the author typed again and paused for the debounce.
+            await asyncio.sleep(max(0.0, debounce * 1.2 - author.latency(seq)))
+        return [author.latency(seq) for seq in measured]
+
+
+class Typist:
+    """Keystroke timing of a real typist: lognormal gaps (median 180 ms), pauses between words and fields."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def key_gap(self) -> float:
+        return min(1.2, self.rng.lognormvariate(math.log(0.18), 0.45))
+
+    def word_pause(self) -> float:
+        return self.rng.uniform(0.2, 0.8) if self.rng.random() < 0.35 else 0.0
+
+    def field_pause(self) -> float:
+        return self.rng.uniform(1.0, 3.0)  # reading the prediction, choosing what to change
+
+    def edit(self, text: str) -> list[str]:
+        """The field's text after each keystroke: delete the last word or not, then type 1-2 words."""
+        states, words = [], text.split(" ")
+        if len(words) > 3 and self.rng.random() < 0.5:
+            for _ in range(len(words[-1]) + 1):  # backspaces
+                text = text[:-1]
+                states.append(text)
+        for _ in range(self.rng.randint(1, 2)):
+            for char in " " + self.rng.choice(WORDS):
+                text += char
+                states.append(text)
+        return states
+
+
+@dataclass
+class Page:
+    """The authoring page's send rule: after a pause of the debounce, send the draft if it changed."""
+
+    author: Author
+    prompt: str
+    choices: list[str]
+    seq: int = 0
+    last_sent: tuple | None = None
+    resumed_at: dict[int, float] = field(default_factory=dict)  # seq -> next keystroke after sending it
+
+    def keystroke(self) -> None:
+        if self.seq and self.seq not in self.resumed_at:
+            self.resumed_at[self.seq] = time.perf_counter()
+
+    async def pause(self, seconds: float, debounce: float) -> None:
+        if seconds < debounce:
+            await asyncio.sleep(seconds)
+            return
+        await asyncio.sleep(debounce)
+        draft = (self.prompt, tuple(self.choices))
+        if draft != self.last_sent:  # the page never re-sends an unchanged draft
+            self.seq += 1
+            self.last_sent = draft
+            await self.author.send(self.seq, *draft)
+        await asyncio.sleep(seconds - debounce)
+
+
+async def type_for(author: Author, index: int, seconds: float, debounce: float, rng: random.Random) -> Page:
+    """Edit one question field by field for ``seconds``, then pause; the page sends as it would."""
+    prompt, choices = QUESTIONS[index % len(QUESTIONS)]
+    page = Page(author, prompt.format(name=NAMES[index % len(NAMES)]), list(choices))
+    typist = Typist(rng)
+    await asyncio.sleep(rng.uniform(0, 1.0))  # authors do not start in lockstep
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        slot = rng.choice([-1, -1, 0, 1, 2, 3])  # -1: the prompt
+        for text in typist.edit(page.prompt if slot < 0 else page.choices[slot]):
+            if slot < 0:
+                page.prompt = text
+            else:
+                page.choices[slot] = text
+            page.keystroke()
+            gap = typist.key_gap() + (typist.word_pause() if text.endswith(" ") else 0.0)
+            await page.pause(gap, debounce)
+        await page.pause(typist.field_pause(), debounce)
+    return page
 
 
 @dataclass
 class CrowdResult:
-    answered_latencies: list[float] = field(default_factory=list)
-    final_latencies: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # send -> prediction, answered drafts
     drafts_sent: int = 0
-    missing_finals: int = 0
+    answered_in_pause: int = 0
+    final_drafts: int = 0
+    final_answered: int = 0
     stale: int = 0
-    superseded: int = 0
     statuses: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
 
-async def type_for(author: Author, seconds: float, rng: random.Random) -> tuple[int, bool]:
-    """Keystrokes for ``seconds``, then a final draft; returns (final seq, final answered)."""
-    await asyncio.sleep(rng.uniform(0, 0.3))  # authors do not start in lockstep
-    deadline = time.perf_counter() + seconds
-    seq, length = 0, 12
-    while time.perf_counter() < deadline:
-        seq += 1
-        length = 12 + (length - 11) % (len(PROMPT) - 12)  # grows, then starts over
-        await author.send(seq, length)
-        await asyncio.sleep(rng.uniform(0.15, 0.30))
-    seq += 1
-    await author.send(seq, len(PROMPT))
-    return seq, await author.wait_for(seq, FINAL_TIMEOUT)
-
-
-async def measure_crowd(url: str, origin: str, session_keys: list[str], seconds: float, seed: int) -> CrowdResult:
-    """(c) all authors typing at once."""
+async def measure_crowd(url: str, origin: str, session_keys: list[str], seconds: float, debounce: float,
+                        seed: int) -> CrowdResult:
+    """(c) all authors editing at once."""
     authors: list[Author] = []
+    result = CrowdResult()
     try:
         for key in session_keys:
             authors.append(await Author(url, origin, key).__aenter__())
-        rngs = [random.Random(seed + i) for i in range(len(authors))]
-        outcomes = await asyncio.gather(*(type_for(a, seconds, r) for a, r in zip(authors, rngs)))
+        pages = await asyncio.gather(*(type_for(a, i, seconds, debounce, random.Random(seed + i))
+                                       for i, a in enumerate(authors)))
+        finals = await asyncio.gather(*(a.wait_for(p.seq, FINAL_TIMEOUT) for a, p in zip(authors, pages) if p.seq))
     finally:
         for author in authors:
             await author.__aexit__()
-    result = CrowdResult()
-    for author, (final_seq, answered) in zip(authors, outcomes):
-        result.answered_latencies += author.latency_of.values()
+    for author, page in zip(authors, pages):
+        result.latencies += [author.latency(seq) for seq in author.answered_at]
         result.drafts_sent += len(author.sent)
+        result.answered_in_pause += sum(at < page.resumed_at.get(seq, math.inf) for seq, at in author.answered_at.items())
         result.stale += author.stale
-        result.superseded += len(author.sent) - len(author.latency_of) - (0 if answered else 1)
         result.errors += author.errors
         for state, count in author.statuses.items():
             result.statuses[state] = result.statuses.get(state, 0) + count
-        if answered:
-            result.final_latencies.append(author.latency_of[final_seq])
-        else:
-            result.missing_finals += 1
+    result.final_drafts, result.final_answered = len(finals), sum(finals)
     return result
 
 
-def percentiles(values: list[float]) -> tuple[float, float]:
+def percentiles(values: list[float]) -> dict[str, float]:
     if not values:
-        return float("nan"), float("nan")
+        return {"p50": float("nan"), "p95": float("nan"), "n": 0}
     p50, p95 = np.percentile(np.asarray(values) * 1000.0, [50, 95])
-    return float(p50), float(p95)
+    return {"p50": float(p50), "p95": float(p95), "n": len(values)}
 
 
 def report(bare: list[float], bare_main: list[float], single: list[float], crowd: CrowdResult,
-           args: argparse.Namespace, model: str) -> dict:
-    rows = [
-        ("(a) bare forward, 1 question x 4 choices", bare),
-        ("    same, in the main thread", bare_main),
-        ("(b) websocket round trip, 1 author", single),
-        (f"(c) {args.authors} authors typing: answered drafts", crowd.answered_latencies),
-        (f"(c) {args.authors} authors typing: final drafts", crowd.final_latencies),
-    ]
-    print(f"\nLive feedback, model {model}, {os.cpu_count()} CPUs, {args.seconds:.0f} s of typing\n")
-    print(f"{'measure':<48} {'n':>5} {'p50 ms':>9} {'p95 ms':>9}")
-    for label, values in rows:
-        p50, p95 = percentiles(values)
-        print(f"{label:<48} {len(values):>5} {p50:>9.1f} {p95:>9.1f}")
-    (bare50, bare95), (rt50, rt95) = percentiles(bare), percentiles(single)
-    crowd95 = percentiles(crowd.answered_latencies)[1]
-    final95 = percentiles(crowd.final_latencies)[1]
-    print(f"\nround trip / bare forward, 1 author: p50 {rt50 / bare50:.2f}x, p95 {rt95 / bare95:.2f}x (aim <= 1.3)")
-    print(f"{args.authors}-author p95: answered drafts {crowd95:.0f} ms, final drafts {final95:.0f} ms (aim < 1000 ms)")
-    print(f"final drafts without a prediction: {crowd.missing_finals} of {args.authors}; "
-          f"stale replies: {crowd.stale}; drafts sent: {crowd.drafts_sent}; "
-          f"superseded by a newer draft (not answered, by design): {crowd.superseded}; "
-          f"statuses: {crowd.statuses or 'none'}; errors: {len(crowd.errors)}")
+           args: argparse.Namespace, context: dict) -> dict:
+    bare_ms, single_ms, crowd_ms = percentiles(bare), percentiles(single), percentiles(crowd.latencies)
+    answered = len(crowd.latencies)
+    debounce_ms = context["debounce_ms"]
     return {
-        "model": model, "cpus": os.cpu_count(), "authors": args.authors, "seconds": args.seconds,
-        "bare_forward_ms": dict(zip(("p50", "p95"), (bare50, bare95)), n=len(bare)),
-        "bare_forward_main_thread_ms": dict(zip(("p50", "p95"), percentiles(bare_main)), n=len(bare_main)),
-        "round_trip_1_author_ms": dict(zip(("p50", "p95"), (rt50, rt95)), n=len(single)),
-        "ratio_p50": rt50 / bare50, "ratio_p95": rt95 / bare95,
-        "crowd_answered_ms": dict(zip(("p50", "p95"), percentiles(crowd.answered_latencies)),
-                                  n=len(crowd.answered_latencies)),
-        "crowd_final_ms": dict(zip(("p50", "p95"), percentiles(crowd.final_latencies)), n=len(crowd.final_latencies)),
-        "missing_finals": crowd.missing_finals, "stale": crowd.stale, "superseded": crowd.superseded,
-        "drafts_sent": crowd.drafts_sent, "statuses": crowd.statuses, "errors": crowd.errors[:10],
+        **context, "authors": args.authors, "seconds": args.seconds, "quick": args.quick, "cpus": os.cpu_count(),
+        "bare_forward_ms": bare_ms, "bare_forward_main_thread_ms": percentiles(bare_main),
+        "round_trip_1_author_ms": single_ms,
+        "ratio_p50": single_ms["p50"] / bare_ms["p50"], "ratio_p95": single_ms["p95"] / bare_ms["p95"],
+        "authors_p50_ms": crowd_ms["p50"], "authors_p95_ms": crowd_ms["p95"],
+        "authors_p95_from_last_key_ms": crowd_ms["p95"] + debounce_ms,
+        "drafts_sent": crowd.drafts_sent, "drafts_answered": answered,
+        "superseded": crowd.drafts_sent - answered,
+        "pauses_answered_share": crowd.answered_in_pause / crowd.drafts_sent if crowd.drafts_sent else float("nan"),
+        "final_drafts": crowd.final_drafts, "final_drafts_answered": crowd.final_answered,
+        "rate_limited": crowd.statuses.get("rate_limited", 0), "stale": crowd.stale, "statuses": crowd.statuses,
+        "errors": len(crowd.errors), "error_messages": crowd.errors[:10],
     }
+
+
+def print_table(results: dict, out) -> None:
+    print(f"\nLive feedback, model {results['model']} on {results['engine']} ({results['cpu_capability']}, "
+          f"{results['torch_threads']} threads, {results['cpus']} CPUs), debounce {results['debounce_ms']} ms, "
+          f"draft limit {results['draft_rate']:.1f}/s, {results['seconds']:.0f} s of typing\n", file=out)
+    print(f"{'measure':<52} {'n':>5} {'p50 ms':>9} {'p95 ms':>9}", file=out)
+    rows = [("(a) bare forward, 1 question x 4 choices", results["bare_forward_ms"]),
+            ("    same, in the main thread", results["bare_forward_main_thread_ms"]),
+            ("(b) websocket round trip, 1 author", results["round_trip_1_author_ms"]),
+            (f"(c) {results['authors']} authors, pause to prediction",
+             {"p50": results["authors_p50_ms"], "p95": results["authors_p95_ms"], "n": results["drafts_answered"]})]
+    for label, row in rows:
+        print(f"{label:<52} {row['n']:>5} {row['p50']:>9.1f} {row['p95']:>9.1f}", file=out)
+    print(f"\nround trip / bare forward, 1 author: p50 {results['ratio_p50']:.2f}x, p95 {results['ratio_p95']:.2f}x "
+          f"(aim p50 <= 1.2)", file=out)
+    print(f"{results['authors']} authors: pause to prediction p95 {results['authors_p95_ms']:.0f} ms (aim < 300; "
+          f"{results['authors_p95_from_last_key_ms']:.0f} ms from the last keystroke); drafts sent "
+          f"{results['drafts_sent']}, answered {results['drafts_answered']} ({results['pauses_answered_share']:.0%} "
+          f"before typing resumed), superseded {results['superseded']}; final drafts answered "
+          f"{results['final_drafts_answered']} of {results['final_drafts']}; rate limited {results['rate_limited']}; "
+          f"stale {results['stale']}; errors {results['errors']}", file=out)
+
+
+def run(args: argparse.Namespace, var_dir: Path) -> dict:
+    debounce_ms = page_debounce_ms()
+    env = configure_environment(var_dir, draft_rate=1000.0 / debounce_ms)
+    server = None
+    log = sys.stderr if args.json else sys.stdout
+    try:
+        print(f"Setting up in {var_dir} ...", file=log, flush=True)
+        setup = build_installation(args.authors, tiny=args.quick, var_dir=var_dir)
+        print(f"(a) bare forward x {args.n} ...", file=log, flush=True)
+        bare = measure_bare_forward(setup.round_id, args.n, in_worker_thread=True)
+        bare_main = measure_bare_forward(setup.round_id, args.n, in_worker_thread=False)
+        port = free_port()
+        server = start_server(env, port, var_dir / "daphne.log")
+        url, origin = f"ws://127.0.0.1:{port}/ws/author/{setup.round_id}/", f"http://127.0.0.1:{port}"
+        print(f"(b) 1 author x {args.n} on port {port} ...", file=log, flush=True)
+        single = asyncio.run(measure_one_author(url, origin, setup.session_keys[0], args.n, debounce_ms / 1000))
+        print(f"(c) {args.authors} authors typing for {args.seconds:.0f} s ...", file=log, flush=True)
+        crowd = asyncio.run(measure_crowd(url, origin, setup.session_keys, args.seconds, debounce_ms / 1000, args.seed))
+    except Exception:
+        daphne_log = var_dir / "daphne.log"
+        if daphne_log.is_file():
+            print(f"--- last lines of {daphne_log} ---\n{daphne_log.read_text(errors='replace')[-3000:]}", file=sys.stderr)
+        raise
+    finally:
+        if server is not None:
+            stop_server(server)
+    return report(bare, bare_main, single, crowd, args, live_context(setup.version_name, debounce_ms))
+
+
+def live_context(model: str, debounce_ms: int) -> dict:
+    import torch
+    from django.conf import settings
+
+    from mlcore.engines import resolve_engine
+
+    return {"model": model, "engine": resolve_engine(settings.STUMPER_INFERENCE_ENGINE),
+            "cache_size": settings.STUMPER_INFERENCE_CACHE_SIZE, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+            "torch_threads": settings.STUMPER_TORCH_THREADS, "debounce_ms": debounce_ms,
+            "draft_rate": settings.STUMPER_DRAFT_RATE, "draft_burst": settings.STUMPER_DRAFT_BURST}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--authors", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=15.0)
-    parser.add_argument("--n", type=int, default=50, help="samples for (a) and (b)")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--n", type=int, default=40, help="samples for (a) and (b)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true", help="tiny model, 3 authors, a few seconds (for the tests)")
+    parser.add_argument("--json", action="store_true", help="print the results as one JSON document on stdout")
+    parser.add_argument("--out", type=Path, default=OUT_FILE, help=f"where to write the JSON (default {OUT_FILE})")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (logs, database)")
     args = parser.parse_args()
-
+    if args.quick:
+        args.authors, args.seconds, args.n = min(args.authors, 3), min(args.seconds, 6.0), min(args.n, 10)
     var_dir = Path(tempfile.mkdtemp(prefix="stumper-bench-"))
-    env = configure_environment(var_dir)
-    server = None
     try:
-        print(f"Setting up in {var_dir} ...", flush=True)
-        setup = build_installation(args.authors)
-        print(f"(a) bare forward x {args.n} ...", flush=True)
-        bare = measure_bare_forward(args.n, in_worker_thread=True)
-        bare_main = measure_bare_forward(args.n, in_worker_thread=False)
-        port = free_port()
-        server = start_server(env, port, var_dir / "daphne.log")
-        url, origin = f"ws://127.0.0.1:{port}/ws/author/{setup.round_id}/", f"http://127.0.0.1:{port}"
-        print(f"(b) 1 author x {args.n} on port {port} ...", flush=True)
-        single = asyncio.run(measure_one_author(url, origin, setup.session_keys[0], args.n))
-        print(f"(c) {args.authors} authors typing for {args.seconds:.0f} s ...", flush=True)
-        crowd = asyncio.run(measure_crowd(url, origin, setup.session_keys, args.seconds, args.seed))
-        results = report(bare, bare_main, single, crowd, args, setup.version_name)
-        OUT_FILE.parent.mkdir(parents=True, exist_ok=True)
-        OUT_FILE.write_text(json.dumps(results, indent=2), encoding="utf-8")
-        print(f"\nWrote {OUT_FILE.relative_to(ROOT)}")
-        return 1 if crowd.missing_finals else 0
+        results = run(args, var_dir)
     except Exception as error:
-        log = var_dir / "daphne.log"
-        if log.is_file():
-            print(f"--- last lines of {log} ---\n{log.read_text(errors='replace')[-3000:]}", file=sys.stderr)
         print(f"Benchmark failed: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
     finally:
-        if server is not None:
-            stop_server(server)
         if args.keep:
-            print(f"Kept {var_dir}")
+            print(f"Kept {var_dir}", file=sys.stderr)
         else:
             shutil.rmtree(var_dir, ignore_errors=True)
+    print_table(results, sys.stderr if args.json else sys.stdout)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
+    if args.json:
+        print(json.dumps(results))
+    else:
+        print(f"\nWrote {args.out}")
+    return 1 if results["final_drafts_answered"] < results["final_drafts"] or results["rate_limited"] else 0
 
 
 if __name__ == "__main__":
