@@ -167,7 +167,7 @@ def _onnx_runner(model: Any, output: Output, input_names: list[str], *, quantize
                 torch.onnx.export(
                     _OutputOnly(model, output, input_names).eval(), _export_inputs(model, output, input_names),
                     str(path), dynamo=False, input_names=input_names, output_names=[output], opset_version=17,
-                    dynamic_axes={**{name: axes for name in input_names}, output: out_axes},
+                    dynamic_axes={**dict.fromkeys(input_names, axes), output: out_axes},
                 )
             if quantize:
                 from onnxruntime.quantization import QuantType, quantize_dynamic
