@@ -86,7 +86,7 @@ def measure_engine(scorer, engine: str, examples, reps: int) -> dict:
         "ms_1x4": median_ms(lambda: run(one), reps),
         "ms_16x4": median_ms(lambda: run(sixteen), max(3, reps // 4)),
         "ms_1x4_live": median_ms(lambda: live.scores(examples[:1]), reps),
-        "ms_1_pair": median_ms(lambda: live._compute(pair), reps),
+        "ms_1_pair": median_ms(lambda: live.compute_part(pair), reps),
     }
     predicted = live.predict_proba(examples).argmax(dim=-1).tolist()
     row["accuracy"] = sum(p == ex.label for p, ex in zip(predicted, examples)) / len(examples)

@@ -113,7 +113,7 @@ class IncrementalScorer:
             return [(self.model_key_, first, choice) for choice in example.choices]
         return [(self.model_key_, text) for text in zero_shot_texts(example)]
 
-    def _compute(self, key: tuple[Hashable, ...]) -> torch.Tensor:
+    def compute_part(self, key: tuple[Hashable, ...]) -> torch.Tensor:
         """One part, alone and unpadded: a 0-d logit or a ``(hidden,)`` embedding (float32)."""
         tokenizer = self.scorer.tokenizer_
         if self._is_mc:
@@ -142,7 +142,7 @@ class IncrementalScorer:
         if missing:
             with self.scorer.lock:
                 for key in missing:
-                    found[key] = self._compute(key)
+                    found[key] = self.compute_part(key)
             for key in missing:
                 self.cache.put(key, found[key])
         return [[found[key] for key in question] for question in keys]
