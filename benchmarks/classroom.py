@@ -42,7 +42,6 @@ import asyncio
 import json
 import os
 import random
-import re
 import secrets
 import socket
 import subprocess
@@ -131,7 +130,7 @@ def free_port() -> int:
 
 
 def start(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=open(log_path, "wb"),  # noqa: SIM115
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=open(log_path, "wb"),
                             stderr=subprocess.STDOUT)
 
 

@@ -52,8 +52,8 @@ def test_a_pbkdf2_hash_signs_in_and_is_upgraded_to_argon2(client) -> None:
 
 @pytest.mark.django_db
 def test_signup_stores_an_argon2_hash(client) -> None:
-    from collector.tests.factories import make_user
     from collector import services
+    from collector.tests.factories import make_user
 
     course = services.course_create(owner=make_user("prof", role="instructor"), name="NLP")
     with override_settings(PASSWORD_HASHERS=base.PASSWORD_HASHERS):

@@ -1,4 +1,6 @@
 """Helpers for building test data; the fixtures that use them are in the root conftest.py."""
+import contextlib
+
 from accounts.models import User
 from accounts.services import user_create
 from mlcore.configs import MCPrediction
@@ -142,7 +144,5 @@ async def _models_loaded(round_id: int) -> None:
         Round.objects.select_related("live_model", "answer_only_model").filter(pk=round_id).first)()
     for version in (round_.live_model, round_.answer_only_model) if round_ is not None else ():
         if version is not None:
-            try:
+            with contextlib.suppress(Exception):
                 await inference_service.wait_until_loaded(version)
-            except Exception:  # noqa: BLE001 - a test of a failing model sees the failure on its draft
-                pass
