@@ -12,6 +12,7 @@ Argon2 one) work as in Django.
 """
 import contextlib
 import contextvars
+import os
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +24,16 @@ from django.contrib.auth.hashers import is_password_usable, make_password, verif
 # all the memory Argon2 asks for (about 100 MB per hash at Django's default cost).
 PASSWORD_THREADS = 4
 _pool = ThreadPoolExecutor(max_workers=PASSWORD_THREADS, thread_name_prefix="password")
+
+
+def _new_pool_after_fork() -> None:
+    # A forked child (a live-server test process, a pre-forking server) inherits the pool object
+    # but none of its threads: work handed to it would wait forever.
+    global _pool
+    _pool = ThreadPoolExecutor(max_workers=PASSWORD_THREADS, thread_name_prefix="password")
+
+
+os.register_at_fork(after_in_child=_new_pool_after_fork)
 
 
 @dataclass(frozen=True)

@@ -117,3 +117,27 @@ async def test_slow_hashes_run_side_by_side_and_block_no_other_request() -> None
     # Four one-second hashes took about one second together, not four in a row.
     assert max(seconds for seconds, _, _ in results) < 2.5 * HASH_SECONDS
     assert all(seconds >= HASH_SECONDS for seconds, _, _ in results)
+
+
+def test_the_pool_hashes_in_a_forked_child_of_a_process_that_used_it() -> None:
+    """A live-server test process or a pre-forking server forks after the pool has run: the child
+    must get threads of its own, not wait forever on the parent's (which it does not have)."""
+    import os
+
+    from accounts import passwords
+
+    async def hash_once() -> bool:
+        encoded = make_password(PASSWORD)
+        async with passwords.prepare(password=PASSWORD, encoded=encoded):
+            return passwords.prepared(PASSWORD, encoded).is_correct
+
+    assert asyncio.run(hash_once())  # the parent's pool has started its threads
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child, which reports through its exit code
+        try:
+            ok = asyncio.run(asyncio.wait_for(hash_once(), timeout=20))
+        except BaseException:
+            ok = False
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
