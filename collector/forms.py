@@ -178,6 +178,13 @@ class GradesExportForm(forms.Form):
     )
 
 
+BF16_CHOICES = [
+    ("auto", "Auto: only where the worker's CPU computes bfloat16 natively"),
+    ("on", "On: always (slow on CPUs without AVX512-BF16 or AMX)"),
+    ("off", "Off: float32"),
+]
+
+
 class RoundSettingsForm(ServiceErrorsMixin, forms.Form):
     """A round's settings after creation; scoring settings apply to the next scoring run."""
 
@@ -205,8 +212,13 @@ class RoundSettingsForm(ServiceErrorsMixin, forms.Form):
         label="Frozen lower layers", min_value=LIMITS["freeze_layers"][0], max_value=LIMITS["freeze_layers"][1],
         help_text="Frozen layers run once per question and are cached: more is faster, fewer is more accurate.",
     )
-    bf16 = forms.BooleanField(label="bfloat16 training (fast on CPUs with AVX512-BF16/AMX)", required=False)
-    threads = forms.IntegerField(label="CPU threads", min_value=LIMITS["threads"][0], max_value=LIMITS["threads"][1])
+    bf16 = forms.ChoiceField(
+        label="bfloat16 training", choices=BF16_CHOICES,
+        help_text="bfloat16 roughly halves training time on CPUs with AVX512-BF16 or AMX and makes it several "
+                  "times slower on the others, which emulate it.",
+    )
+    threads = forms.IntegerField(label="CPU threads", min_value=LIMITS["threads"][0], max_value=LIMITS["threads"][1],
+                                 help_text="0: every CPU the worker may use.")
 
     SCORING = SCORING_FIELDS
 

@@ -388,6 +388,7 @@ class TrainingJob(models.Model):
 
 
 # Django registers models found in the app's models module; these live in their own file.
+from collector.hardware_models import WorkerHardware  # noqa: E402, F401
 from collector.quality_models import (  # noqa: E402, F401  (they refer to the models above)
     Appeal,
     CoachWarning,

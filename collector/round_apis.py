@@ -12,12 +12,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from collector import duplicates, round_settings, selectors, validation_services
+from collector import duplicates, round_settings, selectors, validation_services, worker_hardware
 from collector.apis import MAX_ID, ApiErrorsMixin, ListPagination, PredictionSerializer, paginated
 from collector.course_apis import RoundSummarySerializer, round_summary
 from collector.models import CATEGORY_CHOICES, Round
 from collector.presentation import prediction_payload, question_view, scoring_run_payload, training_job_payload
 from collector.round_settings import SCORING_LIMITS
+from mlcore.configs import BF16_SETTINGS
 
 
 class RoundDetailApi(ApiErrorsMixin, APIView):
@@ -99,6 +100,20 @@ class RoundQuestionListApi(ApiErrorsMixin, APIView):
         return paginated(self, request, questions, lambda page: self.OutputSerializer(page, many=True).data)
 
 
+class Bf16SettingField(serializers.ChoiceField):
+    """``auto``, ``on`` or ``off``; the booleans of the old setting are still accepted as on/off."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("help_text", "auto: bfloat16 only where the worker's CPU computes it natively "
+                                       "(see precision); on: always; off: float32. true/false mean on/off.")
+        super().__init__(choices=BF16_SETTINGS, **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or data in ("true", "True", "false", "False"):
+            data = "on" if data in (True, "true", "True") else "off"
+        return super().to_internal_value(data)
+
+
 class ScoringSettingsSerializer(serializers.Serializer):
     """The scoring (fine-tuning) settings an instructor may change; see ``round_settings``."""
 
@@ -112,9 +127,17 @@ class ScoringSettingsSerializer(serializers.Serializer):
                                           max_value=SCORING_LIMITS["max_length"][1])
     freeze_layers = serializers.IntegerField(required=False, min_value=SCORING_LIMITS["freeze_layers"][0],
                                              max_value=SCORING_LIMITS["freeze_layers"][1])
-    bf16 = serializers.BooleanField(required=False)
+    bf16 = Bf16SettingField(required=False)
     threads = serializers.IntegerField(required=False, min_value=SCORING_LIMITS["threads"][0],
-                                       max_value=SCORING_LIMITS["threads"][1])
+                                       max_value=SCORING_LIMITS["threads"][1],
+                                       help_text="0: every CPU the worker may use")
+
+
+class PrecisionNoteSerializer(serializers.Serializer):
+    """What the bf16 setting resolves to on the workers that reported their hardware."""
+
+    text = serializers.CharField(help_text="e.g. 'auto → float32 (AVX2, no native bfloat16) on worker w1.'")
+    warning = serializers.CharField(help_text="Set when bfloat16 is forced on where a worker emulates it")
 
 
 class RoundSettingsSerializer(serializers.Serializer):
@@ -129,14 +152,18 @@ class RoundSettingsSerializer(serializers.Serializer):
     live_model = serializers.IntegerField(allow_null=True)
     base_checkpoint = serializers.CharField()
     scoring = ScoringSettingsSerializer()
+    precision = PrecisionNoteSerializer()
     live_model_choices = serializers.ListField(child=serializers.DictField())
 
     def to_representation(self, round_: Round):
+        scoring = round_settings.round_scoring_settings(round_=round_)
         return super().to_representation({
             **{name: getattr(round_, name) for name in ("title", "instructions", "opens_at", "closes_at",
                                                          "weight_live", "weight_cv", "base_checkpoint")},
             "live_model": round_.live_model_id,
-            "scoring": round_settings.round_scoring_settings(round_=round_),
+            "scoring": scoring,
+            "precision": worker_hardware.precision_note(
+                setting=scoring["bf16"], reports=worker_hardware.worker_hardware_latest()).as_dict(),
             "live_model_choices": [{"id": m.pk, "name": m.name, "kind": m.kind}
                                    for m in selectors.live_model_choices()],
         })

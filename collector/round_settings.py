@@ -4,6 +4,9 @@ The scoring settings are ``FineTuneConfig`` fields stored on ``Round.scoring_con
 overrides of the fast CPU preset (``FineTuneConfig.fast_cv()``); only the fields an instructor
 may reasonably change are offered (``SCORING_FIELDS``), and the whole result is checked by
 constructing the config, so a bad combination is refused before any run starts.
+
+``bf16`` is ``auto``, ``on`` or ``off``; what ``auto`` means depends on the worker's CPU, which
+``collector.worker_hardware`` reports. ``threads`` 0 means every CPU the worker may use.
 """
 import dataclasses
 
@@ -18,7 +21,7 @@ SCORING_FIELDS = ("epochs", "learning_rate", "batch_size", "max_length", "freeze
 #: Bounds an instructor may choose within (the settings form and the API offer the same ones).
 SCORING_LIMITS = {
     "epochs": (1, 20), "learning_rate": (1e-7, 1e-2), "batch_size": (1, 128), "max_length": (16, 512),
-    "freeze_layers": (0, 5), "threads": (1, 64),
+    "freeze_layers": (0, 5), "threads": (0, 64),
 }
 _ROUND_FIELDS = ("title", "instructions", "opens_at", "closes_at", "weight_live", "weight_cv", "base_checkpoint")
 

@@ -3,7 +3,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
 
-from collector import answer_only, scoring, selectors, services, training_jobs
+from collector import answer_only, scoring, selectors, services, training_jobs, worker_hardware
 from collector.inference import inference_service
 from collector.models import Prediction, ScoringRun
 
@@ -54,6 +54,9 @@ def answer_only_model_train_task(round_id: int) -> None:
 @worker_ready.connect
 def _resume_interrupted_work(**kwargs) -> None:
     """Work left behind while no worker ran (or the broker was down) is picked up now."""
+    # First, while the worker is still idle, so the bfloat16 probe is not timed against a job:
+    # what bf16=auto means on this worker, for the round settings page.
+    worker_hardware.worker_hardware_report()
     services.predictions_schedule_pending()
     scoring.scoring_resume_interrupted()
     training_jobs.training_jobs_resume_interrupted()

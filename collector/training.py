@@ -115,6 +115,8 @@ def model_version_train(
         "train_examples": len(train_examples),
         "epochs": config.epochs,
         "train_loss": trainer.history_[-1] if trainer.history_ else None,
+        # e.g. "float32 (AVX2, no native bfloat16)": what the bf16 setting became on this worker
+        "precision": trainer.hardware_.summary(),
     }
     if eval_examples:
         spec = ScorerSpec(kind=ScorerKind.MULTIPLE_CHOICE, path=str(directory), name=name, revision=revision)

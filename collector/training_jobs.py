@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from collector.models import ModelVersion, Question, Round, TrainingJob
 from collector.training import model_version_name_check, round_train_next_model
+from collector.worker_hardware import worker_hardware_report
 from mlcore.configs import TrainProgress
 
 logger = logging.getLogger(__name__)
@@ -93,6 +94,7 @@ def training_job_run(*, job_id: int) -> TrainingJob:
     job = _claim(job_id)
     if job is None:
         return TrainingJob.objects.get(pk=job_id)
+    worker_hardware_report()  # the settings page shows what bf16=auto means on this worker
     try:
         version = round_train_next_model(round_=job.round, name=job.name, make_live_round=job.make_live_round,
                                          progress=_ProgressWriter(job))

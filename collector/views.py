@@ -16,7 +16,7 @@ from django.views.decorators.http import (
 )
 
 from accounts.models import User
-from collector import grades, round_settings, scoring, selectors, services, training_jobs
+from collector import grades, round_settings, scoring, selectors, services, training_jobs, worker_hardware
 from collector.exceptions import AccessError
 from collector.forms import (
     CourseCreateForm,
@@ -276,4 +276,6 @@ def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
         else:
             messages.success(request, "Round settings saved. New scoring settings apply to the next scoring run.")
             return _back_to_round(round_)
-    return render(request, "collector/round_settings.html", {"round": round_, "form": form})
+    note = worker_hardware.precision_note(setting=round_settings.round_scoring_settings(round_=round_)["bf16"],
+                                          reports=worker_hardware.worker_hardware_latest())
+    return render(request, "collector/round_settings.html", {"round": round_, "form": form, "precision": note})

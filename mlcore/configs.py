@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 __all__ = [
+    "BF16_SETTINGS",
     "CACHE_DTYPES",
     "CATEGORIES",
     "CATEGORY_CODES",
@@ -42,6 +43,9 @@ PACKAGED_MINILM = "packaged:all-MiniLM-L6-v2"
 NUM_CHOICES = 4
 #: Allowed ``FineTuneConfig.cache_dtype`` values (names of torch dtypes).
 CACHE_DTYPES: tuple[str, ...] = ("float32", "float16", "bfloat16")
+#: Allowed ``FineTuneConfig.bf16`` values: ``auto`` (bfloat16 where this CPU computes it natively
+#: and it measured faster, see :mod:`mlcore.hardware`), ``on`` (always) and ``off`` (float32).
+BF16_SETTINGS: tuple[str, ...] = ("auto", "on", "off")
 
 
 class ScorerKind(enum.StrEnum):
@@ -183,7 +187,9 @@ class FineTuneConfig:
         Seeds python ``random``, numpy and torch (init of the head, dropout,
         shuffling) so a run is reproducible.
     threads : int
-        ``torch.set_num_threads`` during training.
+        ``torch.set_num_threads`` during training. 0 (default): measured when
+        training starts, every CPU this process may use unless one thread
+        runs faster, as on a busy machine (:func:`mlcore.hardware.resolve_threads`).
     answer_only : bool
         Blank the prompt in training and evaluation (CODAH's answer-only
         baseline, measures annotation artefacts in the answers).
@@ -204,11 +210,14 @@ class FineTuneConfig:
         Cached path only. Shuffle, then sort windows of 50 batches by length
         and shuffle the batches: each batch holds questions of similar
         length, so dynamic padding adds ~12% tokens instead of ~60% (CODAH).
-    bf16 : bool
-        Cached path only. Run the training forward/backward under
-        ``torch.autocast("cpu", torch.bfloat16)`` (weights and optimizer stay
-        float32; prediction stays float32). About 2x faster per step on CPUs
-        with AVX512-BF16/AMX, slower on CPUs without.
+    bf16 : {"off", "auto", "on"}
+        Run the training forward/backward under
+        ``torch.autocast("cpu", torch.bfloat16)`` (weights, optimizer and
+        prediction stay float32). ``auto`` does so only where this CPU
+        computes bfloat16 natively and a tiny probe measured it faster
+        (:func:`mlcore.hardware.resolve_precision`); CPUs without
+        AVX512-BF16/AMX emulate it, many times slower. ``on`` forces it.
+        ``True``/``False`` (the old boolean setting) mean ``on``/``off``.
     """
 
     epochs: int = 4
@@ -219,27 +228,31 @@ class FineTuneConfig:
     weight_decay: float = 0.01
     max_grad_norm: float = 1.0
     seed: int = 42
-    threads: int = 2
+    threads: int = 0
     answer_only: bool = False
     freeze_layers: int = 0
     cache_frozen: bool | None = None
     cache_dtype: str = "float32"
     length_grouped: bool = False
-    bf16: bool = False
+    bf16: str = "off"
 
     def __post_init__(self) -> None:
         if self.cache_frozen is None:
             object.__setattr__(self, "cache_frozen", self.freeze_layers > 0)
-        if (self.length_grouped or self.bf16) and not (self.freeze_layers > 0 and self.cache_frozen):
-            raise ValueError("length_grouped and bf16 need the cached path (freeze_layers > 0, cache_frozen)")
+        if isinstance(self.bf16, bool):  # stored configs from before auto|on|off
+            object.__setattr__(self, "bf16", "on" if self.bf16 else "off")
+        if self.bf16 not in BF16_SETTINGS:
+            raise ValueError(f"bf16 must be one of {BF16_SETTINGS}, got {self.bf16!r}")
+        if self.length_grouped and not (self.freeze_layers > 0 and self.cache_frozen):
+            raise ValueError("length_grouped needs the cached path (freeze_layers > 0, cache_frozen)")
         if self.cache_dtype not in CACHE_DTYPES:
             raise ValueError(f"cache_dtype must be one of {CACHE_DTYPES}, got {self.cache_dtype!r}")
         if self.epochs < 1 or self.batch_size < 1 or self.max_length < 8:
             raise ValueError("epochs and batch_size must be >= 1 and max_length >= 8")
         if not 0.0 <= self.warmup_ratio < 1.0:
             raise ValueError(f"warmup_ratio must be in [0, 1), got {self.warmup_ratio}")
-        if self.learning_rate <= 0 or self.freeze_layers < 0 or self.threads < 1:
-            raise ValueError("learning_rate must be > 0, freeze_layers >= 0, threads >= 1")
+        if self.learning_rate <= 0 or self.freeze_layers < 0 or self.threads < 0:
+            raise ValueError("learning_rate must be > 0, freeze_layers >= 0, threads >= 0 (0 = auto)")
 
     @classmethod
     def fast_cv(cls, **overrides: object) -> FineTuneConfig:
@@ -265,7 +278,7 @@ class FineTuneConfig:
             "cache_frozen": True,
             "cache_dtype": "float16",
             "length_grouped": True,
-            "bf16": True,
+            "bf16": "auto",
         }
         return cls(**{**settings, **overrides})  # type: ignore[arg-type]
 

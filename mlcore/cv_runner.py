@@ -36,6 +36,13 @@ class FoldRunner:
     config : FineTuneConfig
         Hyperparameters; ``seed`` is replaced per call of :meth:`run_fold`.
 
+    Attributes
+    ----------
+    hardware_ : mlcore.hardware.HardwareResolution
+        What ``config.bf16`` resolved to in the last fold (the precision it trained in).
+    threads_ : int
+        The torch threads the last fold trained with.
+
     Examples
     --------
     >>> runner = FoldRunner(PACKAGED_MINILM, examples, FineTuneConfig.fast_cv())  # doctest: +SKIP
@@ -71,6 +78,7 @@ class FoldRunner:
             # Unlabelled or not, every question's frozen states are computed once and shared.
             self._cache = FrozenPrefixCache.build(self.base_path, self.examples, config)
         trainer = FastMultipleChoiceTrainer(config, self._cache).fit(list(train_index), progress=progress)
+        self.hardware_, self.threads_ = trainer.hardware_, trainer.threads_
         return trainer.predict(list(test_index))
 
     def _run_plain(self, config, train_index, test_index, progress) -> list[MCPrediction]:
@@ -79,6 +87,7 @@ class FoldRunner:
 
         trainer = MultipleChoiceTrainer(config, self.base_path)
         trainer.fit([self.examples[i] for i in train_index], progress=progress)
+        self.hardware_, self.threads_ = trainer.hardware_, trainer.threads_
         with tempfile.TemporaryDirectory(prefix="stumper-fold-") as directory:
             trainer.save(directory)
             spec = ScorerSpec(kind=ScorerKind.MULTIPLE_CHOICE, path=directory, name="cv-fold")

@@ -7,15 +7,20 @@ question. :class:`FrozenPrefixCache` computes it once (length-sorted
 batches under ``torch.inference_mode``) and keeps one ``(4, len_i, hidden)``
 tensor per question, padded only to that question's longest pair.
 :class:`FastMultipleChoiceTrainer` then trains the upper layers, pooler and
-classifier on batches of cached states, padded per batch (dynamic padding)
-with a matching attention mask.
+classifier on batches of cached states (:mod:`mlcore.packed_layers`):
+the linear layers, nearly all of a step's work, run on the batch's real
+tokens only (even length-grouped CODAH batches are 13% padding, as the four
+completions of a question differ in length), and the top layer computes
+queries, attention output and feed-forward for the [CLS] token alone, the
+only one the pooler reads.
 
-Training with the cache gives the same model as
-:class:`mlcore.finetune.MultipleChoiceTrainer` with the same config and no
-cache (same head init, shuffling and dropout draws), up to float rounding;
-each step simply skips the frozen layers and the large embedding matrix.
-The saved checkpoint is an ordinary full model (frozen weights unchanged)
-that :class:`mlcore.inference.MultipleChoiceModelScorer` loads.
+Both are exact: in eval mode the logits equal the model's own forward pass
+up to float rounding. Dropout hits the same kind of values with the same
+probability but draws fewer random numbers (none for what is skipped), so
+only without dropout does training match
+:class:`mlcore.finetune.MultipleChoiceTrainer` step for step (tested). The
+saved checkpoint is an ordinary full model (frozen weights unchanged) that
+:class:`mlcore.inference.MultipleChoiceModelScorer` loads.
 
 In cross-validation every fold starts from the same base model, so one cache
 built over all questions serves every fold and trial::
@@ -26,7 +31,9 @@ built over all questions serves every fold and trial::
         predictions = trainer.predict(test_idx)
 
 Supported: models whose base has ``embeddings``, ``encoder.layer`` and
-``pooler`` and whose head is ``dropout`` + ``classifier`` on the pooled
+``pooler``, whose layers are BERT layers (``attention.self`` with
+``query``/``key``/``value``, ``attention.output``, ``intermediate``,
+``output``) and whose head is ``dropout`` + ``classifier`` on the pooled
 output (BERT, including the packaged MiniLM; RoBERTa has the same layout).
 """
 
@@ -61,6 +68,7 @@ from mlcore.finetune import (
     parameter_groups,
     save_checkpoint,
 )
+from mlcore.hardware import HardwareResolution, hardware_for, training_threads
 from mlcore.inference import _length_sorted_chunks, _to_predictions, encode_pairs
 from mlcore.loading import (
     load_pretrained,
@@ -68,6 +76,7 @@ from mlcore.loading import (
     set_torch_threads,
     weights_revision,
 )
+from mlcore.packed_layers import PackedBatch, check_packable, packed_layer
 
 __all__ = ["FastMultipleChoiceTrainer", "FrozenPrefixCache"]
 
@@ -89,15 +98,11 @@ def _check_layout(model: Any, freeze_layers: int) -> None:
         raise ValueError(f"freeze_layers={freeze_layers} but the model has only {n_layers} layers")
 
 
-def _attention_bias(model: Any, hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor | None:
-    """The mask the model itself would build from a 2-D padding mask (depends on its attention backend)."""
-    return create_bidirectional_mask(config=model.config, inputs_embeds=hidden, attention_mask=mask)
-
-
 def _run_layers(model: Any, layers: Sequence[torch.nn.Module], hidden: torch.Tensor,
                 mask: torch.Tensor) -> torch.Tensor:
     """Apply encoder layers in order; ``hidden`` is (n, seq, hidden), ``mask`` (n, seq) with 1 = token."""
-    bias = _attention_bias(model, hidden, mask)
+    # The mask the model itself would build (its form depends on the attention backend).
+    bias = create_bidirectional_mask(config=model.config, inputs_embeds=hidden, attention_mask=mask)
     for layer in layers:
         hidden = layer(hidden, bias)  # (n, seq, hidden)
     return hidden
@@ -168,7 +173,7 @@ class FrozenPrefixCache:
         """
         if config.freeze_layers < 1:
             raise ValueError("a frozen-prefix cache needs freeze_layers >= 1")
-        set_torch_threads(config.threads)
+        set_torch_threads(training_threads(config.threads))
         path = resolve_checkpoint(base_path)
         # AutoModel: the frozen prefix needs no head, and loading none avoids a random init.
         tokenizer, model = load_pretrained(AutoModel, path, base_path)
@@ -206,22 +211,20 @@ class FrozenPrefixCache:
         """``len_i`` of every question (tokens of its longest pair)."""
         return [state.size(1) for state in self.states]
 
-    def batch(self, indices: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
-        """Float32 states and padding mask of some questions, padded to the longest of them.
+    def packed(self, indices: Sequence[int]) -> tuple[torch.Tensor, PackedBatch]:
+        """Float32 real-token states of some questions, packed, and where they sit when padded.
 
-        Returns ``(hidden, mask)`` of shapes ``(batch * 4, seq, hidden)`` and
-        ``(batch * 4, seq)`` (1 = real token), rows ordered question by
-        question, choice by choice, like the model's own flattening.
+        Returns ``(tokens, layout)``: ``tokens`` is ``(real tokens, hidden)``, question by
+        question, choice by choice, token by token; ``layout`` describes the ``(batch * 4, seq)``
+        padded form (see :class:`mlcore.packed_layers.PackedBatch`).
         """
         seq = max(self.states[i].size(1) for i in indices)
-        width = self.states[indices[0]].size(-1)
-        hidden = torch.zeros(len(indices), NUM_CHOICES, seq, width)  # (batch, 4, seq, hidden)
-        mask = torch.zeros(len(indices), NUM_CHOICES, seq, dtype=torch.long)  # (batch, 4, seq)
+        mask = torch.zeros(len(indices), NUM_CHOICES, seq, dtype=torch.bool)  # (batch, 4, seq)
         for row, index in enumerate(indices):
-            length = self.states[index].size(1)
-            hidden[row, :, :length] = self.states[index]  # upcasts float16/bfloat16 storage
-            mask[row, :, :length] = self.masks[index]
-        return hidden.view(-1, seq, width), mask.view(-1, seq)
+            mask[row, :, : self.masks[index].size(1)] = self.masks[index]
+        # Boolean indexing walks (choice, position) in order, matching the flattened mask.
+        tokens = torch.cat([self.states[i][self.masks[i]] for i in indices]).float()  # (tokens, hidden)
+        return tokens, PackedBatch.from_mask(mask.view(-1, seq))
 
     def check_compatible(self, config: FineTuneConfig) -> None:
         """Raise ValueError if ``config`` would need different cached states."""
@@ -257,6 +260,10 @@ class FastMultipleChoiceTrainer:
     revision_ : str
         Hash of the trained weights and the base revision; the
         ``model_revision`` of predictions (a saved copy gets the file hash).
+    hardware_ : mlcore.hardware.HardwareResolution
+        What ``config.bf16`` resolved to on this machine (the precision used).
+    threads_ : int
+        The torch threads training used (``config.threads``, or measured for 0).
 
     Examples
     --------
@@ -285,6 +292,7 @@ class FastMultipleChoiceTrainer:
         if any(self.cache.examples[i].label is None for i in indices):
             raise ValueError("every training example needs a label")
         self._load_model()
+        self.hardware_: HardwareResolution = hardware_for(cfg.bf16)
         batches_per_epoch = -(-len(indices) // cfg.batch_size)
         total_steps = batches_per_epoch * cfg.epochs
         params = parameter_groups(self.model_, cfg.weight_decay)
@@ -342,7 +350,8 @@ class FastMultipleChoiceTrainer:
         return indices
 
     def _load_model(self) -> None:
-        set_torch_threads(self.config.threads)
+        self.threads_ = training_threads(self.config.threads)
+        set_torch_threads(self.threads_)
         # Seed right before loading: a new classifier head's init uses the torch RNG.
         _seed_everything(self.config.seed)
         path = resolve_checkpoint(self.cache.base_path)
@@ -353,19 +362,29 @@ class FastMultipleChoiceTrainer:
             raise ValueError(f"{type(self.model_).__name__} has no pooler + classifier head")
         for module in (base.embeddings, *base.encoder.layer[: self.config.freeze_layers]):
             module.requires_grad_(False)
+        for layer in base.encoder.layer[self.config.freeze_layers :]:
+            check_packable(layer)
 
-    def _logits(self, hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Scores from cached states: ``hidden`` (batch * 4, seq, hidden) -> (batch, 4)."""
+    def _logits(self, tokens: torch.Tensor, layout: PackedBatch) -> torch.Tensor:
+        """Scores of some cached questions (``FrozenPrefixCache.packed``), ``(batch, 4)``.
+
+        The trainable layers run on packed tokens and the top one for [CLS] only
+        (:mod:`mlcore.packed_layers`): the pooler reads nothing else.
+        """
         model, base = self.model_, self.model_.base_model
-        hidden = _run_layers(model, base.encoder.layer[self.config.freeze_layers :], hidden, mask)
-        pooled = base.pooler(hidden)  # (batch * 4, hidden), from the first ([CLS]) token
+        layers = base.encoder.layer[self.config.freeze_layers :]
+        for layer in layers[:-1]:
+            tokens = packed_layer(layer, tokens, layout)  # (tokens, hidden)
+        # (batch * 4, hidden); with every layer frozen the cache already holds the top layer's output.
+        first = packed_layer(layers[-1], tokens, layout, first_only=True) if len(layers) else tokens[layout.first]
+        pooled = base.pooler(first.unsqueeze(1))  # (batch * 4, hidden): the pooler reads position 0
         return model.classifier(model.dropout(pooled)).view(-1, NUM_CHOICES)  # (batch, 4)
 
     def _batch_loss(self, batch: Sequence[int]) -> torch.Tensor:
-        hidden, mask = self.cache.batch(batch)
         labels = torch.tensor([self.cache.examples[i].label for i in batch], dtype=torch.long)  # (batch,)
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.config.bf16):
-            logits = self._logits(hidden, mask)  # (batch, 4)
+        tokens, layout = self.cache.packed(batch)  # outside autocast, which refuses float16 storage
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.hardware_.uses_bf16):
+            logits = self._logits(tokens, layout)  # (batch, 4)
         return torch.nn.functional.cross_entropy(logits.float(), labels)
 
     def _weights_hash(self) -> str:
@@ -385,7 +404,7 @@ class FastMultipleChoiceTrainer:
         lengths = [self.cache.states[i].size(1) for i in indices]
         with torch.inference_mode():
             for chunk in _length_sorted_chunks(lengths, _PASS_SIZE):
-                logits = self._logits(*self.cache.batch([indices[i] for i in chunk]))  # (chunk, 4)
+                logits = self._logits(*self.cache.packed([indices[i] for i in chunk]))  # (chunk, 4)
                 probs[chunk] = torch.softmax(logits.double(), dim=-1)
         return probs
 
@@ -414,4 +433,4 @@ class FastMultipleChoiceTrainer:
         if not hasattr(self, "model_"):
             raise RuntimeError("call fit() before save()")
         return save_checkpoint(directory, self.model_, self.tokenizer_, self.cache.base_path, self.config,
-                               self.history_)
+                               self.history_, self.hardware_)

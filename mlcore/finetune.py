@@ -23,6 +23,7 @@ import torch
 from transformers import AutoModelForMultipleChoice, get_linear_schedule_with_warmup
 
 from mlcore.configs import FineTuneConfig, MCExample, TrainProgress
+from mlcore.hardware import HardwareResolution, hardware_for, training_threads
 from mlcore.inference import TRAINING_META_FILE, MultipleChoiceScorer, encode_pairs
 from mlcore.loading import load_pretrained, resolve_checkpoint, set_torch_threads
 
@@ -79,6 +80,10 @@ class MultipleChoiceTrainer:
         Its tokenizer.
     history_ : list of float
         Mean training loss of each epoch.
+    hardware_ : mlcore.hardware.HardwareResolution
+        What ``config.bf16`` resolved to on this machine (the precision used).
+    threads_ : int
+        The torch threads training used (``config.threads``, or measured for 0).
 
     With ``freeze_layers > 0`` and ``cache_frozen`` (the default then),
     ``fit`` trains through :mod:`mlcore.fast_finetune` on the cached output
@@ -116,6 +121,7 @@ class MultipleChoiceTrainer:
         if cfg.freeze_layers > 0 and cfg.cache_frozen:
             return self._fit_cached(examples, progress)
         self._load_base()
+        self.hardware_: HardwareResolution = hardware_for(cfg.bf16)
         batches_per_epoch = -(-len(examples) // cfg.batch_size)
         optimizer, scheduler = self._make_optimizer(batches_per_epoch * cfg.epochs)
         clock = _StepClock(batches_per_epoch * cfg.epochs, progress)
@@ -140,10 +146,12 @@ class MultipleChoiceTrainer:
         cache = FrozenPrefixCache.build(self.base_path, examples, self.config)
         fast = FastMultipleChoiceTrainer(self.config, cache).fit(progress=progress)
         self.tokenizer_, self.model_, self.history_ = fast.tokenizer_, fast.model_, fast.history_
+        self.hardware_, self.threads_ = fast.hardware_, fast.threads_
         return self
 
     def _load_base(self) -> None:
-        set_torch_threads(self.config.threads)
+        self.threads_ = training_threads(self.config.threads)
+        set_torch_threads(self.threads_)
         # Seed before loading: the new classifier head's init uses the torch RNG.
         _seed_everything(self.config.seed)
         self.tokenizer_, self.model_ = load_pretrained(
@@ -200,13 +208,16 @@ class MultipleChoiceTrainer:
             self.tokenizer_, batch, max_length=self.config.max_length, answer_only=self.config.answer_only
         )  # each (batch, 4, seq)
         labels = torch.tensor([ex.label for ex in batch], dtype=torch.long)  # (batch,)
-        return self.model_(**enc, labels=labels).loss
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.hardware_.uses_bf16):
+            logits = self.model_(**enc).logits  # (batch, 4)
+        return torch.nn.functional.cross_entropy(logits.float(), labels)
 
     def save(self, directory: str | Path) -> Path:
         """Write weights, tokenizer and training settings; loadable by ``MultipleChoiceModelScorer``."""
         if not hasattr(self, "model_"):
             raise RuntimeError("call fit() before save()")
-        return save_checkpoint(directory, self.model_, self.tokenizer_, self.base_path, self.config, self.history_)
+        return save_checkpoint(directory, self.model_, self.tokenizer_, self.base_path, self.config, self.history_,
+                               self.hardware_)
 
 
 def parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict[str, Any]]:
@@ -223,8 +234,12 @@ def parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict[s
 
 
 def save_checkpoint(directory: str | Path, model: Any, tokenizer: Any, base_path: str, config: FineTuneConfig,
-                    history: Sequence[float]) -> Path:
-    """Write weights, tokenizer and the training metadata ``MultipleChoiceModelScorer`` reads back."""
+                    history: Sequence[float], hardware: HardwareResolution | None = None) -> Path:
+    """Write weights, tokenizer and the training metadata ``MultipleChoiceModelScorer`` reads back.
+
+    ``hardware`` (what the precision setting resolved to) is recorded as ``"hardware"``, so a
+    model says which precision and CPU trained it.
+    """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(directory)
@@ -235,6 +250,7 @@ def save_checkpoint(directory: str | Path, model: Any, tokenizer: Any, base_path
         "answer_only": config.answer_only,
         "config": asdict(config),
         "history": list(history),
+        "hardware": hardware.as_dict() if hardware is not None else None,
     }
     (directory / TRAINING_META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
     return directory

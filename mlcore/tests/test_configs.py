@@ -55,13 +55,25 @@ def test_finetune_config_cache_flags() -> None:
     assert FineTuneConfig(freeze_layers=2).cache_frozen is True
     assert FineTuneConfig(freeze_layers=2, cache_frozen=False).cache_frozen is False
     with pytest.raises(ValueError, match="cached path"):
-        FineTuneConfig(bf16=True)
+        FineTuneConfig(length_grouped=True)
     with pytest.raises(ValueError, match="cache_dtype"):
         FineTuneConfig(freeze_layers=2, cache_dtype="int8")
 
 
+def test_bf16_is_auto_on_or_off_and_old_booleans_still_load() -> None:
+    assert FineTuneConfig().bf16 == "off"  # the plain full fine-tune: float32
+    assert FineTuneConfig(bf16="auto").bf16 == "auto"  # also without the cache
+    assert (FineTuneConfig(bf16=True).bf16, FineTuneConfig(bf16=False).bf16) == ("on", "off")
+    with pytest.raises(ValueError, match="bf16 must be one of"):
+        FineTuneConfig(bf16="fast")
+    assert FineTuneConfig(threads=0).threads == 0  # auto
+    with pytest.raises(ValueError, match="threads"):
+        FineTuneConfig(threads=-1)
+
+
 def test_fast_cv_preset() -> None:
     preset = FineTuneConfig.fast_cv()
-    assert preset.freeze_layers == 2 and preset.cache_frozen and preset.length_grouped and preset.bf16
+    assert preset.freeze_layers == 2 and preset.cache_frozen and preset.length_grouped
+    assert preset.bf16 == "auto" and preset.threads == 0
     assert (preset.epochs, preset.learning_rate, preset.batch_size) == (4, 5e-5, 8)  # the default schedule
     assert FineTuneConfig.fast_cv(seed=1).seed == 1

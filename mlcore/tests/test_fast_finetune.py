@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,10 @@ from transformers import AutoModel
 from mlcore.configs import FineTuneConfig, MCExample, ScorerKind, ScorerSpec
 from mlcore.fast_finetune import FastMultipleChoiceTrainer, FrozenPrefixCache
 from mlcore.finetune import MultipleChoiceTrainer, TrainProgress
-from mlcore.inference import MultipleChoiceModelScorer, encode_pairs
+from mlcore.hardware import detect_cpu, hardware_for
+from mlcore.inference import TRAINING_META_FILE, MultipleChoiceModelScorer, encode_pairs
 from mlcore.loading import load_pretrained
-from mlcore.testing import make_toy_examples
+from mlcore.testing import build_tiny_bert, make_toy_examples
 
 # High learning rate: the tiny model starts from random weights, not a pretrained encoder.
 TOY_CONFIG = FineTuneConfig(epochs=4, learning_rate=1e-2, batch_size=8, max_length=32, warmup_ratio=0.0,
@@ -61,12 +63,11 @@ def test_cache_equals_full_model_hidden_states(tiny_base_dir: Path, examples: li
     with torch.inference_mode():
         flat = {key: value.view(-1, value.size(-1)) for key, value in enc.items()}
         expected = model(**flat, output_hidden_states=True).hidden_states[freeze_layers]  # (48, seq, hidden)
-    hidden, mask = cache.batch(list(range(12)))
-    assert torch.equal(mask, flat["attention_mask"])
-    real = mask.bool()
-    assert torch.allclose(hidden[real], expected[real], atol=1e-5)
-    # Beyond a question's own longest pair the batch is zero padding.
-    assert (hidden.view(12, 4, -1, hidden.size(-1))[0, :, cache.states[0].size(1):] == 0).all()
+    tokens, layout = cache.packed(list(range(12)))
+    assert torch.equal(layout.mask, flat["attention_mask"].bool())
+    assert tokens.dtype == torch.float32 and tokens.size(0) == int(flat["attention_mask"].sum())
+    assert torch.allclose(tokens, expected[layout.mask], atol=1e-5)  # packed in (question, choice, token) order
+    assert torch.equal(tokens[layout.first], expected[:, 0])  # [CLS] of every pair
     assert len({state.size(1) for state in cache.states}) > 3  # per-question lengths really differ
 
 
@@ -118,12 +119,25 @@ def test_same_seed_same_result_and_cache_untouched(cache: FrozenPrefixCache) -> 
     assert other_seed.revision_ != first.revision_
 
 
-def test_matches_training_without_cache(tiny_base_dir: Path, examples: list[MCExample]) -> None:
-    # Same head init, batch order and dropout draws: the cache only skips recomputation.
-    config = dataclasses.replace(TOY_CONFIG, epochs=2)
-    uncached = MultipleChoiceTrainer(dataclasses.replace(config, cache_frozen=False), str(tiny_base_dir))
+@pytest.fixture(scope="module")
+def dropout_free_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny base model with its dropout switched off."""
+    directory = build_tiny_bert(tmp_path_factory.mktemp("tiny_no_dropout"), seed=1, with_head=False)
+    config = json.loads((directory / "config.json").read_text())
+    config.update(hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
+    (directory / "config.json").write_text(json.dumps(config))
+    return directory
+
+
+@pytest.mark.parametrize("freeze_layers", [1, 2])  # 2: every layer of the tiny model frozen
+def test_matches_training_without_cache(dropout_free_dir: Path, examples: list[MCExample], freeze_layers: int) -> None:
+    # Same head init and batch order; the cache skips recomputation, packing skips padding and
+    # the top layer's other tokens. Dropout is off because the fast path draws fewer random
+    # numbers (none for what it skips), so with dropout the two runs differ in their draws.
+    config = dataclasses.replace(TOY_CONFIG, epochs=2, freeze_layers=freeze_layers)
+    uncached = MultipleChoiceTrainer(dataclasses.replace(config, cache_frozen=False), str(dropout_free_dir))
     uncached.fit(examples[:48])
-    cached = MultipleChoiceTrainer(config, str(tiny_base_dir)).fit(examples[:48])  # hands over to the cache
+    cached = MultipleChoiceTrainer(config, str(dropout_free_dir)).fit(examples[:48])  # hands over to the cache
     assert cached.history_ == pytest.approx(uncached.history_, abs=1e-5)
     compared = 0
     for (name, a), b in zip(cached.model_.named_parameters(), uncached.model_.parameters(), strict=True):
@@ -132,7 +146,10 @@ def test_matches_training_without_cache(tiny_base_dir: Path, examples: list[MCEx
         # learning rate, which differ between two runs that agree everywhere else.
         if name.endswith(SOFTMAX_INVARIANT):
             continue
-        assert torch.allclose(a, b, atol=1e-5), name
+        # Elsewhere the two runs add the same numbers in a different order (packed, [CLS] only);
+        # Adam divides by the gradient's own scale, so its rounding difference can move a
+        # weight by a small fraction of the learning rate (1e-2) over the 12 steps.
+        assert torch.allclose(a, b, atol=1e-3), name
         compared += 1
     assert compared > 30
 
@@ -199,9 +216,19 @@ def test_length_grouped_batches_cover_every_question_once(cache: FrozenPrefixCac
 
 def test_bf16_grouped_training_learns_and_predicts_in_float32(cache: FrozenPrefixCache, examples: list[MCExample],
                                                               tmp_path: Path) -> None:
-    config = dataclasses.replace(TOY_CONFIG, length_grouped=True, bf16=True)
+    config = dataclasses.replace(TOY_CONFIG, length_grouped=True, bf16="on")
     trainer = FastMultipleChoiceTrainer(config, cache).fit(range(N_TRAIN))
+    assert trainer.hardware_.uses_bf16 and trainer.hardware_.setting == "on"
     assert trainer.evaluate(range(N_TRAIN, len(examples))).accuracy >= 0.9
     assert all(p.dtype == torch.float32 for p in trainer.model_.parameters())
     expected = torch.tensor([p.probs for p in _scorer(trainer.save(tmp_path)).predict(examples[N_TRAIN:])])
     assert torch.allclose(trainer.predict_proba(range(N_TRAIN, len(examples))), expected.double(), atol=1e-5)
+
+
+def test_auto_precision_and_threads_are_resolved_and_recorded(cache: FrozenPrefixCache, tmp_path: Path) -> None:
+    config = dataclasses.replace(TOY_CONFIG, epochs=1, bf16="auto", threads=0)
+    trainer = FastMultipleChoiceTrainer(config, cache).fit(range(16))
+    assert trainer.hardware_ == hardware_for("auto")  # float32 unless bfloat16 is native and measured faster
+    assert 1 <= trainer.threads_ <= detect_cpu().cpus
+    meta = json.loads((trainer.save(tmp_path) / TRAINING_META_FILE).read_text())
+    assert meta["hardware"]["precision"] == trainer.hardware_.precision and meta["config"]["bf16"] == "auto"

@@ -56,6 +56,16 @@ class RoundSettingsApiTests:
         assert data["live_model"] == round_.live_model_id
         assert round_.live_model_id in [m["id"] for m in data["live_model_choices"]]
 
+    @pytest.mark.parametrize(("sent", "stored"), [("off", {"bf16": "off"}), ("on", {"bf16": "on"}), ("auto", {}),
+                                                  (False, {"bf16": "off"}), (True, {"bf16": "on"})])
+    def test_bf16_is_auto_on_or_off_and_old_booleans_still_work(self, instructor, round_, sent, stored):
+        url = reverse("api:round_settings_update", args=[round_.pk])
+        response = client_of(instructor).post(url, {"scoring": {"bf16": sent}}, format="json")
+        assert response.status_code == 200, response.data
+        assert Round.objects.get(pk=round_.pk).scoring_config == stored
+        assert response.data["scoring"]["bf16"] == stored.get("bf16", "auto")
+        assert response.data["precision"]["text"].startswith(f"{stored.get('bf16', 'auto')} → ")
+
     def test_update_only_what_is_sent(self, instructor, round_):
         url = reverse("api:round_settings_update", args=[round_.pk])
         response = client_of(instructor).post(url, {"weight_live": 0.5, "scoring": {"epochs": 3}}, format="json")
@@ -72,6 +82,7 @@ class RoundSettingsApiTests:
         ("body", "field"),
         [({"weight_cv": -1}, "weight_cv"), ({"scoring": {"epochs": 0}}, "scoring"),
          ({"scoring": {"freeze_layers": 6}}, "scoring"), ({"live_model": 999}, "live_model"),
+         ({"scoring": {"bf16": "sometimes"}}, "scoring"), ({"scoring": {"threads": -1}}, "scoring"),
          ({"opens_at": "2030-01-02T00:00:00Z", "closes_at": "2030-01-01T00:00:00Z", "weight_live": 3}, "closes_at"),
          ({"scoring": "fast"}, "scoring")],
     )

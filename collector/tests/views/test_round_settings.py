@@ -4,6 +4,10 @@ from django.urls import reverse
 
 from collector import round_settings
 from collector.models import Round
+from collector.worker_hardware import worker_hardware_record
+from mlcore.hardware import CpuReport, resolve_precision
+
+AVX2_WORKER = CpuReport("AMD EPYC 7B12", "AVX2", ("avx2",), 2, "2.13.0")
 
 
 def settings_url(round_) -> str:
@@ -14,8 +18,7 @@ def form_data(round_, **changes) -> dict:
     data = {
         "title": round_.title, "instructions": "", "opens_at": "", "closes_at": "", "weight_live": 1.0,
         "weight_cv": 1.0, "live_model": round_.live_model_id, "base_checkpoint": "",
-        **{k: v for k, v in round_settings.round_scoring_settings(round_=round_).items() if k != "bf16"},
-        "bf16": "on",
+        **round_settings.round_scoring_settings(round_=round_),
     }
     data.update(changes)
     return data
@@ -35,11 +38,25 @@ class RoundSettingsPageTests:
 
     def test_bad_values_are_shown_and_nothing_is_saved(self, client, instructor, round_):
         client.force_login(instructor)
-        response = client.post(settings_url(round_), form_data(round_, epochs=0, weight_cv=-1, learning_rate="fast"))
+        response = client.post(settings_url(round_), form_data(round_, epochs=0, weight_cv=-1, learning_rate="fast",
+                                                               bf16="yes"))
         assert response.status_code == 200
         errors = response.context["form"].errors
-        assert {"epochs", "weight_cv", "learning_rate"} <= set(errors)
+        assert {"epochs", "weight_cv", "learning_rate", "bf16"} <= set(errors)
         assert Round.objects.get(pk=round_.pk).scoring_config == {}
+
+    def test_bfloat16_setting_shows_what_auto_means_on_the_workers(self, client, instructor, round_):
+        client.force_login(instructor)
+        page = client.get(settings_url(round_)).content.decode()
+        assert page.count('<option value="auto" selected>') == 1
+        assert "auto → not yet known: no worker has reported its hardware." in page
+        worker_hardware_record(resolution=resolve_precision("auto", AVX2_WORKER), host="w1")
+        page = client.get(settings_url(round_)).content.decode()
+        assert "auto → float32 (AVX2, no native bfloat16) on worker w1." in page and "notice-warning" not in page
+        client.post(settings_url(round_), form_data(round_, bf16="on", threads=0))
+        assert Round.objects.get(pk=round_.pk).scoring_config == {"bf16": "on"}  # threads 0 = auto = the preset
+        page = client.get(settings_url(round_)).content.decode()
+        assert "notice-warning" in page and "bfloat16 is forced on, but w1 emulates it" in page
 
     @pytest.mark.parametrize("who", ["student", "other_instructor", "crowdworker"])
     def test_others_are_refused(self, client, round_, who, request):

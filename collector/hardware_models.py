@@ -1,0 +1,23 @@
+"""What each worker machine's hardware makes of the precision settings (imported at the end of
+``collector/models.py``, so Django finds it there)."""
+from django.db import models
+
+
+class WorkerHardware(models.Model):
+    """The latest report of one worker host: its CPU and what ``bf16 = auto`` resolves to there.
+
+    Written by ``collector.worker_hardware.worker_hardware_report`` when a worker starts and when
+    it runs a training job; ``resolution`` is ``mlcore.hardware.HardwareResolution.as_dict()``.
+    The round settings page shows it next to the bfloat16 setting.
+    """
+
+    host = models.CharField(max_length=255, unique=True)
+    reported_at = models.DateTimeField()
+    resolution = models.JSONField(help_text="mlcore.hardware.HardwareResolution.as_dict() for bf16=auto")
+
+    class Meta:
+        ordering = ["-reported_at"]
+        verbose_name_plural = "worker hardware"
+
+    def __str__(self) -> str:
+        return f"{self.host} ({self.resolution.get('precision', '?')})"
