@@ -9,8 +9,9 @@ both alike), it trains with the product's own code path (:class:`mlcore.cv_runne
 the packaged all-MiniLM-L6-v2 with a new multiple-choice head) and compares:
 
 (a) the default scoring settings, ``FineTuneConfig.fast_cv()``, on every fold (the frozen-prefix
-    cache is built once, in fold 0, and counted there); its ``bf16 = auto`` and ``threads = 0``
-    are resolved here, and what they became is printed;
+    cache is built once, in fold 0, and counted there); its ``bf16 = auto`` is resolved here and
+    what it became is printed; ``threads = 0`` is measured once (``--threads``) and used by both
+    settings, so the per-step comparison is at the same thread count;
 (b) a plain full fine-tune, ``FineTuneConfig()`` with the same epochs, learning rate, batch size
     and seed, on the first ``--plain-folds`` folds (about 15 minutes per fold on 2 cores);
 (c) with ``--answer-only``, the CODAH answer-only baseline with the default settings, all folds.
@@ -59,7 +60,7 @@ from mlcore.codah import read_codah_file  # noqa: E402
 from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample, TrainProgress  # noqa: E402
 from mlcore.crossval import stratified_folds  # noqa: E402
 from mlcore.cv_runner import FoldRunner  # noqa: E402
-from mlcore.hardware import detect_cpu  # noqa: E402
+from mlcore.hardware import detect_cpu, training_threads  # noqa: E402
 from mlcore.loading import PACKAGED_MINILM  # noqa: E402
 
 DEFAULT_OUT = ROOT / "benchmarks" / "out" / "cv_scoring.json"
@@ -184,7 +185,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--plain-folds", type=int, default=1, help="run the plain fine-tune on the first N folds")
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
     parser.add_argument("--epochs", type=int, default=None, help="override the epochs of both settings")
-    parser.add_argument("--threads", type=int, default=0, help="torch threads for both; 0 = auto (measured)")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads for both; 0 = measured once (auto)")
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--answer-only", action="store_true", help="also the answer-only baseline, all folds")
     parser.add_argument("--quick", action="store_true", help=f"smoke run, tens of seconds: {QUICK}")
@@ -205,7 +206,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
     examples, tests = load_folds(args.data, args.split, args.folds, args.limit, args.seed)
-    shared = {"epochs": args.epochs, "seed": args.seed, "threads": args.threads}
+    # One thread count for both settings, measured once for 0 like the product's auto: choosing it
+    # per fold could give the two settings different counts and confound the per-step comparison.
+    threads = training_threads(args.threads)
+    shared = {"epochs": args.epochs, "seed": args.seed, "threads": threads}
     configs = {"default": FineTuneConfig.fast_cv(**shared), "plain": FineTuneConfig(**shared)}
     log(f"CODAH: {len(examples)} questions, {args.split} split, {args.folds} folds, {args.epochs} epoch(s); "
         f"plain fine-tune on {args.plain_folds} fold(s)")
