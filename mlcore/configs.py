@@ -275,7 +275,10 @@ class FineTuneConfig:
           full fine-tune 3.11 s per step, this preset 0.78-0.86 s (3.6-4.0x).
           Official fold 0, 80% setting (train 2221, test 555): test accuracy
           0.591, 755 s for the fold including the cache of all 2776
-          questions (1112 steps, median 0.47 s).
+          questions (1112 steps, median 0.47 s); the plain full fine-tune
+          0.569, 1272 s (median 1.05 s per step, run alone, lighter load).
+          3 epochs at lr 8e-5 gave 0.586 in 333 s (one seed, one fold: a
+          candidate for fewer steps, not yet the default).
         - Native (AVX512; ``auto`` measured bfloat16 1.1-1.8x faster in its
           probe and chose it): plain 2.61 s, float32 1.15 s (2.3x),
           bfloat16 0.77-0.78 s (3.3-3.4x).
