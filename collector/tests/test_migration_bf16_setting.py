@@ -3,8 +3,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("collector", "0005_worker_hardware")]
-AFTER = [("collector", "0006_bf16_setting_auto_on_off")]
+BEFORE = [("collector", "0006_worker_hardware")]
+AFTER = [("collector", "0007_bf16_setting_auto_on_off")]
 
 
 def _migrate(targets):

@@ -41,7 +41,7 @@ def backwards(apps, schema_editor) -> None:
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("collector", "0005_worker_hardware"),
+        ("collector", "0006_worker_hardware"),
     ]
 
     operations = [

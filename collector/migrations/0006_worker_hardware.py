@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('collector', '0004_quality'),
+        ('collector', '0005_scoring_folds_stored_at_run_start'),
     ]
 
     operations = [
