@@ -55,11 +55,9 @@ __all__ = [
 GOLD_ACCURACY_ALPHA = 0.01
 
 
-@dataclass(frozen=True)
-class StratumCounts:
-    """The slots of one gold label: ``U`` and ``N`` sizes, correct in each, and ``E[a_s]`` under H0."""
+class _SlotTotals:
+    """``M``, ``K`` and the accuracies from ``n_U, n_N, a, b`` (of one stratum or of all)."""
 
-    label: Hashable
     n_U: int
     n_N: int
     a: int
@@ -67,23 +65,34 @@ class StratumCounts:
 
     @property
     def M(self) -> int:
-        """Slots in the stratum, ``n_U + n_N``."""
+        """Slots, ``n_U + n_N``."""
         return self.n_U + self.n_N
 
     @property
     def K(self) -> int:
-        """Correct slots in the stratum, ``a + b``."""
+        """Correct slots, ``a + b``."""
         return self.a + self.b
 
     @property
     def acc_U(self) -> float:
-        """``a / n_U`` (``nan`` when ``U`` has no slot of this label)."""
+        """``a / n_U`` (``nan`` when ``U`` has no slot)."""
         return self.a / self.n_U if self.n_U else math.nan
 
     @property
     def acc_N(self) -> float:
-        """``b / n_N`` (``nan`` when ``N`` has no slot of this label)."""
+        """``b / n_N`` (``nan`` when ``N`` has no slot)."""
         return self.b / self.n_N if self.n_N else math.nan
+
+
+@dataclass(frozen=True)
+class StratumCounts(_SlotTotals):
+    """The slots of one gold label: ``U`` and ``N`` sizes, correct in each, and ``E[a_s]`` under H0."""
+
+    label: Hashable
+    n_U: int
+    n_N: int
+    a: int
+    b: int
 
     @property
     def expected_a(self) -> float:
@@ -97,7 +106,7 @@ class StratumCounts:
 
 
 @dataclass(frozen=True)
-class StratifiedBiasTestResult:
+class StratifiedBiasTestResult(_SlotTotals):
     """Result of the stratified test (SPEC-bias §2.5), shaped like ``LexicalBiasTestResult``.
 
     ``n_U, n_N, a, b, M, K`` are summed over the strata (they equal the unstratified test's
@@ -128,22 +137,6 @@ class StratifiedBiasTestResult:
     @property
     def b(self) -> int:
         return sum(s.b for s in self.strata)
-
-    @property
-    def M(self) -> int:
-        return self.n_U + self.n_N
-
-    @property
-    def K(self) -> int:
-        return self.a + self.b
-
-    @property
-    def acc_U(self) -> float:
-        return self.a / self.n_U if self.n_U else math.nan
-
-    @property
-    def acc_N(self) -> float:
-        return self.b / self.n_N if self.n_N else math.nan
 
     @property
     def expected_a(self) -> float:
