@@ -32,9 +32,9 @@ from annotation.validation import clean_question_text, clean_span, first_message
 from collector.models import ModelVersion
 from collector.ratelimit import draft_limiter
 from collector.websocket import ClientError, DraftSocketConsumer
-from mlcore.qa import QAExample, QAPrediction
-from mlcore.serving import BatcherOverloaded, InferenceFailed
-from mlcore.spans import index_to_utf16
+from mlcore.data.spans import index_to_utf16
+from mlcore.models.qa import QAExample, QAPrediction
+from mlcore.models.serving import BatcherOverloaded, InferenceFailed
 
 logger = logging.getLogger(__name__)
 

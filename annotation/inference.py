@@ -1,4 +1,4 @@
-"""Glue between registered QA model versions and :mod:`mlcore.qa`.
+"""Glue between registered QA model versions and :mod:`mlcore.models.qa`.
 
 ``predict_qa`` answers questions synchronously (the Celery task that stores a question's
 prediction). ``qa_inference_service`` serves the websocket: one ``DraftBatcher`` per model
@@ -13,8 +13,8 @@ from django.conf import settings
 
 from collector.inference import InferenceService
 from collector.models import ModelVersion
-from mlcore.loading import set_torch_threads
-from mlcore.qa import QAExample, QAPrediction, QASpec, load_qa_model, qa_model_loaded
+from mlcore.models.loading import set_torch_threads
+from mlcore.models.qa import QAExample, QAPrediction, QASpec, load_qa_model, qa_model_loaded
 
 
 def qa_spec_for(version: ModelVersion) -> QASpec:

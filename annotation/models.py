@@ -5,7 +5,7 @@ article's paragraphs leak between train and evaluation), an article holds paragr
 paragraph holds questions, and a question holds zero (unanswerable) or more gold spans.
 Every ``answer_start`` is an offset in Python characters (code points) into
 ``Paragraph.context`` and ``text == context[answer_start:answer_start + len(text)]``;
-the services enforce this with ``mlcore.spans``.
+the services enforce this with ``mlcore.data.spans``.
 """
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -255,7 +255,7 @@ class SpanAnswer(models.Model):
 
     def clean(self) -> None:
         # The one invariant of SQuAD data, checked here too so admin edits cannot break it.
-        from mlcore.spans import SpanError, check_span
+        from mlcore.data.spans import SpanError, check_span
 
         if self.question_id is None or self.answer_start is None:
             return

@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from annotation import selectors
 from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
-from mlcore.spans import index_to_utf16
-from mlcore.squad_metrics import score_question
+from mlcore.data.spans import index_to_utf16
+from mlcore.stats.squad_metrics import score_question
 
 
 def _span16(context: str, start: int | None, text: str) -> dict | None:

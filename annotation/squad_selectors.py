@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from django.db.models import Prefetch, QuerySet
 
 from annotation.models import Article, Paragraph, Project, SpanAnswer, SpanQuestion
-from mlcore.squad_metrics import SquadAnswer, SquadQuestion
+from mlcore.stats.squad_metrics import SquadAnswer, SquadQuestion
 
 SQUAD_VERSION = "v2.0"
 
@@ -59,7 +59,7 @@ def project_squad_dict(*, project: Project, split: str | None = None,
 
 
 def project_squad_questions(*, project: Project, split: str | None = None) -> tuple[SquadQuestion, ...]:
-    """Submitted questions with context, title and gold answers, as :mod:`mlcore.squad_metrics` records.
+    """Submitted questions with context, title and gold answers, as :mod:`mlcore.stats.squad_metrics` records.
 
     This is what retrieval and lexical analyses over a project's passages and questions read.
     """

@@ -1,7 +1,7 @@
 """The project dashboard's numbers (reads only): progress per split, distributions, human performance.
 
 Counting happens in the database; the statistics themselves are the pure functions of
-:mod:`mlcore.annotation_stats`. Human performance comes from the blind second-pass answers only
+:mod:`mlcore.stats.annotation_stats`. Human performance comes from the blind second-pass answers only
 (:func:`blind_answers`, which the project report reads too).
 """
 from collections import Counter
@@ -19,7 +19,7 @@ from annotation.models import (
     SpanQuestion,
     Split,
 )
-from mlcore.annotation_stats import HumanPerformance, binned_counts, human_performance
+from mlcore.stats.annotation_stats import HumanPerformance, binned_counts, human_performance
 
 SUBMITTED = SpanQuestion.Status.SUBMITTED
 ANSWER_WORD_EDGES = (1, 2, 3, 4, 5, 6, 11, 21)

@@ -4,7 +4,7 @@ One function per input shape, each raising Django's ``ValidationError`` with fie
 messages meant to be shown as they are. Offsets arrive either as a browser selection in
 UTF-16 code units (``selection``) or, from API clients and import files, as SQuAD's
 ``answer_start`` in code points plus the answer ``text``; both end up as a checked
-:class:`mlcore.spans.Span`.
+:class:`mlcore.data.spans.Span`.
 """
 import json
 from collections.abc import Iterable, Mapping
@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from mlcore.spans import Span, SpanError, check_span, span_from_utf16
+from mlcore.data.spans import Span, SpanError, check_span, span_from_utf16
 
 #: Largest import file (articles or SQuAD JSON) the pages and the API accept.
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024

@@ -5,7 +5,7 @@
         [--answer-only] [--data ../shared/data/codah] [--out PATH] [--json]
 
 On the machine it runs on, in one run and fold next to fold (so load from other processes hits
-both alike), it trains with the product's own code path (:class:`mlcore.cv_runner.FoldRunner`,
+both alike), it trains with the product's own code path (:class:`mlcore.models.cv_runner.FoldRunner`,
 the packaged all-MiniLM-L6-v2 with a new multiple-choice head) and compares:
 
 (a) the default scoring settings, ``FineTuneConfig.fast_cv()``, on every fold (the frozen-prefix
@@ -19,7 +19,7 @@ the packaged all-MiniLM-L6-v2 with a new multiple-choice head) and compares:
 Folds: ``official`` (default) are CODAH's released ``cv_split``: fold k tests on
 ``fold_k/test.tsv`` and trains on every other question (its train + dev, the paper's "80%"
 setting; the five test files partition ``full_data.tsv``). ``stratified`` are the product's own
-category-stratified folds (``mlcore.crossval.stratified_folds``). ``--quick`` (tens of seconds,
+category-stratified folds (``mlcore.models.crossval.stratified_folds``). ``--quick`` (tens of seconds,
 same code path): the first 60 questions, 1 epoch, all folds, plain on fold 0.
 
 It prints the CPU, torch's CPU capability, the precision and threads used, per fold time, time
@@ -56,12 +56,12 @@ os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 from scipy.stats import binomtest  # noqa: E402
 
-from mlcore.codah import read_codah_file  # noqa: E402
 from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample, TrainProgress  # noqa: E402
-from mlcore.crossval import stratified_folds  # noqa: E402
-from mlcore.cv_runner import FoldRunner  # noqa: E402
-from mlcore.hardware import detect_cpu, training_threads  # noqa: E402
-from mlcore.loading import PACKAGED_MINILM  # noqa: E402
+from mlcore.data.codah import read_codah_file  # noqa: E402
+from mlcore.models.crossval import stratified_folds  # noqa: E402
+from mlcore.models.cv_runner import FoldRunner  # noqa: E402
+from mlcore.models.hardware import detect_cpu, training_threads  # noqa: E402
+from mlcore.models.loading import PACKAGED_MINILM  # noqa: E402
 
 DEFAULT_OUT = ROOT / "benchmarks" / "out" / "cv_scoring.json"
 QUICK = {"limit": 60, "epochs": 1, "plain_folds": 1}

@@ -2,12 +2,12 @@
 
     .venv/bin/python benchmarks/inference_engines.py --model DIR [--threads 2] [--reps 20] [--quick] [--json] [--out PATH]
 
-For each engine of mlcore/engines.py (torch float32, torch dynamic int8, ONNX Runtime float32 and
+For each engine of mlcore/models/engines.py (torch float32, torch dynamic int8, ONNX Runtime float32 and
 int8) on one multiple-choice checkpoint (``--model``: a fine-tuned directory; default the packaged
 MiniLM, whose untrained head makes the accuracy column meaningless):
 
 * ``ms_1x4`` / ``ms_16x4``: one forward of 1 question x 4 choices / 16 x 4, padded (batched);
-* ``ms_1x4_live``: the live path (mlcore.incremental), 4 pairs each run alone, no cache (a new prompt);
+* ``ms_1x4_live``: the live path (mlcore.models.incremental), 4 pairs each run alone, no cache (a new prompt);
 * ``ms_1_pair``: one pair alone (a keystroke in one choice, the rest cached);
 * ``accuracy``: CODAH fold-0 test (../shared/data/codah, 556 questions) through the live path,
   and ``delta_points`` against torch float32.
@@ -51,7 +51,7 @@ def median_ms(fn, reps: int) -> float:
 
 
 def load_data(quick: bool, codah: Path):
-    from mlcore.codah import read_codah_file
+    from mlcore.data.codah import read_codah_file
     from mlcore.testing import make_toy_examples
 
     if quick:
@@ -64,14 +64,14 @@ def load_data(quick: bool, codah: Path):
 
 
 def batch(tokenizer, examples, max_length: int):
-    from mlcore.inference import encode_pairs
+    from mlcore.models.inference import encode_pairs
 
     return encode_pairs(tokenizer, examples, max_length=max_length, answer_only=False)  # each (q, 4, seq)
 
 
 def measure_engine(scorer, engine: str, examples, reps: int) -> dict:
-    from mlcore.engines import build_runner
-    from mlcore.incremental import IncrementalScorer
+    from mlcore.models.engines import build_runner
+    from mlcore.models.incremental import IncrementalScorer
 
     names = scorer.tokenizer_.model_input_names
     start = time.perf_counter()
@@ -97,8 +97,8 @@ def run(args: argparse.Namespace) -> dict:
     import torch
 
     from mlcore.configs import PACKAGED_MINILM, ScorerKind, ScorerSpec
-    from mlcore.engines import ENGINES, engine_available
-    from mlcore.inference import MultipleChoiceModelScorer
+    from mlcore.models.engines import ENGINES, engine_available
+    from mlcore.models.inference import MultipleChoiceModelScorer
 
     torch.set_num_threads(args.threads)
     model = args.model

@@ -51,11 +51,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mlcore import threads
-from mlcore.lexical import lexical_features, lexical_tokens
-from mlcore.lexical_association import lexical_zscores, select_top_features
-from mlcore.permutation import lexical_bias_test
-from mlcore.reweighting import bigram_balance_check, reweight, reweighting_features
-from mlcore.stopwords import NLTK_ENGLISH_STOPWORDS, STOP_WORDS
+from mlcore.bias.lexical import lexical_features, lexical_tokens
+from mlcore.bias.lexical_association import lexical_zscores, select_top_features
+from mlcore.bias.permutation import lexical_bias_test
+from mlcore.bias.reweighting import bigram_balance_check, reweight, reweighting_features
+from mlcore.bias.stopwords import NLTK_ENGLISH_STOPWORDS, STOP_WORDS
 
 LABELS = ("entailment", "neutral", "contradiction")
 

@@ -373,7 +373,7 @@ def live_context(model: str, debounce_ms: int) -> dict:
     import torch
     from django.conf import settings
 
-    from mlcore.engines import resolve_engine
+    from mlcore.models.engines import resolve_engine
 
     return {"model": model, "engine": resolve_engine(settings.STUMPER_INFERENCE_ENGINE),
             "cache_size": settings.STUMPER_INFERENCE_CACHE_SIZE, "cpu_capability": torch.backends.cpu.get_cpu_capability(),

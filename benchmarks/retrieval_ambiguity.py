@@ -6,7 +6,7 @@
 Passages are the contexts of the English SQuAD 2.0 subset in ``../shared/data/squad2-subset``
 (487 paragraphs of 12 articles), repeated ``--repeat`` times to reach a realistic project size;
 the queries are the 70 UnQover questions "Who was a(n) <occupation>?" of the probe. Both
-implementations use the same tokens (:func:`mlcore.retrieval.bm25_tokens`) and the same Lucene
+implementations use the same tokens (:func:`mlcore.bias.retrieval.bm25_tokens`) and the same Lucene
 BM25 formula, so they must return the same top k (ties broken by lower passage index); the script
 checks that, then prints the time of each to build the index (tokenising included) and to answer
 the 70 questions, the speed ratios, and writes benchmarks/out/retrieval_ambiguity.json.
@@ -35,8 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mlcore.ambiguity_data import unqover_occupations  # noqa: E402
-from mlcore.retrieval import BM25Config, BM25Retriever, Hit, bm25_tokens  # noqa: E402
+from mlcore.bias.ambiguity_data import unqover_occupations  # noqa: E402
+from mlcore.bias.retrieval import BM25Config, BM25Retriever, Hit, bm25_tokens  # noqa: E402
 
 DEFAULT_SQUAD = ROOT.parent / "shared" / "data" / "squad2-subset" / "dev-subset-v2.0.json"
 

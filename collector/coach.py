@@ -6,7 +6,7 @@ Four checks, each switched on or off per round (``Round.coach_*``):
   ``training.round_train_answer_only_model``) picks the right completion. The consumer asks
   it through the same inference service as the live model; without one the check is skipped.
 * ``words`` - the right completion uses words associated with right answers in the round so
-  far (``mlcore.coach.answer_word_table``: SPEC-bias z-scores, Bonferroni threshold).
+  far (``mlcore.bias.coach.answer_word_table``: SPEC-bias z-scores, Bonferroni threshold).
 * ``length`` - the right completion is much longer or shorter than the others.
 * ``duplicate`` - the draft is very similar to an existing question (``collector.duplicates``).
 
@@ -25,7 +25,7 @@ from django.db.models import Count, Max, Q
 
 from collector import duplicates
 from collector.models import CoachWarning, Prediction, Question, QuestionStatus, Round
-from mlcore.coach import AnswerWordTable, answer_word_table, flagged_words, length_check
+from mlcore.bias.coach import AnswerWordTable, answer_word_table, flagged_words, length_check
 
 logger = logging.getLogger(__name__)
 

@@ -37,7 +37,7 @@ from collector.ratelimit import draft_limiter
 from collector.validation import clean_question, first_message
 from collector.websocket import ClientError, DraftSocketConsumer
 from mlcore.configs import MCExample
-from mlcore.serving import BatcherOverloaded, InferenceFailed
+from mlcore.models.serving import BatcherOverloaded, InferenceFailed
 
 logger = logging.getLogger(__name__)
 

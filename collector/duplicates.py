@@ -1,4 +1,4 @@
-"""Near-duplicate questions in the collector (the ORM side of ``mlcore.near_duplicates``).
+"""Near-duplicate questions in the collector (the ORM side of ``mlcore.data.near_duplicates``).
 
 What a question is compared with: every question of its course (this round and the others)
 and every imported question (CODAH and other data sets imported into any round).
@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet
 
 from collector.models import DuplicateFlag, Question, Round
-from mlcore.near_duplicates import NearDuplicateIndex
+from mlcore.data.near_duplicates import NearDuplicateIndex
 
 
 @dataclass(frozen=True)

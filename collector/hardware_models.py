@@ -7,13 +7,13 @@ class WorkerHardware(models.Model):
     """The latest report of one worker host: its CPU and what ``bf16 = auto`` resolves to there.
 
     Written by ``collector.worker_hardware.worker_hardware_report`` when a worker starts and when
-    it runs a training job; ``resolution`` is ``mlcore.hardware.HardwareResolution.as_dict()``.
+    it runs a training job; ``resolution`` is ``mlcore.models.hardware.HardwareResolution.as_dict()``.
     The round settings page shows it next to the bfloat16 setting.
     """
 
     host = models.CharField(max_length=255, unique=True)
     reported_at = models.DateTimeField()
-    resolution = models.JSONField(help_text="mlcore.hardware.HardwareResolution.as_dict() for bf16=auto")
+    resolution = models.JSONField(help_text="mlcore.models.hardware.HardwareResolution.as_dict() for bf16=auto")
 
     class Meta:
         ordering = ["-reported_at"]

@@ -7,7 +7,7 @@ the embedded default) or as one Celery task on the ``inference`` queue (``"worke
 the web processes then load no model for drafts). Submissions call ``predict_examples`` directly;
 the worker calls it for anything left pending. Both score through ``live_scorer``: each (prompt,
 choice) pair or text computed alone, on ``STUMPER_INFERENCE_ENGINE``, kept in a per-process LRU
-of ``STUMPER_INFERENCE_CACHE_SIZE`` entries that drafts and submissions share (mlcore.incremental).
+of ``STUMPER_INFERENCE_CACHE_SIZE`` entries that drafts and submissions share (mlcore.models.incremental).
 """
 import asyncio
 import contextlib
@@ -22,9 +22,10 @@ from django.conf import settings
 from collector.models import ModelVersion
 from collector.selectors import model_version_get
 from mlcore.configs import MCExample, MCPrediction, ScorerKind, ScorerSpec
-from mlcore.inference_cache import shared_cache
-from mlcore.loading import load_scorer, scorer_loaded, set_torch_threads
-from mlcore.serving import DraftBatcher
+from mlcore.models.inference_cache import shared_cache
+from mlcore.models.loading import set_torch_threads
+from mlcore.models.scorer_cache import load_scorer, scorer_loaded
+from mlcore.models.serving import DraftBatcher
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +37,8 @@ def scorer_spec_for(version: ModelVersion) -> ScorerSpec:
 
 
 def live_scorer(version: ModelVersion) -> Any:
-    """A version's model as drafts and submissions use it (``mlcore.incremental.IncrementalScorer``)."""
-    from mlcore.incremental import load_incremental  # imports torch: only where a model runs
+    """A version's model as drafts and submissions use it (``mlcore.models.incremental.IncrementalScorer``)."""
+    from mlcore.models.incremental import load_incremental  # imports torch: only where a model runs
 
     set_torch_threads(settings.STUMPER_TORCH_THREADS)
     shared_cache.resize(settings.STUMPER_INFERENCE_CACHE_SIZE)
@@ -49,7 +50,9 @@ def live_scorer_loaded(version: ModelVersion) -> bool:
     spec = scorer_spec_for(version)
     if not scorer_loaded(spec):
         return False
-    from mlcore.incremental import incremental_loaded  # imports torch, which the loaded model has imported anyway
+    from mlcore.models.incremental import (
+        incremental_loaded,  # imports torch, which the loaded model has imported anyway
+    )
 
     return incremental_loaded(load_scorer(spec), engine=settings.STUMPER_INFERENCE_ENGINE)
 
@@ -146,7 +149,7 @@ class InferenceService:
 
     def _load_future(self, version: ModelVersion) -> asyncio.Future:
         # One load at a time per version and loop, shared by every socket that waits for it (the load
-        # itself is once per process anyway: mlcore.loading.LoadOnceCache). A finished one says
+        # itself is once per process anyway: mlcore.models.loading.LoadOnceCache). A finished one says
         # nothing about now (failed, or the model was evicted since), so it is started again.
         loop = asyncio.get_running_loop()
         key = (version.pk, id(loop))

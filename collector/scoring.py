@@ -2,7 +2,7 @@
 
 CODAH rewards a question again when a model fine-tuned on the *other* submissions still gets it
 wrong. A ``ScoringRun`` snapshots the round's questions, assigns stratified folds
-(``mlcore.crossval``) and stores each question's fold (``ScoringRunAssignment``), and for every
+(``mlcore.models.crossval``) and stores each question's fold (``ScoringRunAssignment``), and for every
 (trial, fold) fine-tunes the round's base checkpoint on the other folds and predicts the held-out
 one. Each finished fold is committed with its predictions, so a run interrupted by a killed worker
 resumes with only the missing folds, on the folds stored at its start: a question deleted
@@ -23,8 +23,8 @@ from accounts.models import User
 from collector.models import CVPrediction, Question, Round, ScoringFold, ScoringRun, ScoringRunAssignment
 from collector.ownership import held_by_another_worker, worker_owner
 from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample, TrainProgress
-from mlcore.crossval import FoldAssignment, answer_only_summary, cv_summary, stratified_folds
-from mlcore.cv_runner import FoldRunner
+from mlcore.models.crossval import FoldAssignment, answer_only_summary, cv_summary, stratified_folds
+from mlcore.models.cv_runner import FoldRunner
 
 logger = logging.getLogger(__name__)
 

@@ -34,8 +34,8 @@ from collector.models import (
     ScoringRun,
     TrainingJob,
 )
-from mlcore.codah import format_codah_tsv
 from mlcore.configs import CATEGORIES, MCExample
+from mlcore.data.codah import format_codah_tsv
 
 
 def user_manages_course(*, user: User, course: Course) -> bool:

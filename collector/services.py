@@ -26,8 +26,8 @@ from collector.models import (
     Round,
 )
 from collector.validation import clean_question
-from mlcore.codah import parse_codah_tsv
 from mlcore.configs import PACKAGED_MINILM, MCExample
+from mlcore.data.codah import parse_codah_tsv
 
 logger = logging.getLogger(__name__)
 

@@ -23,12 +23,12 @@ from collector.models import (
     round_name_validator,
 )
 from collector.scoring import scoring_config_for
-from mlcore.codah import read_codah_file
 from mlcore.configs import FineTuneConfig, MCExample, ScorerKind, ScorerSpec, TrainProgress
-from mlcore.loading import weights_revision
+from mlcore.data.codah import read_codah_file
+from mlcore.models.loading import weights_revision
 
 if TYPE_CHECKING:  # torch is imported when a model is trained, not with the URLconf
-    from mlcore.finetune import MultipleChoiceTrainer
+    from mlcore.models.finetune import MultipleChoiceTrainer
 
 # Training files are the instructor's own (often the public CODAH release, which repeats a
 # distractor in 3 rows and has long prompts), not student input: accept what the tokenizer can
@@ -98,10 +98,11 @@ def model_version_train(
     name; the new weights get a new revision). With ``eval_examples`` the saved checkpoint is
     reloaded and scored, so the metric describes exactly what will be served. ``live_round``
     gets the new version as its live model. Raises ValidationError for a bad name, ValueError
-    for unusable examples and ``mlcore.loading.ModelLoadError`` for an unloadable base.
+    for unusable examples and ``mlcore.models.loading.ModelLoadError`` for an unloadable base.
     """
-    from mlcore.finetune import MultipleChoiceTrainer, evaluate_accuracy
-    from mlcore.inference import MultipleChoiceModelScorer
+    from mlcore.models.finetune import MultipleChoiceTrainer
+    from mlcore.models.inference import MultipleChoiceModelScorer
+    from mlcore.models.training import evaluate_accuracy
 
     model_version_name_check(name=name)
     config = config or FineTuneConfig()

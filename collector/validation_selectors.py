@@ -23,7 +23,7 @@ from collector.models import (
     Round,
     Validation,
 )
-from mlcore.agreement import fleiss_kappa, human_accuracy, pairwise_cohen_kappa, rating_counts
+from mlcore.stats.agreement import fleiss_kappa, human_accuracy, pairwise_cohen_kappa, rating_counts
 
 LETTERS = "ABCD"
 TOKEN_SALT = "collector.validation"

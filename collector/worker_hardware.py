@@ -1,7 +1,7 @@
 """Workers report what ``bf16 = auto`` resolves to on their CPU; the settings page shows it.
 
 The web process cannot know the worker's CPU (they may be different machines), so each worker
-records ``mlcore.hardware.hardware_for("auto")`` under its host name when it starts and when it
+records ``mlcore.models.hardware.hardware_for("auto")`` under its host name when it starts and when it
 runs a training job (``worker_hardware_report``). ``precision_note`` turns the latest reports
 and a round's setting into the sentence the round settings page and API show, with a warning
 when bfloat16 is forced on where a worker emulates it.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from collector.models import WorkerHardware
-from mlcore.hardware import HardwareResolution
+from mlcore.models.hardware import HardwareResolution
 
 logger = logging.getLogger(__name__)
 #: Workers listed on the settings page (most recent reports first).
@@ -35,7 +35,7 @@ def worker_hardware_report() -> WorkerHardware | None:
     The first call in a process imports torch and may run the bfloat16 probe (about a second);
     later calls reuse the cached result.
     """
-    from mlcore.hardware import hardware_for
+    from mlcore.models.hardware import hardware_for
 
     try:
         resolution = hardware_for("auto")

@@ -28,7 +28,7 @@ from annotation.models import Project
 from evaluation import ambiguity_services
 from evaluation.models import AmbiguityDataset, EvaluationRun
 from evaluation.sections import check_section, unavailable
-from mlcore.ambiguity_data import dominant_script
+from mlcore.bias.ambiguity_data import dominant_script
 
 logger = logging.getLogger(__name__)
 

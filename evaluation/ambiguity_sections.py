@@ -9,8 +9,8 @@ from typing import Any
 
 from evaluation.ambiguity_services import SelectionalProbe
 from evaluation.sections import clean_scalar, section, table, unavailable
-from mlcore.permutation import format_pvalue
-from mlcore.retrieval import RetrievalProbeResult
+from mlcore.bias.retrieval import RetrievalProbeResult
+from mlcore.stats.hypergeom import format_pvalue
 
 SELECTIONAL_TITLE = "Selectional ambiguity: recall per gender"
 RETRIEVAL_TITLE = "Retrieval ambiguity: whom the retriever returns"

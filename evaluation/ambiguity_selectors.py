@@ -5,7 +5,7 @@ from annotation import selectors as annotation_selectors
 from annotation.models import Paragraph, Project
 from collector.exceptions import AccessError
 from collector.models import ModelVersion
-from mlcore.retrieval import Passage
+from mlcore.bias.retrieval import Passage
 
 
 def model_version_by_name(*, name: str) -> ModelVersion | None:

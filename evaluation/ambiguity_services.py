@@ -8,7 +8,7 @@
   share of women on Wikipedia, the disparity per occupation and, with a reader, propagation.
 
 Nothing is written to the database: these services read files and the ORM, run the pure
-probes of :mod:`mlcore.ambiguity` / :mod:`mlcore.retrieval` and return their results, which
+probes of :mod:`mlcore.bias.ambiguity` / :mod:`mlcore.bias.retrieval` and return their results, which
 :mod:`evaluation.ambiguity_sections` turns into JSON and report sections. Every bad input
 raises :class:`AmbiguityInputError` with a message naming the file and line.
 """
@@ -23,24 +23,21 @@ from django.conf import settings
 from annotation.models import Project
 from collector.models import ModelVersion
 from evaluation import ambiguity_selectors as selectors
-from mlcore.ambiguity import (
+from mlcore.bias.ambiguity import (
     WIKIPEDIA_FEMALE_SHARE,
     AmbiguityQuestion,
     SelectionalRecallResult,
     UnqoverOccupation,
     selectional_recall,
 )
-from mlcore.ambiguity_data import (
+from mlcore.bias.ambiguity_data import (
     parse_ambiguity_jsonl,
     parse_ambiguity_predictions,
     parse_unqover_occupations,
     unqover_occupations,
 )
-from mlcore.gender import GenderGuesserLookup, GenderLookup, read_name_lexicon
-from mlcore.loading import ModelLoadError
-from mlcore.passages import ArticleParseError, parse_article_lines
-from mlcore.qa import ExtractiveQAModel, QAExample, QASpec, load_qa_model
-from mlcore.retrieval import (
+from mlcore.bias.gender import GenderGuesserLookup, GenderLookup, read_name_lexicon
+from mlcore.bias.retrieval import (
     BM25Retriever,
     DenseRetriever,
     Passage,
@@ -49,6 +46,9 @@ from mlcore.retrieval import (
     compare_scripts,
     retrieval_probe,
 )
+from mlcore.data.passages import ArticleParseError, parse_article_lines
+from mlcore.models.loading import ModelLoadError
+from mlcore.models.qa import ExtractiveQAModel, QAExample, QASpec, load_qa_model
 
 Progress = Callable[[int, int, str], None]
 #: Questions answered per model call in the selectional probe (one progress step each).

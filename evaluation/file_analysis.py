@@ -1,6 +1,6 @@
 """Lexical-artifact analyses of labelled files: what ``manage.py lexical_bias`` and ``reweight`` do.
 
-No database: read and validate the files (``mlcore.lexical_io``), run the ``mlcore`` analysis,
+No database: read and validate the files (``mlcore.bias.lexical_io``), run the ``mlcore`` analysis,
 return plain JSON. A bad file raises ``LabelledFileError`` naming each bad line, before any work.
 """
 from __future__ import annotations
@@ -11,11 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evaluation.lexical_sections import CHOICE_LABELS, choice_instances, choice_predictions
-from mlcore.codah import parse_codah_tsv
-from mlcore.configs import NUM_CHOICES, MCExample
-from mlcore.lexical import check_label_set
-from mlcore.lexical_analysis import lexical_bias_analysis, reweight_analysis
-from mlcore.lexical_io import (
+from mlcore.bias.lexical import check_label_set
+from mlcore.bias.lexical_analysis import lexical_bias_analysis, reweight_analysis
+from mlcore.bias.lexical_io import (
     LabelledFileError,
     check_labels_known,
     read_labelled_tsv,
@@ -23,7 +21,9 @@ from mlcore.lexical_io import (
     read_predictions,
     read_text_file,
 )
-from mlcore.permutation import format_pvalue
+from mlcore.configs import NUM_CHOICES, MCExample
+from mlcore.data.codah import parse_codah_tsv
+from mlcore.stats.hypergeom import format_pvalue
 
 
 def _label_set(declared: str | None, observed: tuple[str, ...], source: str) -> tuple[str, ...]:
@@ -63,7 +63,7 @@ def lexical_bias_files(
 
 def read_codah_questions(path: str | Path) -> tuple[MCExample, ...]:
     """A CODAH TSV file (7 columns, no header); any bad line is a ``LabelledFileError`` naming it."""
-    # The released CODAH data repeats a distractor in 3 questions (see mlcore/codah.py).
+    # The released CODAH data repeats a distractor in 3 questions (see mlcore/data/codah.py).
     parsed = parse_codah_tsv(read_text_file(path), allow_duplicate_choices=True)
     if parsed.errors:
         raise LabelledFileError(str(path), [(error.line, error.message) for error in parsed.errors])

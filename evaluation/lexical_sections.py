@@ -11,17 +11,17 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from evaluation.sections import section, table
-from mlcore.lexical import lexical_features
-from mlcore.lexical_analysis import (
+from mlcore.bias.lexical import lexical_features
+from mlcore.bias.lexical_analysis import (
     crossfit_membership,
     json_float,
     lexical_tests_dict,
     reweight_analysis,
     top_features,
 )
-from mlcore.lexical_association import lexical_zscores, select_top_features
-from mlcore.permutation import lexical_membership, permutation_test_from_membership
-from mlcore.stratified import accuracy_by_gold, stratified_test_from_membership
+from mlcore.bias.lexical_association import lexical_zscores, select_top_features
+from mlcore.bias.permutation import lexical_membership, permutation_test_from_membership
+from mlcore.bias.stratified import accuracy_by_gold, stratified_test_from_membership
 
 # Progress callback: (stage text, fraction of this section done in [0, 1]).
 Progress = Callable[[str, float], None]

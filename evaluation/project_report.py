@@ -18,8 +18,8 @@ from evaluation import selectors
 from evaluation.lexical_sections import HeldOutPredictions, LexicalInstances, lexical_section
 from evaluation.models import EvaluationRun
 from evaluation.sections import section, table, unavailable
-from mlcore.annotation_stats import human_performance
-from mlcore.squad_metrics import SquadAnswer, SquadQuestion, normalize_en, normalize_fa, squad_evaluate
+from mlcore.stats.annotation_stats import human_performance
+from mlcore.stats.squad_metrics import SquadAnswer, SquadQuestion, normalize_en, normalize_fa, squad_evaluate
 
 logger = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from evaluation.lexical_sections import (
 from evaluation.models import EvaluationRun
 from evaluation.sections import section, table, unavailable
 from mlcore.configs import CATEGORIES, NUM_CHOICES
-from mlcore.crossval import FoldAssignment, answer_only_summary, cv_summary
+from mlcore.models.crossval import FoldAssignment, answer_only_summary, cv_summary
 
 CHANCE = 1.0 / NUM_CHOICES
 Progress = Callable[[str, float], None]

@@ -44,7 +44,7 @@ NUM_CHOICES = 4
 #: Allowed ``FineTuneConfig.cache_dtype`` values (names of torch dtypes).
 CACHE_DTYPES: tuple[str, ...] = ("float32", "float16", "bfloat16")
 #: Allowed ``FineTuneConfig.bf16`` values: ``auto`` (bfloat16 where this CPU computes it natively
-#: and it measured faster, see :mod:`mlcore.hardware`), ``on`` (always) and ``off`` (float32).
+#: and it measured faster, see :mod:`mlcore.models.hardware`), ``on`` (always) and ``off`` (float32).
 BF16_SETTINGS: tuple[str, ...] = ("auto", "on", "off")
 
 
@@ -131,7 +131,7 @@ class ScorerSpec:
 
 @dataclass(frozen=True)
 class ZeroShotConfig:
-    """Hyperparameters of :class:`mlcore.inference.ZeroShotEmbeddingScorer`.
+    """Hyperparameters of :class:`mlcore.models.inference.ZeroShotEmbeddingScorer`.
 
     ``odd_one_out_weight`` and ``temperature`` were fitted (logistic
     regression, then a temperature grid minimising negative log-likelihood)
@@ -151,10 +151,10 @@ class ZeroShotConfig:
 
 @dataclass(frozen=True)
 class InferenceConfig:
-    """Hyperparameters of :class:`mlcore.inference.MultipleChoiceModelScorer`.
+    """Hyperparameters of :class:`mlcore.models.inference.MultipleChoiceModelScorer`.
 
     ``max_length`` and ``answer_only`` are overridden by the values a
-    :class:`mlcore.finetune.MultipleChoiceTrainer` saved next to the weights,
+    :class:`mlcore.models.finetune.MultipleChoiceTrainer` saved next to the weights,
     so a model is always evaluated the way it was trained.
     """
 
@@ -167,7 +167,7 @@ class InferenceConfig:
 
 @dataclass(frozen=True)
 class FineTuneConfig:
-    """Hyperparameters of :class:`mlcore.finetune.MultipleChoiceTrainer`.
+    """Hyperparameters of :class:`mlcore.models.finetune.MultipleChoiceTrainer`.
 
     Defaults were picked on CODAH fold 0 dev (556 questions) after training on
     fold 0 train (1665) from the packaged all-MiniLM-L6-v2 on a 2-core CPU:
@@ -189,7 +189,7 @@ class FineTuneConfig:
     threads : int
         ``torch.set_num_threads`` during training. 0 (default): measured when
         training starts, every CPU this process may use unless one thread
-        runs faster, as on a busy machine (:func:`mlcore.hardware.resolve_threads`).
+        runs faster, as on a busy machine (:func:`mlcore.models.hardware.resolve_threads`).
     answer_only : bool
         Blank the prompt in training and evaluation (CODAH's answer-only
         baseline, measures annotation artefacts in the answers).
@@ -200,7 +200,7 @@ class FineTuneConfig:
     cache_frozen : bool or None
         With ``freeze_layers > 0``, run the frozen layers once per question
         and train the upper layers on their stored outputs
-        (:mod:`mlcore.fast_finetune`); the result equals training without the
+        (:mod:`mlcore.models.fast_finetune`); the result equals training without the
         cache up to float rounding. ``None`` (default) means
         ``freeze_layers > 0``; it is resolved to a bool on construction.
     cache_dtype : str
@@ -215,7 +215,7 @@ class FineTuneConfig:
         ``torch.autocast("cpu", torch.bfloat16)`` (weights, optimizer and
         prediction stay float32). ``auto`` does so only where this CPU
         computes bfloat16 natively and a tiny probe measured it faster
-        (:func:`mlcore.hardware.resolve_precision`); CPUs without
+        (:func:`mlcore.models.hardware.resolve_precision`); CPUs without
         AVX512-BF16/AMX emulate it, many times slower. ``on`` forces it.
         ``True``/``False`` (the old boolean setting) mean ``on``/``off``.
     """
@@ -261,8 +261,8 @@ class FineTuneConfig:
         Embeddings and layers 1-2 of 6 frozen and cached (float16, ~200 MB
         for all 2776 CODAH questions), length-grouped batches, trainable
         layers on packed tokens with a [CLS]-only top layer
-        (:mod:`mlcore.fast_finetune`), ``bf16="auto"`` and ``threads=0``
-        (both resolved on the machine that trains, :mod:`mlcore.hardware`);
+        (:mod:`mlcore.models.fast_finetune`), ``bf16="auto"`` and ``threads=0``
+        (both resolved on the machine that trains, :mod:`mlcore.models.hardware`);
         the other settings are the defaults (4 epochs, lr 5e-5, batch 8).
 
         Evidence (provisional: a 2-vCPU AMD EPYC, family 25 model 17, with

@@ -10,7 +10,7 @@ from collector.inference import inference_service
 from collector.services import round_create
 from config import preload
 from config.asgi import PreloadModels
-from mlcore.loading import clear_cache
+from mlcore.models.scorer_cache import clear_cache
 
 
 @pytest.mark.django_db

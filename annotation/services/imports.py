@@ -16,14 +16,14 @@ from django.db.models import Max
 from annotation.exceptions import ImportFailed
 from annotation.models import Article, Paragraph, Project, SpanAnswer, SpanQuestion, Split
 from annotation.validation import normalize_question_key
-from mlcore.passages import (
+from mlcore.data.passages import (
     ArticleParseError,
     assign_splits,
     parse_article_lines,
     rank_articles,
     select_paragraphs,
 )
-from mlcore.spans import SpanError, check_span
+from mlcore.data.spans import SpanError, check_span
 
 
 @dataclass(frozen=True)

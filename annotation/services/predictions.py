@@ -11,8 +11,8 @@ from django.db import transaction
 
 from annotation.inference import predict_qa
 from annotation.models import SpanQuestion
-from mlcore.qa import QAExample
-from mlcore.squad_metrics import f1_score
+from mlcore.models.qa import QAExample
+from mlcore.stats.squad_metrics import f1_score
 
 logger = logging.getLogger(__name__)
 

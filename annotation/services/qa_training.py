@@ -10,7 +10,7 @@ from annotation.models import Project
 from collector import services as collector_services
 from collector.models import ModelVersion, round_name_validator
 from collector.training import _save_replacing  # saves beside the folder, then swaps it in
-from mlcore.squad_metrics import SquadQuestion, squad_evaluate
+from mlcore.stats.squad_metrics import SquadQuestion, squad_evaluate
 
 
 def qa_model_name_check(*, name: str) -> None:
@@ -31,7 +31,7 @@ def _resolve_base(base: str) -> tuple[str, ModelVersion | None]:
 def qa_model_evaluate(*, path: str, name: str, questions: Sequence[SquadQuestion], language: str = "en",
                       max_length: int = 384, doc_stride: int = 128) -> dict:
     """SQuAD 2.0 scores (percent) of a saved checkpoint on gold questions."""
-    from mlcore.qa import ExtractiveQAModel, QAConfig, QAExample, QASpec
+    from mlcore.models.qa import ExtractiveQAModel, QAConfig, QAExample, QASpec
 
     model = ExtractiveQAModel(QASpec(path, name), QAConfig(max_length=max_length, doc_stride=doc_stride))
     predictions = model.predict([QAExample(q.question, q.context) for q in questions])
@@ -48,16 +48,16 @@ def qa_model_train(*, name: str, questions: Sequence[SquadQuestion], base: str |
     The weights go to ``STUMPER_MODEL_DIR/<name>`` (an earlier training of the same name is
     replaced whole). With ``eval_questions`` the saved checkpoint is scored (EM/F1 of SPEC §6).
     ``project`` gets the new version as its model in the loop. Raises ValidationError for a bad
-    name, ValueError for unusable data and ``mlcore.loading.ModelLoadError`` for a bad base.
+    name, ValueError for unusable data and ``mlcore.models.loading.ModelLoadError`` for a bad base.
     """
-    from mlcore.qa_finetune import QAFineTuneConfig, QuestionAnsweringTrainer
+    from mlcore.models.qa_finetune import QAFineTuneConfig, QuestionAnsweringTrainer
 
     qa_model_name_check(name=name)
     config = config or QAFineTuneConfig()
     base_path, base_version = _resolve_base(base or settings.STUMPER_BASE_CHECKPOINT)
     trainer = QuestionAnsweringTrainer(config, base_path).fit(questions, progress=progress)
     directory = _save_replacing(trainer, Path(settings.STUMPER_MODEL_DIR) / name)
-    from mlcore.loading import weights_revision
+    from mlcore.models.loading import weights_revision
 
     metrics: dict = {"train_questions": len(questions), "train_windows": trainer.n_windows_, "epochs": config.epochs,
                      "train_loss": trainer.history_[-1] if trainer.history_ else None}

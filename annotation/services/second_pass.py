@@ -18,7 +18,7 @@ from annotation.exceptions import AccessError, AnswerFinal
 from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
 from annotation.services.authoring import lock_session
 from annotation.validation import clean_span
-from mlcore.spans import Span, SpanError, check_span
+from mlcore.data.spans import Span, SpanError, check_span
 
 Kind = AnnotationSession.Kind
 Proposal = QuestionFlag.Proposal

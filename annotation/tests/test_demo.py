@@ -9,7 +9,7 @@ from django.core.management import call_command
 from annotation import services
 from annotation.demo import Z, annotation_demo_seed
 from annotation.models import Paragraph, Project, SpanQuestion
-from mlcore.spans import check_span
+from mlcore.data.spans import check_span
 
 pytestmark = pytest.mark.django_db
 

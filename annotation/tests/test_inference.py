@@ -10,7 +10,7 @@ from annotation import tasks
 from annotation.inference import predict_qa, qa_inference_service
 from annotation.tests.factories import EN_CONTEXT
 from collector.inference import record_from_json, record_to_json
-from mlcore.qa import QAExample, QAPrediction
+from mlcore.models.qa import QAExample, QAPrediction
 
 QUESTION = QAExample(question="Where do the rivers meet?", context=EN_CONTEXT)
 

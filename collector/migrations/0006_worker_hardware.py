@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('host', models.CharField(max_length=255, unique=True)),
                 ('reported_at', models.DateTimeField()),
-                ('resolution', models.JSONField(help_text='mlcore.hardware.HardwareResolution.as_dict() for bf16=auto')),
+                ('resolution', models.JSONField(help_text='mlcore.models.hardware.HardwareResolution.as_dict() for bf16=auto')),
             ],
             options={
                 'verbose_name_plural': 'worker hardware',

@@ -2,7 +2,7 @@
 import pytest
 
 from collector.cv_accuracy import MIN_QUESTIONS_PER_FOLD, fold_questions, small_folds_warning, smallest_fold
-from mlcore.crossval import stratified_folds
+from mlcore.models.crossval import stratified_folds
 
 
 def test_stored_fold_sizes_are_used_as_they_are():

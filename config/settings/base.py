@@ -198,12 +198,12 @@ STUMPER_INFERENCE_MAX_BATCH = env.int("STUMPER_INFERENCE_MAX_BATCH", default=16)
 STUMPER_INFERENCE_TIMEOUT = env.float("STUMPER_INFERENCE_TIMEOUT", default=10.0)
 # Live scoring keeps each (prompt, choice) pair's logit / each text's embedding, per model version
 # and engine, in an LRU of this many entries per process (0 = off), shared by drafts and
-# submissions: a keystroke in one field then recomputes that field only (mlcore/incremental.py).
+# submissions: a keystroke in one field then recomputes that field only (mlcore/models/incremental.py).
 STUMPER_INFERENCE_CACHE_SIZE = env.int("STUMPER_INFERENCE_CACHE_SIZE", default=8192)
 if STUMPER_INFERENCE_CACHE_SIZE < 0:
     raise ImproperlyConfigured("STUMPER_INFERENCE_CACHE_SIZE must be >= 0 (0 turns the cache off).")
 # Engine of live scoring (drafts and submissions; training and cross-validation always use torch):
-# "auto" (the fastest engine measured to keep CODAH accuracy, see mlcore/engines.py; torch when it
+# "auto" (the fastest engine measured to keep CODAH accuracy, see mlcore/models/engines.py; torch when it
 # cannot run), "torch", "torch-int8", "onnx" or "onnx-int8" (ONNX Runtime, float32 or int8).
 STUMPER_INFERENCE_ENGINE = env.str("STUMPER_INFERENCE_ENGINE", default="auto")
 if STUMPER_INFERENCE_ENGINE not in ("auto", "torch", "torch-int8", "onnx", "onnx-int8"):
@@ -242,7 +242,7 @@ STUMPER_AMBIGUITY_QUESTIONS = env.str("STUMPER_AMBIGUITY_QUESTIONS", default="")
 
 # --- collector: quality (validation, duplicates, the artifact coach) -------------------------
 # Jaccard similarity of two questions' word sets from which they count as near-duplicates
-# (0.8: every lightly edited CODAH copy is found; see mlcore/near_duplicates.py).
+# (0.8: every lightly edited CODAH copy is found; see mlcore/data/near_duplicates.py).
 STUMPER_DUPLICATE_THRESHOLD = env.float("STUMPER_DUPLICATE_THRESHOLD", default=0.8)
 # Drafts one user may send per second over the author websocket (sustained), and in a burst.
 STUMPER_DRAFT_RATE = env.float("STUMPER_DRAFT_RATE", default=5.0)

@@ -3,7 +3,7 @@ import math
 
 from django import template
 
-from mlcore.permutation import format_pvalue
+from mlcore.stats.hypergeom import format_pvalue
 
 register = template.Library()
 

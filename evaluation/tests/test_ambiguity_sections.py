@@ -21,9 +21,9 @@ from evaluation.ambiguity_services import SelectionalProbe, ambiguity_retrieval
 from evaluation.charts import render_chart
 from evaluation.sections import check_section, table_csv
 from evaluation.tests.ambiguity_data import BIOGRAPHIES
-from mlcore.ambiguity import AmbiguityOption, AmbiguityQuestion, UnqoverOccupation, selectional_recall
-from mlcore.gender import LexiconLookup
-from mlcore.retrieval import Passage
+from mlcore.bias.ambiguity import AmbiguityOption, AmbiguityQuestion, UnqoverOccupation, selectional_recall
+from mlcore.bias.gender import LexiconLookup
+from mlcore.bias.retrieval import Passage
 
 
 def _probe(found_female: int, found_male: int, n: int = 100) -> SelectionalProbe:

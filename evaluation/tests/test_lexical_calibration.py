@@ -13,11 +13,11 @@ import pytest
 
 from evaluation.file_analysis import read_codah_questions
 from evaluation.lexical_sections import CHOICE_LABELS, choice_instances, choice_predictions
-from mlcore.lexical import lexical_features
-from mlcore.lexical_analysis import crossfit_membership
-from mlcore.lexical_association import lexical_zscores, select_top_features
-from mlcore.permutation import lexical_membership, permutation_test_from_membership, usual_labels
-from mlcore.stratified import accuracy_by_gold, stratified_test_from_membership
+from mlcore.bias.lexical import lexical_features
+from mlcore.bias.lexical_analysis import crossfit_membership
+from mlcore.bias.lexical_association import lexical_zscores, select_top_features
+from mlcore.bias.permutation import lexical_membership, permutation_test_from_membership, usual_labels
+from mlcore.bias.stratified import accuracy_by_gold, stratified_test_from_membership
 
 FOLD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "codah" / "cv_split" / "fold_0"
 N_PICKERS = 48

@@ -1,6 +1,6 @@
 """``manage.py squad_eval GOLD PREDICTIONS [--lang en|fa] [--na-prob FILE --na-threshold T] [--json]``.
 
-SQuAD 2.0 / PQuAD evaluation as SPEC-bias §6 defines it (``mlcore.squad_metrics``): EM, F1,
+SQuAD 2.0 / PQuAD evaluation as SPEC-bias §6 defines it (``mlcore.stats.squad_metrics``): EM, F1,
 HasAns/NoAns splits and AvNA in percent. Predictions map question id to answer text, ``""``
 meaning no answer.
 """
@@ -10,7 +10,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.management.commands._common import read_json
-from mlcore.squad_metrics import parse_squad_json, squad_evaluate
+from mlcore.stats.squad_metrics import parse_squad_json, squad_evaluate
 
 ORDER = ("exact", "f1", "total", "HasAns_exact", "HasAns_f1", "HasAns_total", "NoAns_exact", "NoAns_f1",
          "NoAns_total", "avna")

@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from annotation.management.commands._common import project_named, read_json
 from annotation.validation import first_message
 from collector.management.commands.train_mc_model import ProgressBar
-from mlcore.loading import ModelLoadError
-from mlcore.squad_metrics import parse_squad_json
+from mlcore.models.loading import ModelLoadError
+from mlcore.stats.squad_metrics import parse_squad_json
 
 
 def _questions(path: Path, limit: int | None) -> tuple:
@@ -31,7 +31,7 @@ class Command(BaseCommand):
             "data and register it as a question-answering model version.")
 
     def add_arguments(self, parser: CommandParser) -> None:
-        from mlcore.qa_finetune import QAFineTuneConfig
+        from mlcore.models.qa_finetune import QAFineTuneConfig
 
         defaults = QAFineTuneConfig()
         parser.add_argument("path", type=Path, help="Training data, SQuAD-2.0 / PQuAD JSON")
@@ -50,7 +50,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         from annotation.services.qa_training import qa_model_name_check, qa_model_train
-        from mlcore.qa_finetune import QAFineTuneConfig
+        from mlcore.models.qa_finetune import QAFineTuneConfig
 
         try:
             # Everything that can be wrong with the arguments fails here, before minutes of training.

@@ -6,7 +6,7 @@ from annotation.models import SpanQuestion
 from annotation.stats import project_stats, stats_charts
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, answer, submitted_paragraph
 from evaluation.charts import render_chart
-from mlcore.annotation_stats import binned_counts, human_performance
+from mlcore.stats.annotation_stats import binned_counts, human_performance
 
 pytestmark = pytest.mark.django_db
 

@@ -157,7 +157,7 @@ def test_pquad_validation_round_trip_keeps_every_question_answer_and_flag(owner)
     exported = project_squad_dict(project=project, split="validation")
     assert _canonical(exported) == _canonical(original)
     # The exported file parses as SQuAD 2.0 and scores 100 against itself.
-    from mlcore.squad_metrics import parse_squad_json, squad_evaluate
+    from mlcore.stats.squad_metrics import parse_squad_json, squad_evaluate
 
     gold = parse_squad_json(exported)
     perfect = {q.qid: (q.answers[0].text if q.answers else "") for q in gold.questions}

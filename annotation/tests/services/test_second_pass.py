@@ -13,7 +13,7 @@ from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats
 from annotation.tests.factories import EN_CONTEXT, answer, selection, submitted_paragraph
 from collector.tests.factories import make_user
-from mlcore.squad_metrics import score_question
+from mlcore.stats.squad_metrics import score_question
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from collector import selectors, training
 from collector.exceptions import AccessError, ImportFailed
 from collector.validation import first_message
 from mlcore.configs import FineTuneConfig, TrainProgress
-from mlcore.loading import ModelLoadError
+from mlcore.models.loading import ModelLoadError
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 from collector.management.commands import score_round
 from collector.models import Question, ScoringRun
 from collector.tests.factories import finished_scoring_run
-from mlcore.cv_runner import FoldRunner
+from mlcore.models.cv_runner import FoldRunner
 from mlcore.testing import make_toy_examples
 
 TINY_SCORING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}

@@ -140,7 +140,7 @@ async def test_model_failure_is_reported_and_authoring_goes_on(student, open_rou
 
 
 async def test_overload_tells_the_author_the_model_is_busy(student, open_round):
-    from mlcore.serving import BatcherOverloaded
+    from mlcore.models.serving import BatcherOverloaded
 
     communicator = await connect(student, open_round.pk)
     with mock.patch.object(inference_service, "predict_draft", side_effect=BatcherOverloaded("full")):

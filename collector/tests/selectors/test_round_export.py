@@ -5,7 +5,7 @@ from collector import selectors, services
 from collector.tests.factories import question_data
 from evaluation.export_weights import evaluation_run_weights
 from evaluation.tests.factories import artifact_questions, finished_report
-from mlcore.codah import format_codah_tsv
+from mlcore.data.codah import format_codah_tsv
 
 pytestmark = pytest.mark.django_db
 

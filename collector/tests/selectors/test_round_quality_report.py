@@ -5,7 +5,7 @@ from django.db.models import F
 from collector import services, validation_selectors
 from collector.models import Round, Validation
 from collector.tests.factories import question_data, validate
-from mlcore.agreement import cohen_kappa, fleiss_kappa, rating_counts
+from mlcore.stats.agreement import cohen_kappa, fleiss_kappa, rating_counts
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from collector import answer_only, coach, services, tasks
 from collector.inference import scorer_spec_for
 from collector.models import CoachWarning, ModelVersion, Prediction, Round
 from collector.tests.factories import question_data
-from mlcore.inference import read_training_meta
-from mlcore.loading import load_scorer
+from mlcore.models.inference import read_training_meta
+from mlcore.models.scorer_cache import load_scorer
 
 pytestmark = pytest.mark.django_db
 TINY_TRAINING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}

@@ -11,7 +11,7 @@ from django.urls import reverse
 from collector import scoring, selectors
 from collector.models import CVPrediction, ScoringFold, ScoringRun
 from collector.tests.services.conftest import start
-from mlcore.cv_runner import FoldRunner
+from mlcore.models.cv_runner import FoldRunner
 
 
 @pytest.mark.django_db

@@ -7,8 +7,8 @@ from collector import scoring
 from collector.models import CVPrediction, Question, ScoringRun, ScoringRunAssignment
 from collector.tests.services.conftest import start
 from mlcore.configs import CATEGORY_CODES
-from mlcore.crossval import stratified_folds, stratum_code
-from mlcore.cv_runner import FoldRunner
+from mlcore.models.crossval import stratified_folds, stratum_code
+from mlcore.models.cv_runner import FoldRunner
 
 LETTER = {name: letter for letter, name in CATEGORY_CODES.items()}
 

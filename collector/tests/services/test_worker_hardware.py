@@ -12,7 +12,7 @@ from collector.worker_hardware import (
     worker_hardware_record,
     worker_hardware_report,
 )
-from mlcore.hardware import CpuReport, HardwareResolution, PrecisionProbe, hardware_for, resolve_precision
+from mlcore.models.hardware import CpuReport, HardwareResolution, PrecisionProbe, hardware_for, resolve_precision
 
 AVX2 = CpuReport("AMD EPYC 7B12", "AVX2", ("avx2",), 2, "2.13.0")
 ZEN4 = CpuReport("AMD EPYC 9B14", "AVX512", ("avx2", "avx512", "avx512_bf16", "onednn_bf16"), 8, "2.13.0")
@@ -40,7 +40,7 @@ def test_report_records_this_process_under_its_host_name():
 
 
 def test_a_failing_report_is_logged_not_raised(caplog):
-    with mock.patch("mlcore.hardware.hardware_for", side_effect=RuntimeError("no torch")):
+    with mock.patch("mlcore.models.hardware.hardware_for", side_effect=RuntimeError("no torch")):
         assert worker_hardware_report() is None
     assert "Could not record this worker's hardware" in caplog.text and not WorkerHardware.objects.exists()
 

@@ -5,7 +5,7 @@ from django.urls import reverse
 from collector import round_settings
 from collector.models import Round
 from collector.worker_hardware import worker_hardware_record
-from mlcore.hardware import CpuReport, resolve_precision
+from mlcore.models.hardware import CpuReport, resolve_precision
 
 AVX2_WORKER = CpuReport("AMD EPYC 7B12", "AVX2", ("avx2",), 2, "2.13.0")
 

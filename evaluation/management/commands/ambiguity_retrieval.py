@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from evaluation.ambiguity_sections import retrieval_payload, retrieval_text
 from evaluation.ambiguity_services import RETRIEVAL_K, AmbiguityInputError, ambiguity_retrieval_files
-from mlcore.ambiguity import WIKIPEDIA_FEMALE_SHARE
+from mlcore.bias.ambiguity import WIKIPEDIA_FEMALE_SHARE
 
 
 class Command(BaseCommand):

@@ -14,7 +14,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from evaluation.file_analysis import lexical_bias_files
-from mlcore.lexical_io import LabelledFileError
+from mlcore.bias.lexical_io import LabelledFileError
 
 
 def positive_int(value: str) -> int:

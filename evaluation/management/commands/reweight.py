@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from evaluation.file_analysis import reweight_files
 from evaluation.management.commands.lexical_bias import positive_int
-from mlcore.lexical_io import LabelledFileError
+from mlcore.bias.lexical_io import LabelledFileError
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from collector.models import ModelVersion
 from collector.services import model_version_register
 from evaluation.models import EvaluationRun
 from evaluation.tests.ambiguity_data import NAMES, make_project, write_articles, write_occupations
-from mlcore.ambiguity import gender_goodness_of_fit
+from mlcore.bias.ambiguity import gender_goodness_of_fit
 from mlcore.testing import build_tiny_bert_qa
 
 KEYS = {"probe", "retriever", "lookup", "k", "n_passages", "n_questions", "baseline_female", "counts", "female_share",

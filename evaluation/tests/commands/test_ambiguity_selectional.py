@@ -12,8 +12,8 @@ from collector.models import ModelVersion
 from collector.services import model_version_register
 from evaluation.models import EvaluationRun
 from evaluation.tests.ambiguity_data import question_record, write_r16_files
-from mlcore.ambiguity import read_ambiguity_jsonl, selectional_recall
-from mlcore.qa import ExtractiveQAModel, QAExample, QASpec
+from mlcore.bias.ambiguity import read_ambiguity_jsonl, selectional_recall
+from mlcore.models.qa import ExtractiveQAModel, QAExample, QASpec
 from mlcore.testing import build_tiny_bert_qa
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "ambiguity"

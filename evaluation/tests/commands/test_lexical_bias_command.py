@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from scipy import stats
 
-from mlcore.tests.test_lexical import TOY_HYPOTHESES, TOY_LABELS, TOY_PREMISES
+from mlcore.tests.bias.test_lexical import TOY_HYPOTHESES, TOY_LABELS, TOY_PREMISES
 
 SNLI = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "snli"
 EVAL = [("Nobody is outside.", "C", "C"), ("A man is outdoors.", "E", "E"), ("Nobody sings.", "N", "C"),

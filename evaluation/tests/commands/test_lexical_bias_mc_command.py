@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from evaluation.lexical_sections import choice_instances, choice_predictions
-from mlcore.lexical_analysis import lexical_bias_analysis
+from mlcore.bias.lexical_analysis import lexical_bias_analysis
 
 ROOT = Path(__file__).resolve().parents[3]
 # The word "gladly" is in the right answer of every question; "never" in a wrong one.

@@ -6,9 +6,9 @@ from collector.services import model_version_register
 from evaluation.ambiguity_services import AmbiguityInputError, ambiguity_retrieval, ambiguity_retrieval_section
 from evaluation.sections import check_section
 from evaluation.tests.ambiguity_data import BIOGRAPHIES, make_project
-from mlcore.ambiguity_data import UNQOVER_OCCUPATIONS
-from mlcore.gender import LexiconLookup
-from mlcore.retrieval import Passage
+from mlcore.bias.ambiguity_data import UNQOVER_OCCUPATIONS
+from mlcore.bias.gender import LexiconLookup
+from mlcore.bias.retrieval import Passage
 from mlcore.testing import build_tiny_bert_qa
 
 PASSAGES = [Passage(i, title, text) for i, (title, text) in enumerate(BIOGRAPHIES.items())]
@@ -83,7 +83,7 @@ def test_report_section_without_passages(instructor):
 
 
 def test_report_section_says_when_the_occupations_and_passages_differ_in_script():
-    from mlcore.retrieval import Passage
+    from mlcore.bias.retrieval import Passage
 
     persian = [Passage(1, "مریم میرزاخانی", "مریم میرزاخانی ریاضی‌دان ایرانی بود.")]
     section = ambiguity_retrieval_section(model_version=None, passages=persian)

@@ -13,7 +13,7 @@ from evaluation.ambiguity_services import (
 )
 from evaluation.sections import check_section
 from evaluation.tests.ambiguity_data import question_record, write_r16_files
-from mlcore.qa import QASpec
+from mlcore.models.qa import QASpec
 from mlcore.testing import build_tiny_bert_qa
 
 

@@ -10,9 +10,9 @@ from scipy import stats
 
 from evaluation import round_report, selectors, services
 from evaluation.models import EvaluationRun
-from mlcore.lexical import lexical_features
-from mlcore.lexical_analysis import crossfit_lexical_bias_test, crossfit_membership
-from mlcore.stratified import stratified_test_from_membership
+from mlcore.bias.lexical import lexical_features
+from mlcore.bias.lexical_analysis import crossfit_lexical_bias_test, crossfit_membership
+from mlcore.bias.stratified import stratified_test_from_membership
 
 pytestmark = pytest.mark.django_db
 

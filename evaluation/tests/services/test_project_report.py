@@ -5,10 +5,10 @@ import pytest
 from evaluation import services
 from evaluation.models import EvaluationRun
 from evaluation.tests.factories import span_project
-from mlcore.lexical import lexical_features
-from mlcore.lexical_association import lexical_zscores, select_top_features
-from mlcore.permutation import lexical_bias_test
-from mlcore.stratified import stratified_lexical_bias_test
+from mlcore.bias.lexical import lexical_features
+from mlcore.bias.lexical_association import lexical_zscores, select_top_features
+from mlcore.bias.permutation import lexical_bias_test
+from mlcore.bias.stratified import stratified_lexical_bias_test
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,1 @@
+"""Bias probes: lexical artifacts, label balance, reweighting, ambiguity and gender, the coach."""

@@ -1,0 +1,1 @@
+"""Data formats and selection: CODAH TSV, answer spans, passages, near-duplicates."""

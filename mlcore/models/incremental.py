@@ -1,0 +1,213 @@
+"""Incremental live scoring: per-pair logits and per-text embeddings, each computed alone and cached.
+
+A multiple-choice cross-encoder scores each (prompt, choice) pair independently before the
+softmax over the four, and the zero-shot scorer embeds each of a question's 9 texts
+independently. :class:`IncrementalScorer` wraps a loaded scorer of :mod:`mlcore.models.inference` and
+computes those parts one at a time, keeping them in an :class:`~mlcore.models.inference_cache.InferenceCache`
+shared by everything that scores with the same model: a keystroke in choice C of a draft then
+costs one sequence (two texts for the zero-shot scorer), a new prompt four (five), and
+submitting a question the author has just seen scored costs none.
+
+What "bit-identical" means here
+-------------------------------
+Batched inference is not row-independent on CPU: the same pair gives logits differing in the
+last bits depending on how many other sequences share its forward pass and how long they are
+(measured on this project's CPUs; matrix kernels pick their blocking by shape, and int8 engines
+quantize activations per call). So every pair (every text) is run **alone, unpadded**, as a
+batch of one sequence, and each question's softmax is taken alone. A value is then a function
+of the text(s), the weights, the engine and the process's thread count only, which gives:
+
+* results with the cache equal results without it (``torch.equal``), whatever mix of cached
+  and new pairs a batch holds, in whatever order;
+* a question's probabilities do not depend on the other drafts in its batch.
+
+They are *not* bit-identical to the batched :meth:`MultipleChoiceModelScorer.predict
+<mlcore.models.inference.MultipleChoiceModelScorer.predict>` used for bulk evaluation (dynamic padding
+over many pairs); the two agree to float rounding (about 1e-7 on the probabilities).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections.abc import Hashable, Sequence
+
+import torch
+
+from mlcore.configs import NUM_CHOICES, MCExample, MCPrediction, ScorerSpec
+from mlcore.models.engines import EngineUnavailable, build_runner, resolve_engine
+from mlcore.models.inference import (
+    MultipleChoiceModelScorer,
+    ZeroShotEmbeddingScorer,
+    mean_pool_normalize,
+    to_predictions,
+    zero_shot_scores,
+    zero_shot_texts,
+)
+from mlcore.models.inference_cache import InferenceCache, ModelKey, shared_cache
+
+__all__ = ["IncrementalScorer", "clear_incremental", "load_incremental"]
+
+logger = logging.getLogger(__name__)
+
+
+class IncrementalScorer:
+    """Live scoring of a loaded scorer, part by part, through a shared cache.
+
+    Parameters
+    ----------
+    scorer : MultipleChoiceModelScorer or ZeroShotEmbeddingScorer
+        The loaded model (its tokenizer, weights and settings are used, not copied).
+    engine : str
+        ``"auto"`` or one of :data:`mlcore.models.engines.ENGINES`. If ``auto``'s engine cannot be
+        built for this model the scorer falls back to ``torch`` (logged).
+    cache : InferenceCache or None
+        Where parts are kept; ``None`` means a private cache that stores nothing (every part is
+        computed, the same way).
+
+    Attributes
+    ----------
+    engine_ : str
+        The engine actually used.
+    model_key_ : ModelKey
+        Model, revision, engine and output-changing settings: the first element of every cache key.
+
+    Examples
+    --------
+    >>> live = IncrementalScorer(load_scorer(spec), engine="torch", cache=InferenceCache(4096))  # doctest: +SKIP
+    >>> live.predict([draft])[0].probs  # doctest: +SKIP
+    """
+
+    def __init__(self, scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, *, engine: str = "torch",
+                 cache: InferenceCache | None = None) -> None:
+        self.scorer = scorer
+        self.engine = engine
+        self.cache = cache if cache is not None else InferenceCache(max_entries=0)
+        self.spec: ScorerSpec = scorer.spec
+        self._is_mc = isinstance(scorer, MultipleChoiceModelScorer)
+        output = "logits" if self._is_mc else "last_hidden_state"
+        names = scorer.tokenizer_.model_input_names
+        resolved = resolve_engine(engine)
+        try:
+            self._run = build_runner(scorer.model_, engine=resolved, output=output, input_names=names)
+        except EngineUnavailable as error:
+            if engine != "auto":
+                raise
+            logger.warning("Engine %s unavailable for %s, using torch: %s", resolved, scorer.spec.name, error)
+            resolved = "torch"
+            self._run = build_runner(scorer.model_, engine=resolved, output=output, input_names=names)
+        self.engine_ = resolved
+        if self._is_mc:
+            settings: tuple[tuple[str, Hashable], ...] = (
+                ("head", "multiple_choice"), ("max_length", scorer.max_length_), ("answer_only", scorer.answer_only_))
+        else:
+            settings = (("head", "mean_pool"), ("max_length", scorer.config.max_length))
+        self.model_key_ = ModelKey(scorer.spec.name, scorer.spec.path, scorer.revision_, resolved, settings)
+
+    # --- the parts ---------------------------------------------------------------------------
+
+    def _part_keys(self, example: MCExample) -> list[tuple[Hashable, ...]]:
+        if self._is_mc:
+            first = "" if self.scorer.answer_only_ else example.prompt
+            return [(self.model_key_, first, choice) for choice in example.choices]
+        return [(self.model_key_, text) for text in zero_shot_texts(example)]
+
+    def compute_part(self, key: tuple[Hashable, ...]) -> torch.Tensor:
+        """One part, alone and unpadded: a 0-d logit or a ``(hidden,)`` embedding (float32)."""
+        tokenizer = self.scorer.tokenizer_
+        if self._is_mc:
+            enc = tokenizer(key[1], key[2], truncation="longest_first", max_length=self.scorer.max_length_,
+                            return_tensors="pt")  # each (1, seq)
+            logits = self._run({name: t.unsqueeze(1) for name, t in enc.items()})  # (1, 1): one question, one choice
+            return logits.reshape(()).clone()
+        enc = tokenizer(key[1], truncation=True, max_length=self.scorer.config.max_length, return_tensors="pt")
+        hidden = self._run(dict(enc))  # (1, seq, hidden)
+        return mean_pool_normalize(hidden, enc["attention_mask"])[0].clone()  # (hidden,)
+
+    def parts(self, examples: Sequence[MCExample]) -> list[list[torch.Tensor]]:
+        """Each example's parts (4 pair logits, or 9 text embeddings), from the cache or computed.
+
+        A part needed twice in one call is computed once; the model runs under the wrapped
+        scorer's lock, the cache is read without it (a fully cached question never waits for a
+        running batch).
+        """
+        keys = [self._part_keys(example) for example in examples]
+        found: dict[Hashable, torch.Tensor] = {}
+        for key in dict.fromkeys(k for question in keys for k in question):
+            value = self.cache.get(key)
+            if value is not None:
+                found[key] = value
+        missing = [key for key in dict.fromkeys(k for question in keys for k in question) if key not in found]
+        if missing:
+            with self.scorer.lock:
+                for key in missing:
+                    found[key] = self.compute_part(key)
+            for key in missing:
+                self.cache.put(key, found[key])
+        return [[found[key] for key in question] for question in keys]
+
+    # --- questions ---------------------------------------------------------------------------
+
+    def scores(self, examples: Sequence[MCExample]) -> torch.Tensor:
+        """Pre-softmax scores ``(batch, 4)``: pair logits, or the zero-shot scores (unscaled)."""
+        rows = []
+        for question in self.parts(examples):
+            if self._is_mc:
+                rows.append(torch.stack(question))  # (4,)
+            else:
+                emb = torch.stack(question).unsqueeze(0)  # (1, 9, hidden): one question at a time
+                rows.append(zero_shot_scores(emb, self.scorer.config.odd_one_out_weight)[0])
+        return torch.stack(rows) if rows else torch.empty(0, NUM_CHOICES)
+
+    def predict_proba(self, examples: Sequence[MCExample]) -> torch.Tensor:
+        """Probabilities ``(batch, 4)`` in float64, each question's softmax taken alone."""
+        scores = self.scores(examples).double()  # (batch, 4)
+        if not self._is_mc:
+            scores = scores / self.scorer.config.temperature
+        if len(examples) == 0:
+            return scores
+        return torch.stack([torch.softmax(row, dim=-1) for row in scores])
+
+    def predict(self, examples: Sequence[MCExample]) -> list[MCPrediction]:
+        """Predictions in order, recording the model's name and revision."""
+        return to_predictions(self.predict_proba(examples), self.spec, self.scorer.revision_)
+
+
+_load_lock = threading.Lock()
+# (scorer, engine) pairs built so far: tells "loading" from "ready" without building.
+_built: set[tuple[object, str]] = set()
+
+
+@functools.lru_cache(maxsize=4)
+def _cached(scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, engine: str) -> IncrementalScorer:
+    return IncrementalScorer(scorer, engine=engine, cache=shared_cache)
+
+
+def incremental_loaded(scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, *, engine: str = "auto") -> bool:
+    """True when :func:`load_incremental` would answer at once (its engine is built)."""
+    with _load_lock:
+        return (scorer, engine) in _built
+
+
+def load_incremental(scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, *,
+                     engine: str = "auto") -> IncrementalScorer:
+    """The live scorer of a loaded scorer, built once per process, scorer and engine.
+
+    Parts go to :data:`mlcore.models.inference_cache.shared_cache`. A new model version comes with a
+    new scorer (``load_scorer`` keys on the revision), hence a new live scorer and new keys.
+    Building an ONNX engine exports the model (seconds), so two threads asking at once wait
+    for one build.
+    """
+    with _load_lock:
+        live = _cached(scorer, engine)
+        _built.add((scorer, engine))
+        return live
+
+
+def clear_incremental() -> None:
+    """Forget every live scorer and every cached part (after overwriting weights in place)."""
+    with _load_lock:
+        _cached.cache_clear()
+        _built.clear()
+    shared_cache.clear()

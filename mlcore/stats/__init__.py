@@ -1,0 +1,1 @@
+"""Statistics: agreement, p-values, permutation tests, SQuAD metrics, annotation statistics."""
