@@ -53,7 +53,7 @@ def build_tiny_bert(directory: str | Path, *, seed: int = 0, with_head: bool = T
         The checkpoint directory.
     """
     import torch
-    from transformers import (
+    from transformers import (  # type: ignore[attr-defined]  # BertTokenizerFast: a lazy alias
         BertConfig,
         BertForMultipleChoice,
         BertModel,
@@ -86,7 +86,11 @@ def build_tiny_bert_qa(directory: str | Path, *, seed: int = 0, extra_words: tup
     ``extra_words`` join the tiny vocabulary (e.g. a few Persian words for RTL tests).
     """
     import torch
-    from transformers import BertConfig, BertForQuestionAnswering, BertTokenizerFast
+    from transformers import (  # type: ignore[attr-defined]  # BertTokenizerFast: a lazy alias
+        BertConfig,
+        BertForQuestionAnswering,
+        BertTokenizerFast,
+    )
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -51,7 +51,7 @@ def split_points(n_items: int, min_part: int) -> np.ndarray:
     return np.linspace(0, n_items, parts + 1).round().astype(np.int64)
 
 
-def map_in_threads(function: Callable[..., T], argument_lists: Sequence[tuple]) -> list[T]:
+def map_in_threads(function: Callable[..., T], argument_lists: Sequence[tuple[Any, ...]]) -> list[T]:
     """``[function(*arguments) for arguments in argument_lists]``, one thread per item when several."""
     if len(argument_lists) <= 1:
         return [function(*arguments) for arguments in argument_lists]

@@ -73,6 +73,23 @@ PYTEST_ARGS=("$@")
 declare -A RESULT
 STATUS=0
 
+# Static checks before the tests; any failure fails the run (the tests still run, so one
+# report shows everything). Each is one command a developer can run alone.
+CHECKS=()
+run_check() {
+    local title="$1"
+    shift
+    printf '\n==> check: %s\n' "$title"
+    if "$@"; then
+        CHECKS+=("$title passed")
+    else
+        CHECKS+=("$title FAILED")
+        STATUS=1
+    fi
+}
+run_check "ruff (style)" "$PY" -m ruff check .
+run_check "mypy --strict on mlcore (mypy.ini)" "$PY" -m mypy
+
 if run_pass "embedded (SQLite + in-memory channel layer + filesystem broker)" \
         -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL; then
     RESULT[embedded]="passed"
@@ -100,6 +117,7 @@ else
 fi
 
 printf '\n==> Summary: embedded %s; PostgreSQL/Redis %s\n' "${RESULT[embedded]}" "${RESULT[services]}"
+printf '    checks: %s\n' "$(IFS=';'; printf '%s' "${CHECKS[*]}")"
 # Both passes together, as one plain closing line for CI.
 printf 'total: %d passed, %d failed, %d skipped\n' "${TOTAL[passed]}" "$(( TOTAL[failed] + TOTAL[errors] ))" \
     "${TOTAL[skipped]}"

@@ -102,7 +102,8 @@ def answer_word_table(
         raise ValueError(f"min_count must be a positive integer, got {min_count!r}")
     if not choices:
         return AnswerWordTable(MappingProxyType({}), float("inf"), 0, int(min_count))
-    texts, labels = [], []
+    texts: list[str] = []
+    labels: list[str] = []
     for options, answer in zip(choices, answers):
         if not 0 <= answer < len(options):
             raise ValueError(f"answer {answer} is not an index of {len(options)} completions")

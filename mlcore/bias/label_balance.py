@@ -210,12 +210,14 @@ class LabelBalanceResult:
     @property
     def difference(self) -> np.ndarray:
         """``LB_q - LB_uniform``; negative means the reweighting balanced the feature."""
-        return self.lb_q - self.lb_uniform
+        difference: np.ndarray = self.lb_q - self.lb_uniform
+        return difference
 
 
 def _balance(matrix: sp.spmatrix, y: np.ndarray, q: np.ndarray, n_labels: int) -> np.ndarray:
     share, _, marginal = weighted_label_distribution(matrix, y, q, n_labels)
-    return np.abs(share - marginal).mean(axis=1)
+    balance: np.ndarray = np.abs(share - marginal).mean(axis=1)
+    return balance
 
 
 def label_balance(
@@ -312,8 +314,8 @@ def bigram_balance_check(
         raise ValueError(f"m must be a positive integer, got {m!r}")
     if bigrams.ngram != 2:
         raise ValueError("bigram_balance_check needs bigram features (ngram=2)")
-    seed = int(rng) if isinstance(rng, (int, np.integer)) else None
-    generator = np.random.default_rng(seed) if seed is not None else rng
+    seed = None if isinstance(rng, np.random.Generator) else int(rng)
+    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(seed)
     label_set = check_label_set(label_set)
     y = encode_labels(labels, label_set)
     _check_instance_features(bigrams, len(y))
@@ -321,7 +323,7 @@ def bigram_balance_check(
     counts = feature_label_counts(bigrams, y, len(label_set))
     # B in tuple (code-point) order, so the seed alone fixes the sample.
     eligible = sorted(np.flatnonzero((counts >= 1).all(axis=1)).tolist(), key=bigrams.vocabulary.__getitem__)
-    draws = generator.choice(len(eligible), size=min(m, len(eligible)), replace=False) if eligible else []
+    draws: np.ndarray | list[int] = generator.choice(len(eligible), size=min(m, len(eligible)), replace=False) if eligible else []
     columns = np.asarray(eligible, dtype=np.int64)[np.asarray(draws, dtype=np.int64)]
     matrix = bigrams.matrix[:, columns]
     lb_uniform = _balance(matrix, y, np.full(len(y), 1.0 / len(y)), len(label_set)) if len(y) else np.zeros(0)

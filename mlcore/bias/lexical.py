@@ -150,7 +150,7 @@ def _runs(texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
     return values[new].tolist(), np.cumsum(new) - 1
 
 
-def _bigram_cells(ids: np.ndarray, seg: np.ndarray, vocab: list[str]) -> tuple[np.ndarray, np.ndarray, list]:
+def _bigram_cells(ids: np.ndarray, seg: np.ndarray, vocab: list[str]) -> tuple[np.ndarray, np.ndarray, list[tuple[str, str]]]:
     """Bigram codes ``u * V + v`` of adjacent tokens of the same segment, as sorted ids."""
     same_segment = seg[1:] == seg[:-1]  # no bigram spans the segment boundary (§1.2 CHOICE)
     codes = ids[:-1][same_segment] * len(vocab) + ids[1:][same_segment]
@@ -218,10 +218,12 @@ def lexical_features(
         runs.append(run + offset)
         offset += len(unique)
     ids, seg, vocab = _corpus_tokens(distinct, punct)
+    names: list[Feature]
     if ngram == 1:
         rows, cols, names = seg, ids, list(vocab)
     else:
-        rows, cols, names = _bigram_cells(ids, seg, vocab)
+        rows, cols, bigram_names = _bigram_cells(ids, seg, vocab)
+        names = list(bigram_names)
     if vocabulary is not None:
         cols, names = _project(cols, names, vocabulary, ngram)
         rows = rows[cols >= 0]
@@ -232,9 +234,9 @@ def lexical_features(
     return LexicalFeatures(matrix=matrix, vocabulary=tuple(names), ngram=ngram, count=count)
 
 
-def _project(cols: np.ndarray, names: list, vocabulary: Iterable[Feature], ngram: int) -> tuple[np.ndarray, list]:
+def _project(cols: np.ndarray, names: list[Feature], vocabulary: Iterable[Feature], ngram: int) -> tuple[np.ndarray, list[Feature]]:
     """Re-index corpus columns to a given vocabulary; -1 marks features outside it."""
-    wanted = [tuple(f) if ngram == 2 else f for f in vocabulary]
+    wanted: list[Feature] = [(f[0], f[1]) if ngram == 2 else f for f in vocabulary]
     if len(set(wanted)) != len(wanted):
         raise ValueError("vocabulary contains duplicates")
     position = {f: j for j, f in enumerate(wanted)}

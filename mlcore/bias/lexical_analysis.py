@@ -277,8 +277,8 @@ def crossfit_membership(
     if not (len(gold_idx) == len(pred_idx) == len(fold_of) == n):
         raise ValueError(f"{n} instances, {len(gold_idx)} gold labels, {len(pred_idx)} predictions, {len(fold_of)} folds")
     in_usual, in_unusual = np.zeros(n, bool), np.zeros(n, bool)
-    selected: set = set()
-    seen: set = set()
+    selected: set[Any] = set()
+    seen: set[Any] = set()
     for fold in np.unique(fold_of):
         train, held_out = np.flatnonzero(fold_of != fold), np.flatnonzero(fold_of == fold)
         zscores = lexical_zscores(_rows(features, train), [label_set[i] for i in gold_idx[train]],

@@ -56,7 +56,8 @@ def zscores_from_counts(counts: np.ndarray, p0: float | np.ndarray) -> np.ndarra
     with np.errstate(divide="ignore", invalid="ignore"):
         z = (counts / n - p0) / np.sqrt(p0 * (1.0 - p0) / n)
     z[~np.isfinite(z)] = np.nan
-    return z
+    out: np.ndarray = z
+    return out
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ _MIN_PART = 50_000  # instances per thread
 
 
 @numba.njit(nogil=True, cache=True)
-def _segment_starts(rows, n_segments):  # pragma: no cover - compiled
+def _segment_starts(rows: np.ndarray, n_segments: int) -> np.ndarray:  # pragma: no cover - compiled
     """Where each segment's pairs start (``n_segments + 1`` offsets); -1 if rows are unsorted or out of range."""
     starts = np.zeros(n_segments + 1, np.int64)
     previous = 0
@@ -41,7 +41,8 @@ def _segment_starts(rows, n_segments):  # pragma: no cover - compiled
 
 
 @numba.njit(nogil=True, cache=True)
-def _instance_rows(starts, cols, runs, n_features, binary):  # pragma: no cover - compiled
+def _instance_rows(starts: np.ndarray, cols: np.ndarray, runs: np.ndarray, n_features: int,
+                   binary: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     n_slots, n = runs.shape
     total = 0
     for i in range(n):
@@ -115,7 +116,8 @@ def instance_matrix(
 
 
 @numba.njit(nogil=True, cache=True)
-def _label_sums(indptr, indices, data, labels, n_features, n_labels):  # pragma: no cover - compiled
+def _label_sums(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, labels: np.ndarray, n_features: int,
+                n_labels: int) -> np.ndarray:  # pragma: no cover - compiled
     sums = np.zeros((n_features, n_labels), np.int64)
     for i in range(labels.size):
         y = labels[i]
@@ -142,5 +144,6 @@ def feature_label_sums(matrix: sp.csr_matrix, labels: np.ndarray, n_labels: int)
         raise ValueError(f"{len(labels)} labels for {matrix.shape[0]} instances")
     if len(labels) and (labels.min() < 0 or labels.max() >= n_labels):
         raise ValueError(f"labels must be inside [0, {n_labels})")
-    return _label_sums(matrix.indptr, matrix.indices, matrix.data.astype(np.int64, copy=False), labels,
-                       matrix.shape[1], n_labels)
+    sums: np.ndarray = _label_sums(matrix.indptr, matrix.indices, matrix.data.astype(np.int64, copy=False), labels,
+                                   matrix.shape[1], n_labels)
+    return sums

@@ -27,7 +27,7 @@ file, or under ``NUMBA_CACHE_DIR`` when that folder is read-only.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numba
 import numpy as np
@@ -102,7 +102,7 @@ def factorize_u64(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return uniques, inverse
 
 
-def _buffer(segments: Sequence[str], unicode_table: Callable[[], dict]) -> bytes | None:
+def _buffer(segments: Sequence[str], unicode_table: Callable[[], Mapping[int, int | None]]) -> bytes | None:
     text = "\x00".join(segments)
     if text.count("\x00") != len(segments) - 1:
         return None  # a NUL inside a segment
@@ -121,7 +121,8 @@ def _buffer(segments: Sequence[str], unicode_table: Callable[[], dict]) -> bytes
 
 
 @numba.njit(nogil=True, cache=True, boundscheck=False)
-def _scan(buf, state, table, hashes, arena, arena_start, ids, segment_of, multiplier):  # pragma: no cover - compiled
+def _scan(buf: np.ndarray, state: np.ndarray, table: np.ndarray, hashes: np.ndarray, arena: np.ndarray,
+          arena_start: np.ndarray, ids: np.ndarray, segment_of: np.ndarray, multiplier: np.uint64) -> None:  # pragma: no cover - compiled
     """Tokenise ``buf`` from ``state = [position, tokens, segment, distinct, arena bytes]`` on.
 
     ``table`` (2**bits slots, -1 = empty) holds distinct-token ids; token ``d``'s bytes are
@@ -180,7 +181,7 @@ def _scan(buf, state, table, hashes, arena, arena_start, ids, segment_of, multip
 
 
 @numba.njit(nogil=True, cache=True)
-def _rehash(hashes, n_distinct, bits, multiplier):  # pragma: no cover - compiled
+def _rehash(hashes: np.ndarray, n_distinct: int, bits: int, multiplier: np.uint64) -> np.ndarray:  # pragma: no cover - compiled
     table = np.full(1 << bits, -1, np.int32)
     shift, mask = np.uint64(64 - bits), (1 << bits) - 1
     for d in range(n_distinct):
@@ -240,7 +241,7 @@ class _Vocabulary:
 
 
 @numba.njit(nogil=True, cache=True)
-def _token_ends(arena, starts):  # pragma: no cover - compiled
+def _token_ends(arena: np.ndarray, starts: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     ends = np.empty(starts.size, np.int64)
     for d in range(starts.size):
         end = starts[d]
@@ -251,7 +252,7 @@ def _token_ends(arena, starts):  # pragma: no cover - compiled
 
 
 def corpus_token_ids(
-    segments: Sequence[str], unicode_table: Callable[[], dict]
+    segments: Sequence[str], unicode_table: Callable[[], Mapping[int, int | None]]
 ) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
     """``(ids, segment_of_token, vocabulary)``, or ``None`` if a segment contains NUL.
 
@@ -272,19 +273,20 @@ def corpus_token_ids(
     # part's byte buffer. Their small sorted vocabularies are then merged.
     bounds = split_points(len(segments), min_part=_MIN_PART)
     parts = map_in_threads(_part_token_ids, [(segments[a:b], unicode_table) for a, b in zip(bounds[:-1], bounds[1:])])
-    if any(part is None for part in parts):
+    done = [part for part in parts if part is not None]
+    if len(done) < len(parts):
         return None
-    if len(parts) == 1:
-        return parts[0]
-    vocab = sorted(set().union(*(names for _, _, names in parts)))
+    if len(done) == 1:
+        return done[0]
+    vocab = sorted(set[str]().union(*(names for _, _, names in done)))
     rank = {token: i for i, token in enumerate(vocab)}
     ids = np.concatenate([np.fromiter(map(rank.__getitem__, names), np.int64, count=len(names))[local]
-                          for local, _, names in parts])
-    segment_of = np.concatenate([local_segment + np.int32(lo) for lo, (_, local_segment, _) in zip(bounds.tolist(), parts)])
+                          for local, _, names in done])
+    segment_of = np.concatenate([local_segment + np.int32(lo) for lo, (_, local_segment, _) in zip(bounds.tolist(), done)])
     return ids, segment_of, vocab
 
 
-def _part_token_ids(segments: list[str], unicode_table: Callable[[], dict]) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
+def _part_token_ids(segments: list[str], unicode_table: Callable[[], Mapping[int, int | None]]) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
     """:func:`corpus_token_ids` of one part, in one thread, one chunk buffer at a time.
 
     Chunks of ``_CHUNK`` segments keep each byte buffer in the CPU caches while it is built,

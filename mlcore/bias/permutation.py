@@ -47,7 +47,8 @@ def usual_labels(counts: np.ndarray) -> np.ndarray:
     counts = np.asarray(counts)
     if counts.ndim != 2:
         raise ValueError("counts must be a (V, |Y|) table")
-    return (counts == counts.max(axis=1, keepdims=True)) & (counts > 0)
+    usual: np.ndarray = (counts == counts.max(axis=1, keepdims=True)) & (counts > 0)
+    return usual
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,8 @@ _WORD = re.compile(r"(?u)\b\w\w+\b")  # bm25s' default token pattern
 def _stemmer() -> Callable[[list[str]], list[str]]:
     import Stemmer  # PyStemmer: Snowball in C, ~1M words/s
 
-    return Stemmer.Stemmer("english").stemWords
+    stem: Callable[[list[str]], list[str]] = Stemmer.Stemmer("english").stemWords
+    return stem
 
 
 def bm25_tokens(text: str, *, stem: bool = True) -> list[str]:

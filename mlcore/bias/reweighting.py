@@ -34,7 +34,7 @@ from mlcore.bias.label_balance import (
     reweighting_features,
     weighted_label_distribution,
 )
-from mlcore.bias.lexical import LexicalFeatures
+from mlcore.bias.lexical import Feature, LexicalFeatures
 
 # The §3 diagnostics are re-exported so callers need only this module.
 __all__ = [
@@ -75,8 +75,8 @@ class ReweightResult:
     err_marg_initial: float
     err_marg_final: float
     n_steps: int
-    features_used: tuple[str, ...]
-    features_dropped: tuple[str, ...]
+    features_used: tuple[Feature, ...]
+    features_dropped: tuple[Feature, ...]
     ess: float
     max_weight: float
     converged: bool
@@ -196,7 +196,8 @@ def _adam(
     """Full-batch Adam from θ = 0; returns the best q seen, its loss and the number of updates."""
     beta1, beta2, eps = 0.9, 0.999, 1e-8
     theta, m, v = np.zeros(n), np.zeros(n), np.zeros(n)
-    best_q, best_loss, steps = None, np.inf, 0
+    best_q: np.ndarray | None = None
+    best_loss, steps = np.inf, 0
     for step in range(max_steps + 1):
         loss, grad, q = value_and_grad(theta)
         if best_q is None or loss < best_loss:  # Adam's loss is not monotone; keep the best iterate
@@ -213,6 +214,7 @@ def _adam(
         v_hat = v / (1.0 - beta2 ** (step + 1))
         theta -= m_hat_scale * m / (np.sqrt(v_hat) + eps)
         steps = step + 1
+    assert best_q is not None  # the loop runs at least once
     return best_q, float(best_loss), steps
 
 
@@ -223,12 +225,14 @@ def _lbfgs(
     max_steps: int,
     tol: float,
 ) -> tuple[np.ndarray, float, int]:
-    best: dict[str, object] = {"loss": np.inf, "q": None}
+    best_loss = np.inf
+    best_q: np.ndarray | None = None
 
     def fun(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        nonlocal best_loss, best_q
         loss, grad, q = value_and_grad(theta)
-        if best["q"] is None or loss < best["loss"]:
-            best.update(loss=loss, q=q)
+        if best_q is None or loss < best_loss:
+            best_loss, best_q = loss, q
         return loss, grad
 
     def stop_below_tol(intermediate_result: optimize.OptimizeResult) -> None:
@@ -239,7 +243,8 @@ def _lbfgs(
         fun, np.zeros(n), jac=True, method="L-BFGS-B", callback=stop_below_tol,
         options={"maxiter": max_steps, "ftol": 0.0, "gtol": 1e-14},
     )
-    return best["q"], float(best["loss"]), int(result.nit)
+    assert best_q is not None  # L-BFGS-B evaluates the start point first
+    return best_q, float(best_loss), int(result.nit)
 
 
 def reweight(

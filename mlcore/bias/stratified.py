@@ -22,6 +22,7 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.special import logsumexp
@@ -51,10 +52,15 @@ GOLD_ACCURACY_ALPHA = 0.01
 class _SlotTotals:
     """``M``, ``K`` and the accuracies from ``n_U, n_N, a, b`` (of one stratum or of all)."""
 
-    n_U: int
-    n_N: int
-    a: int
-    b: int
+    if TYPE_CHECKING:  # fields of one stratum, sums over the strata in the whole result
+        @property
+        def n_U(self) -> int: ...
+        @property
+        def n_N(self) -> int: ...
+        @property
+        def a(self) -> int: ...
+        @property
+        def b(self) -> int: ...
 
     @property
     def M(self) -> int:
@@ -146,7 +152,7 @@ class StratifiedBiasTestResult(_SlotTotals):
         return format_pvalue(self.log10_pvalue)
 
 
-def _check_strata(strata: Sequence[tuple]) -> tuple[StratumCounts, ...]:
+def _check_strata(strata: Sequence[tuple[Hashable, int, int, int, int]]) -> tuple[StratumCounts, ...]:
     out = []
     for row in strata:
         if len(row) != 5:
@@ -181,7 +187,7 @@ def _log_convolve(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return out
 
 
-def stratified_null_distribution(strata: Sequence[tuple]) -> tuple[int, np.ndarray]:
+def stratified_null_distribution(strata: Sequence[tuple[Hashable, int, int, int, int]]) -> tuple[int, np.ndarray]:
     """Null distribution of ``A = Σ_s a_s`` as ``(smallest value, natural-log pmf array)``.
 
     ``strata`` holds ``(label, n_U, n_N, a, b)`` per stratum (only the margins matter here).
@@ -225,7 +231,7 @@ def _log_space_tail(strata: tuple[StratumCounts, ...], a: int) -> tuple[float, f
 
 
 def stratified_test_from_counts(
-    strata: Sequence[tuple],
+    strata: Sequence[tuple[Hashable, int, int, int, int]],
     *,
     n_overlap: int = 0,
     n_features_selected: int = 0,
@@ -266,7 +272,7 @@ def stratified_test_from_counts(
                                     int(n_features_selected), int(n_features_seen_in_eval))
 
 
-def _strata_counts(membership: LexicalMembership) -> list[tuple]:
+def _strata_counts(membership: LexicalMembership) -> list[tuple[Hashable, int, int, int, int]]:
     sets, gold, correct = membership.sets, membership.gold, membership.correct
     rows = []
     for index, label in enumerate(membership.label_set):

@@ -202,17 +202,19 @@ class NearDuplicateIndex:
 
     def _minhashes(self, shingle_sets: Sequence[frozenset[str]]) -> list[MinHash]:
         # sorted(): the same set always hashes the same, whatever the set's iteration order.
-        return MinHash.bulk(
+        hashes: list[MinHash] = MinHash.bulk(
             [[s.encode("utf-8") for s in sorted(shingles)] for shingles in shingle_sets],
             num_perm=self.num_perm, seed=self.seed,
         )
+        return hashes
 
     def _candidates(self, shingles: frozenset[str]) -> list[Hashable]:
         if not shingles:
             return []
-        return self.lsh_.query(self._minhashes([shingles])[0])
+        keys: list[Hashable] = self.lsh_.query(self._minhashes([shingles])[0])
+        return keys
 
-    def _matches(self, shingles: frozenset[str], candidates: list[Hashable], exclude: set) -> tuple[DuplicateMatch, ...]:
+    def _matches(self, shingles: frozenset[str], candidates: list[Hashable], exclude: set[Hashable]) -> tuple[DuplicateMatch, ...]:
         scored = [(key, jaccard(shingles, self.shingles_[key])) for key in candidates if key not in exclude]
         matches = [DuplicateMatch(key, round(sim, 6)) for key, sim in scored if sim >= self.threshold]
         matches.sort(key=lambda m: (-m.similarity, self.order_[m.key]))

@@ -131,7 +131,7 @@ def stratified_folds(ids: Sequence[Hashable], codes: Sequence[str], *, k: int = 
     >>> fa.stratum_counts()
     {'i': (1, 1), 'n': (1, 1), 'o': (3, 3)}
     """
-    ids_list = _check_ids(ids, len(codes), k)
+    ids_list: list[Any] = _check_ids(ids, len(codes), k)  # sortable: checked below
     strata = [stratum_code(c) for c in codes]
     generator = np.random.default_rng(rng)
     members: dict[str, list[int]] = defaultdict(list)
@@ -209,7 +209,8 @@ def fooled_cv(gold: ArrayLike, oof_predictions: ArrayLike) -> np.ndarray:
     [0.333333, 0.0, 1.0]
     """
     y = _labels(gold, NUM_CHOICES)
-    return (_trials(oof_predictions, y.size) != y).mean(axis=0)
+    share: np.ndarray = (_trials(oof_predictions, y.size) != y).mean(axis=0)
+    return share
 
 
 @dataclass(frozen=True)

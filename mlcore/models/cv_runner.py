@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from mlcore.configs import (
     FineTuneConfig,
@@ -20,6 +21,9 @@ from mlcore.configs import (
     ScorerSpec,
     TrainProgress,
 )
+
+if TYPE_CHECKING:  # torch is imported only when a fold is trained
+    from mlcore.models.frozen_prefix import FrozenPrefixCache
 
 __all__ = ["FoldRunner"]
 
@@ -53,7 +57,7 @@ class FoldRunner:
         self.base_path = base_path
         self.examples = list(examples)
         self.config = config
-        self._cache = None
+        self._cache: FrozenPrefixCache | None = None
 
     def run_fold(
         self,
@@ -71,7 +75,8 @@ class FoldRunner:
             return self._run_cached(config, train_index, test_index, progress)
         return self._run_plain(config, train_index, test_index, progress)
 
-    def _run_cached(self, config, train_index, test_index, progress) -> list[MCPrediction]:
+    def _run_cached(self, config: FineTuneConfig, train_index: Sequence[int], test_index: Sequence[int],
+                    progress: Callable[[TrainProgress], None] | None) -> list[MCPrediction]:
         from mlcore.models.fast_finetune import FastMultipleChoiceTrainer
         from mlcore.models.frozen_prefix import FrozenPrefixCache
 
@@ -82,7 +87,8 @@ class FoldRunner:
         self.hardware_, self.threads_ = trainer.hardware_, trainer.threads_
         return trainer.predict(list(test_index))
 
-    def _run_plain(self, config, train_index, test_index, progress) -> list[MCPrediction]:
+    def _run_plain(self, config: FineTuneConfig, train_index: Sequence[int], test_index: Sequence[int],
+                   progress: Callable[[TrainProgress], None] | None) -> list[MCPrediction]:
         from mlcore.models.finetune import MultipleChoiceTrainer
         from mlcore.models.inference import MultipleChoiceModelScorer
 

@@ -120,7 +120,8 @@ def build_runner(model: Any, *, engine: str, output: Output, input_names: Sequen
 def _torch_runner(model: Any, output: Output) -> SequenceRunner:
     def run(inputs: dict[str, torch.Tensor]) -> torch.Tensor:
         with torch.inference_mode():
-            return getattr(model(**inputs), output)
+            result: torch.Tensor = getattr(model(**inputs), output)
+        return result
 
     return run
 
@@ -133,7 +134,8 @@ class _OutputOnly(torch.nn.Module):
         self.model, self.output, self.input_names = model, output, input_names
 
     def forward(self, *tensors: torch.Tensor) -> torch.Tensor:
-        return getattr(self.model(**dict(zip(self.input_names, tensors))), self.output)
+        result: torch.Tensor = getattr(self.model(**dict(zip(self.input_names, tensors))), self.output)
+        return result
 
 
 def _export_inputs(model: Any, output: Output, input_names: list[str]) -> tuple[torch.Tensor, ...]:

@@ -161,7 +161,7 @@ class FastMultipleChoiceTrainer:
         window = size * _GROUP_WINDOW_BATCHES
         lengths = {i: self.cache.states[i].size(1) for i in indices}
         # Stable sort inside each shuffled window, so ties keep their random order.
-        order = [i for s in range(0, len(order), window) for i in sorted(order[s : s + window], key=lengths.get)]
+        order = [i for s in range(0, len(order), window) for i in sorted(order[s : s + window], key=lengths.__getitem__)]
         batches = [order[s : s + size] for s in range(0, len(order), size)]
         return [batches[k] for k in torch.randperm(len(batches), generator=generator).tolist()]
 
@@ -219,7 +219,8 @@ class FastMultipleChoiceTrainer:
         # (batch * 4, hidden); with every layer frozen the cache already holds the top layer's output.
         first = packed_layer(layers[-1], tokens, layout, first_only=True) if len(layers) else tokens[layout.first]
         pooled = base.pooler(first.unsqueeze(1))  # (batch * 4, hidden): the pooler reads position 0
-        return model.classifier(model.dropout(pooled)).view(-1, NUM_CHOICES)  # (batch, 4)
+        logits: torch.Tensor = model.classifier(model.dropout(pooled)).view(-1, NUM_CHOICES)  # (batch, 4)
+        return logits
 
     def _batch_loss(self, batch: Sequence[int]) -> torch.Tensor:
         labels = torch.tensor([self.cache.examples[i].label for i in batch], dtype=torch.long)  # (batch,)

@@ -36,7 +36,7 @@ from collections.abc import Hashable, Sequence
 import torch
 
 from mlcore.configs import NUM_CHOICES, MCExample, MCPrediction, ScorerSpec
-from mlcore.models.engines import EngineUnavailable, build_runner, resolve_engine
+from mlcore.models.engines import EngineUnavailable, Output, build_runner, resolve_engine
 from mlcore.models.inference import (
     MultipleChoiceModelScorer,
     ZeroShotEmbeddingScorer,
@@ -86,7 +86,7 @@ class IncrementalScorer:
         self.cache = cache if cache is not None else InferenceCache(max_entries=0)
         self.spec: ScorerSpec = scorer.spec
         self._is_mc = isinstance(scorer, MultipleChoiceModelScorer)
-        output = "logits" if self._is_mc else "last_hidden_state"
+        output: Output = "logits" if self._is_mc else "last_hidden_state"
         names = scorer.tokenizer_.model_input_names
         resolved = resolve_engine(engine)
         try:
@@ -100,16 +100,26 @@ class IncrementalScorer:
         self.engine_ = resolved
         if self._is_mc:
             settings: tuple[tuple[str, Hashable], ...] = (
-                ("head", "multiple_choice"), ("max_length", scorer.max_length_), ("answer_only", scorer.answer_only_))
+                ("head", "multiple_choice"), ("max_length", self._mc.max_length_), ("answer_only", self._mc.answer_only_))
         else:
             settings = (("head", "mean_pool"), ("max_length", scorer.config.max_length))
         self.model_key_ = ModelKey(scorer.spec.name, scorer.spec.path, scorer.revision_, resolved, settings)
+
+    @property
+    def _mc(self) -> MultipleChoiceModelScorer:
+        assert isinstance(self.scorer, MultipleChoiceModelScorer)
+        return self.scorer
+
+    @property
+    def _zero_shot(self) -> ZeroShotEmbeddingScorer:
+        assert isinstance(self.scorer, ZeroShotEmbeddingScorer)
+        return self.scorer
 
     # --- the parts ---------------------------------------------------------------------------
 
     def _part_keys(self, example: MCExample) -> list[tuple[Hashable, ...]]:
         if self._is_mc:
-            first = "" if self.scorer.answer_only_ else example.prompt
+            first = "" if self._mc.answer_only_ else example.prompt
             return [(self.model_key_, first, choice) for choice in example.choices]
         return [(self.model_key_, text) for text in zero_shot_texts(example)]
 
@@ -117,7 +127,7 @@ class IncrementalScorer:
         """One part, alone and unpadded: a 0-d logit or a ``(hidden,)`` embedding (float32)."""
         tokenizer = self.scorer.tokenizer_
         if self._is_mc:
-            enc = tokenizer(key[1], key[2], truncation="longest_first", max_length=self.scorer.max_length_,
+            enc = tokenizer(key[1], key[2], truncation="longest_first", max_length=self._mc.max_length_,
                             return_tensors="pt")  # each (1, seq)
             logits = self._run({name: t.unsqueeze(1) for name, t in enc.items()})  # (1, 1): one question, one choice
             return logits.reshape(()).clone()
@@ -157,14 +167,14 @@ class IncrementalScorer:
                 rows.append(torch.stack(question))  # (4,)
             else:
                 emb = torch.stack(question).unsqueeze(0)  # (1, 9, hidden): one question at a time
-                rows.append(zero_shot_scores(emb, self.scorer.config.odd_one_out_weight)[0])
+                rows.append(zero_shot_scores(emb, self._zero_shot.config.odd_one_out_weight)[0])
         return torch.stack(rows) if rows else torch.empty(0, NUM_CHOICES)
 
     def predict_proba(self, examples: Sequence[MCExample]) -> torch.Tensor:
         """Probabilities ``(batch, 4)`` in float64, each question's softmax taken alone."""
         scores = self.scores(examples).double()  # (batch, 4)
         if not self._is_mc:
-            scores = scores / self.scorer.config.temperature
+            scores = scores / self._zero_shot.config.temperature
         if len(examples) == 0:
             return scores
         return torch.stack([torch.softmax(row, dim=-1) for row in scores])

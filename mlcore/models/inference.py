@@ -213,7 +213,8 @@ def read_training_meta(path: str) -> dict[str, Any]:
     meta_file = Path(path) / TRAINING_META_FILE
     if not meta_file.is_file():
         return {}
-    return json.loads(meta_file.read_text(encoding="utf-8"))
+    meta: dict[str, Any] = json.loads(meta_file.read_text(encoding="utf-8"))
+    return meta
 
 
 class MultipleChoiceModelScorer:
@@ -244,7 +245,8 @@ class MultipleChoiceModelScorer:
         """Raw scores, shape ``(batch, 4)``, in one forward pass."""
         enc = encode_pairs(self.tokenizer_, examples, max_length=self.max_length_, answer_only=self.answer_only_)
         with torch.inference_mode():
-            return self.model_(**enc).logits  # (batch, 4)
+            logits: torch.Tensor = self.model_(**enc).logits  # (batch, 4)
+        return logits
 
     def predict(self, examples: Sequence[MCExample]) -> list[MCPrediction]:
         """Probabilities for each example, in length-sorted forward passes of ``batch_size`` questions."""

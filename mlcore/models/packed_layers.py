@@ -100,4 +100,5 @@ def packed_layer(layer: Any, tokens: torch.Tensor, batch: PackedBatch, *, first_
     if not first_only:
         context = context[batch.index]  # (tokens, hidden): back to the real tokens
     hidden = layer.attention.output(context, queries_in)  # dense, dropout, residual LayerNorm
-    return layer.output(layer.intermediate(hidden), hidden)
+    out: torch.Tensor = layer.output(layer.intermediate(hidden), hidden)
+    return out

@@ -134,14 +134,16 @@ def decode_best_span(
     top_ends = sorted(range(n), key=lambda i: -end_logits[i])[: config.n_best]
     best_score, best_span = float("-inf"), None
     for s in top_starts:
-        if offsets[s] is None:
+        start_offset = offsets[s]
+        if start_offset is None:
             continue
         for e in top_ends:
-            if offsets[e] is None or e < s or e - s + 1 > config.max_answer_tokens:
+            end_offset = offsets[e]
+            if end_offset is None or e < s or e - s + 1 > config.max_answer_tokens:
                 continue
             score = float(start_logits[s] + end_logits[e])
             if score > best_score:
-                best_score, best_span = score, (offsets[s][0], offsets[e][1])
+                best_score, best_span = score, (start_offset[0], end_offset[1])
     return best_score, best_span, null_score
 
 

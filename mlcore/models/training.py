@@ -68,7 +68,8 @@ def parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict[s
 
     Standard BERT recipe: no weight decay on biases and LayerNorm weights.
     """
-    decay, no_decay = [], []
+    decay: list[torch.nn.Parameter] = []
+    no_decay: list[torch.nn.Parameter] = []
     for name, param in model.named_parameters():
         if not param.requires_grad:
             continue

@@ -20,7 +20,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -225,7 +225,9 @@ def pairwise_cohen_kappa(
         shared = sorted(set(ratings[rater_a]) & set(ratings[rater_b]), key=repr)
         if len(shared) < min_shared:
             continue
-        result = cohen_kappa([ratings[rater_a][i] for i in shared], [ratings[rater_b][i] for i in shared], labels=labels)
+        labels_a: list[Any] = [ratings[rater_a][i] for i in shared]
+        labels_b: list[Any] = [ratings[rater_b][i] for i in shared]
+        result = cohen_kappa(labels_a, labels_b, labels=labels)
         pairs.append(PairKappa(rater_a, rater_b, result))
     defined = [p.result.statistic for p in pairs if not math.isnan(p.result.statistic)]
     return PairwiseKappa(float(np.mean(defined)) if defined else math.nan, tuple(pairs), int(min_shared))

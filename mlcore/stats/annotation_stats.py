@@ -56,7 +56,9 @@ def human_performance(pairs: Sequence[tuple[Sequence[str], str]], *,
     >>> round(r.f1, 6), r.exact, r.no_ans_exact
     (55.555556, 33.333333333333336, 100.0)
     """
-    scored, has, no = [], [], []
+    scored: list[tuple[float, float]] = []
+    has: list[tuple[float, float]] = []
+    no: list[tuple[float, float]] = []
     for golds, answer in pairs:
         em, f1 = score_question(list(golds), answer, normalizer=normalizer)
         scored.append((em, f1))

@@ -31,7 +31,8 @@ LN2 = math.log(2.0)
 
 def log_comb(n: float | np.ndarray, k: float | np.ndarray) -> np.ndarray:
     """``ln C(n, k)`` through ``gammaln``, elementwise."""
-    return gammaln(np.add(n, 1)) - gammaln(np.add(k, 1)) - gammaln(np.subtract(n, k) + 1)
+    out: np.ndarray = gammaln(np.add(n, 1)) - gammaln(np.add(k, 1)) - gammaln(np.subtract(n, k) + 1)
+    return out
 
 
 def hypergeom_log10_sf(a: int, M: int, K: int, n_draws: int) -> float:

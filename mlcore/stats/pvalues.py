@@ -148,4 +148,5 @@ def norm_log10_sf(z: ArrayLike, *, pvalue: ArrayLike | None = None) -> np.ndarra
     sf = stats.norm.sf(z) if pvalue is None else np.asarray(pvalue, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         # Same rule as the scalar functions: log10(sf) while sf is a normal float.
-        return np.where(sf >= _TINY, np.log10(sf), stats.norm.logsf(z) / _LN10)
+        out: np.ndarray = np.where(sf >= _TINY, np.log10(sf), stats.norm.logsf(z) / _LN10)
+    return out

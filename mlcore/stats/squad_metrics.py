@@ -309,10 +309,10 @@ class SquadEvalResult:
     def as_dict(self) -> dict[str, float | int]:
         """The official script's keys and order; empty splits are omitted as upstream."""
         out: dict[str, float | int] = {"exact": self.exact, "f1": self.f1, "total": self.total}
-        if self.has_ans_total:
+        if self.has_ans_total and self.has_ans_exact is not None and self.has_ans_f1 is not None:
             out.update(HasAns_exact=self.has_ans_exact, HasAns_f1=self.has_ans_f1,
                        HasAns_total=self.has_ans_total)
-        if self.no_ans_total:
+        if self.no_ans_total and self.no_ans_exact is not None and self.no_ans_f1 is not None:
             out.update(NoAns_exact=self.no_ans_exact, NoAns_f1=self.no_ans_f1, NoAns_total=self.no_ans_total)
         return out
 
@@ -385,13 +385,13 @@ def squad_evaluate(
         scores.append(QuestionScore(q.qid, em, f1, q.has_answer, answered, missing, thresholded))
     has = [s for s in scores if s.has_answer]
     no = [s for s in scores if not s.has_answer]
-    exact, f1 = _percent(scores)
-    assert exact is not None and f1 is not None  # scores is non-empty
+    exact, overall_f1 = _percent(scores)
+    assert exact is not None and overall_f1 is not None  # scores is non-empty
     has_exact, has_f1 = _percent(has)
     no_exact, no_f1 = _percent(no)
     avna = 100.0 * sum(s.answered == s.has_answer for s in scores) / len(scores)
     return SquadEvalResult(
-        exact=exact, f1=f1, total=len(scores),
+        exact=exact, f1=overall_f1, total=len(scores),
         has_ans_exact=has_exact, has_ans_f1=has_f1, has_ans_total=len(has),
         no_ans_exact=no_exact, no_ans_f1=no_f1, no_ans_total=len(no),
         avna=avna, n_missing=sum(s.missing for s in scores), normalizer=name,
