@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mlcore.bias.ambiguity_data import unqover_occupations  # noqa: E402
-from mlcore.bias.retrieval import BM25Config, BM25Retriever, Hit, bm25_tokens  # noqa: E402
+from mlcore.bias.retrievers import BM25Config, BM25Retriever, Hit, bm25_tokens  # noqa: E402
 
 DEFAULT_SQUAD = ROOT.parent / "shared" / "data" / "squad2-subset" / "dev-subset-v2.0.json"
 

@@ -23,7 +23,8 @@ from collector.models import (
     Round,
     Validation,
 )
-from mlcore.stats.agreement import fleiss_kappa, human_accuracy, pairwise_cohen_kappa, rating_counts
+from mlcore.stats.agreement import fleiss_kappa, pairwise_cohen_kappa, rating_counts
+from mlcore.stats.human_accuracy import human_accuracy
 
 LETTERS = "ABCD"
 TOKEN_SALT = "collector.validation"

@@ -37,15 +37,8 @@ from mlcore.bias.ambiguity_data import (
     unqover_occupations,
 )
 from mlcore.bias.gender import GenderGuesserLookup, GenderLookup, read_name_lexicon
-from mlcore.bias.retrieval import (
-    BM25Retriever,
-    DenseRetriever,
-    Passage,
-    QAModelReader,
-    RetrievalProbeResult,
-    compare_scripts,
-    retrieval_probe,
-)
+from mlcore.bias.retrieval import Passage, QAModelReader, RetrievalProbeResult, compare_scripts, retrieval_probe
+from mlcore.bias.retrievers import BM25Retriever, DenseRetriever
 from mlcore.data.passages import ArticleParseError, parse_article_lines
 from mlcore.models.loading import ModelLoadError
 from mlcore.models.qa import ExtractiveQAModel, QAExample, QASpec, load_qa_model

@@ -36,10 +36,10 @@ from mlcore.stats.pvalues import chi2_log10_sf, fisher_log10_pvalue
 __all__ = [
     "AmbiguityOption", "AmbiguityQuestion", "GoodnessOfFitResult", "IndependenceTestResult",
     "OccupationCounts", "RetrievalAmbiguityResult", "SelectionalRecallResult",
-    "UnqoverOccupation", "UnqoverSubject", "answer_gender", "best_reader_answer",
+    "UnqoverOccupation", "UnqoverSubject",
     "gender_goodness_of_fit", "name_retrieved", "parse_ambiguity_jsonl", "passage_groups",
     "read_ambiguity_jsonl", "read_unqover_occupations", "read_unqover_subjects",
-    "reader_propagation", "recall_independence_test", "retrieval_ambiguity", "selectional_recall",
+    "recall_independence_test", "retrieval_ambiguity", "selectional_recall",
     "upstream_name_tokens",
 ]
 
@@ -378,45 +378,3 @@ def retrieval_ambiguity(groups_by_question: Mapping[str, Sequence[str]], *, k: i
                                  baseline_female_share=baseline_female_share,
                                  n_unknown=sum(r.unknown for r in rows))
     return RetrievalAmbiguityResult(tuple(rows), replace(fit, caveat=GOF_CAVEAT), k, lookup)
-
-
-# --------------------------------------------------------------------------- §4.3
-def best_reader_answer(candidates: Sequence[tuple[str, float]]) -> str:
-    """The highest-confidence span over the retrieved passages (first one on ties)."""
-    if not candidates:
-        raise ValueError("no reader candidates")
-    return max(enumerate(candidates), key=lambda ic: (ic[1][1], -ic[0]))[1][0]
-
-
-def answer_gender(answer: str, lexicon: Mapping[str, str]) -> str:
-    """Name-based guess: the group of the first answer token found in ``lexicon``.
-
-    ``lexicon`` maps lower-case first names to "male"/"female" (e.g. built from
-    :func:`read_unqover_subjects`); no match gives "neutral". Record that this
-    guesser was used: the paper lists name-based guessing as a threat to validity.
-    """
-    for token in _tokens(answer):
-        if token in lexicon:
-            return lexicon[token]
-    return "neutral"
-
-
-def reader_propagation(answer_groups: Sequence[str], *,
-                       baseline_female_share: float = WIKIPEDIA_FEMALE_SHARE) -> GoodnessOfFitResult:
-    """Run the §4.2 fit on the reader's answers, one group label per question.
-
-    Labels are "male", "female", or "neutral"/"unknown"; neutral answers are
-    reported as ``n_unknown`` and left out of the test.
-
-    Examples
-    --------
-    >>> r = reader_propagation(["male"] * 52 + ["female"] * 6 + ["neutral"] * 12)
-    >>> r.observed, r.n_unknown, round(r.pvalue, 6)
-    ((52, 6), 12, 0.177239)
-    """
-    c = Counter(answer_groups)
-    bad = set(c) - {"male", "female", "neutral", "unknown"}
-    if bad:
-        raise ValueError(f"unknown answer groups {sorted(bad)}")
-    return gender_goodness_of_fit(c["male"], c["female"], baseline_female_share=baseline_female_share,
-                                  n_unknown=c["neutral"] + c["unknown"])

@@ -20,16 +20,21 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
 
-from mlcore.bias.ambiguity import passage_groups
+from mlcore.bias.ambiguity import WIKIPEDIA_FEMALE_SHARE, GoodnessOfFitResult, gender_goodness_of_fit, passage_groups
+from mlcore.bias.lexical import lexical_tokens
 
 __all__ = [
     "GenderGuesserLookup",
+    "answer_gender",
+    "best_reader_answer",
+    "reader_propagation",
     "GenderLookup",
     "LexiconLookup",
     "answer_group",
@@ -154,7 +159,7 @@ def answer_group(answer: str, lookup: GenderLookup) -> str:
     """Group of a reader's answer: the gender of its first word that is a known first name.
 
     Returns "neutral" when no word is a known name (e.g. "the engineer" or an empty answer),
-    like :func:`mlcore.bias.ambiguity.answer_gender` does with a plain lexicon.
+    like :func:`answer_gender` does with a plain lexicon.
 
     Examples
     --------
@@ -224,3 +229,46 @@ def read_name_lexicon(*paths: str | Path) -> LexiconLookup:
                 raise ValueError(f"{path}: {name!r} is {gender} here but {lexicon[name]} in an earlier file")
             lexicon[name] = gender
     return LexiconLookup(lexicon, description="names lexicon " + ", ".join(Path(p).name for p in paths))
+
+
+# --- the reader's answers (SPEC-bias §4.3) ------------------------------------------------
+
+def best_reader_answer(candidates: Sequence[tuple[str, float]]) -> str:
+    """The highest-confidence span over the retrieved passages (first one on ties)."""
+    if not candidates:
+        raise ValueError("no reader candidates")
+    return max(enumerate(candidates), key=lambda ic: (ic[1][1], -ic[0]))[1][0]
+
+
+def answer_gender(answer: str, lexicon: Mapping[str, str]) -> str:
+    """Name-based guess: the group of the first answer token found in ``lexicon``.
+
+    ``lexicon`` maps lower-case first names to "male"/"female" (e.g. built from
+    :func:`read_unqover_subjects`); no match gives "neutral". Record that this
+    guesser was used: the paper lists name-based guessing as a threat to validity.
+    """
+    for token in lexical_tokens(answer):
+        if token in lexicon:
+            return lexicon[token]
+    return "neutral"
+
+
+def reader_propagation(answer_groups: Sequence[str], *,
+                       baseline_female_share: float = WIKIPEDIA_FEMALE_SHARE) -> GoodnessOfFitResult:
+    """Run the §4.2 fit on the reader's answers, one group label per question.
+
+    Labels are "male", "female", or "neutral"/"unknown"; neutral answers are
+    reported as ``n_unknown`` and left out of the test.
+
+    Examples
+    --------
+    >>> r = reader_propagation(["male"] * 52 + ["female"] * 6 + ["neutral"] * 12)
+    >>> r.observed, r.n_unknown, round(r.pvalue, 6)
+    ((52, 6), 12, 0.177239)
+    """
+    c = Counter(answer_groups)
+    bad = set(c) - {"male", "female", "neutral", "unknown"}
+    if bad:
+        raise ValueError(f"unknown answer groups {sorted(bad)}")
+    return gender_goodness_of_fit(c["male"], c["female"], baseline_female_share=baseline_female_share,
+                                  n_unknown=c["neutral"] + c["unknown"])

@@ -1,4 +1,4 @@
-"""Agreement between annotators: Cohen's and Fleiss' kappa, and human accuracy.
+"""Agreement between annotators: Cohen's and Fleiss' kappa (human accuracy: :mod:`mlcore.stats.human_accuracy`).
 
 Pure functions, no Django: label arrays in, frozen dataclasses shaped like scipy's results out.
 
@@ -9,8 +9,6 @@ Pure functions, no Django: label arrays in, frozen dataclasses shaped like scipy
 * :func:`fleiss_kappa` - ``m`` raters per item; z-test of Fleiss, Nee & Landis (1979), as
   R's ``irr::kappam.fleiss``; a bootstrap interval over items.
 * :func:`rating_counts` - an (items, raters) array of labels -> the (items, categories) table.
-* :func:`human_accuracy` - share of answers agreeing with the key, overall and per group,
-  with Wilson intervals and a one-sided binomial test against chance.
 """
 
 from __future__ import annotations
@@ -19,7 +17,6 @@ import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from types import MappingProxyType
 from typing import Any, Literal
 
 import numpy as np
@@ -27,16 +24,13 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 __all__ = [
-    "AccuracyResult",
     "CohenKappaResult",
     "ConfidenceInterval",
     "FleissKappaResult",
-    "HumanAccuracy",
     "PairKappa",
     "PairwiseKappa",
     "cohen_kappa",
     "fleiss_kappa",
-    "human_accuracy",
     "pairwise_cohen_kappa",
     "rating_counts",
 ]
@@ -346,73 +340,3 @@ def rating_counts(ratings: ArrayLike, labels: Sequence[Hashable]) -> np.ndarray:
                 raise ValueError(f"label {value!r} is not in labels")
             out[i, position[value]] += 1
     return out
-
-
-@dataclass(frozen=True)
-class AccuracyResult:
-    """``k`` correct answers out of ``n``; ``pvalue`` of a one-sided binomial test vs ``chance``."""
-
-    statistic: float
-    k: int
-    n: int
-    chance: float
-    pvalue: float
-
-    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
-        """Wilson score interval (``nan`` bounds without answers)."""
-        if self.n == 0:
-            return ConfidenceInterval(math.nan, math.nan)
-        ci = stats.binomtest(self.k, self.n).proportion_ci(confidence_level=confidence_level, method="wilson")
-        return ConfidenceInterval(float(ci.low), float(ci.high))
-
-
-@dataclass(frozen=True)
-class HumanAccuracy:
-    overall: AccuracyResult
-    per_group: Mapping[Hashable, AccuracyResult]
-
-
-def _accuracy(flags: np.ndarray, chance: float) -> AccuracyResult:
-    n, k = int(flags.size), int(flags.sum())
-    if n == 0:
-        return AccuracyResult(math.nan, 0, 0, chance, math.nan)
-    pvalue = float(stats.binomtest(k, n, chance, alternative="greater").pvalue)
-    return AccuracyResult(k / n, k, n, chance, pvalue)
-
-
-def human_accuracy(
-    correct: ArrayLike,
-    groups: Sequence[Sequence[Hashable]] | None = None,
-    *,
-    chance: float = 0.25,
-) -> HumanAccuracy:
-    """Accuracy of human answers, overall and per group (an answer may be in several groups).
-
-    Parameters
-    ----------
-    correct : array_like of bool
-        Whether each answer matched the answer key.
-    groups : sequence of sequences, optional
-        The groups (e.g. question categories) of each answer.
-    chance : float
-        Accuracy of guessing, the null of the binomial test (1/4 for CODAH).
-
-    Examples
-    --------
-    >>> r = human_accuracy([True, True, False, True], [["negation"], [], ["negation"], ["idioms"]])
-    >>> r.overall.statistic, r.per_group["negation"].statistic, r.per_group["idioms"].n
-    (0.75, 0.5, 1)
-    """
-    flags = np.asarray(correct, dtype=bool).ravel()
-    if not 0.0 < chance < 1.0:
-        raise ValueError(f"chance must be in (0, 1), got {chance!r}")
-    per_group: dict[Hashable, AccuracyResult] = {}
-    if groups is not None:
-        if len(groups) != flags.size:
-            raise ValueError(f"{len(groups)} group lists for {flags.size} answers")
-        members: dict[Hashable, list[int]] = {}
-        for index, names in enumerate(groups):
-            for name in dict.fromkeys(names):
-                members.setdefault(name, []).append(index)
-        per_group = {name: _accuracy(flags[index], chance) for name, index in sorted(members.items(), key=repr)}
-    return HumanAccuracy(_accuracy(flags, chance), MappingProxyType(per_group))

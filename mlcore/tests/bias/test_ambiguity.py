@@ -17,8 +17,6 @@ from mlcore.bias.ambiguity import (
     AmbiguityOption,
     AmbiguityQuestion,
     OccupationCounts,
-    answer_gender,
-    best_reader_answer,
     gender_goodness_of_fit,
     name_retrieved,
     parse_ambiguity_jsonl,
@@ -26,12 +24,12 @@ from mlcore.bias.ambiguity import (
     read_ambiguity_jsonl,
     read_unqover_occupations,
     read_unqover_subjects,
-    reader_propagation,
     recall_independence_test,
     retrieval_ambiguity,
     selectional_recall,
     upstream_name_tokens,
 )
+from mlcore.bias.gender import answer_gender, best_reader_answer, reader_propagation
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 TOL = 1e-6

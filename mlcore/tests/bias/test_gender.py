@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from mlcore.bias.ambiguity import answer_gender
 from mlcore.bias.gender import (
     GenderGuesserLookup,
     LexiconLookup,
+    answer_gender,
     answer_group,
     first_name,
     parse_name_lexicon,

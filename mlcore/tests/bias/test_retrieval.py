@@ -12,18 +12,8 @@ import pytest
 
 from mlcore.bias.ambiguity import GOF_CAVEAT, UnqoverOccupation, gender_goodness_of_fit
 from mlcore.bias.gender import LexiconLookup
-from mlcore.bias.retrieval import (
-    BM25Config,
-    BM25Retriever,
-    DenseRetriever,
-    Hit,
-    Passage,
-    QAModelReader,
-    bm25_tokens,
-    compare_scripts,
-    retrieval_probe,
-    top_k,
-)
+from mlcore.bias.retrieval import Passage, QAModelReader, compare_scripts, retrieval_probe
+from mlcore.bias.retrievers import BM25Config, BM25Retriever, DenseRetriever, Hit, bm25_tokens, top_k
 from mlcore.models.qa import QAExample
 
 PASSAGES = (
@@ -251,5 +241,7 @@ def test_docstring_examples() -> None:
     import doctest
 
     import mlcore.bias.retrieval
+    import mlcore.bias.retrievers
 
     assert doctest.testmod(mlcore.bias.retrieval).failed == 0
+    assert doctest.testmod(mlcore.bias.retrievers).failed == 0

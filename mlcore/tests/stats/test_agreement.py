@@ -14,10 +14,10 @@ from scipy import stats
 from mlcore.stats.agreement import (
     cohen_kappa,
     fleiss_kappa,
-    human_accuracy,
     pairwise_cohen_kappa,
     rating_counts,
 )
+from mlcore.stats.human_accuracy import human_accuracy
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
