@@ -41,61 +41,32 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import secrets
-import socket
 import subprocess
 import sys
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from tempfile import mkdtemp
 
 import numpy as np
+from classroom_author import PASSWORD, Author, run_author
+from servers import (
+    ROOT,
+    create_database,
+    drop_database,
+    free_port,
+    log,
+    start_process,
+    stop_process,
+    wait_until_serving,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 OUT_FILE = ROOT / "benchmarks" / "out" / "classroom.json"
-PASSWORD = "classroom-pass-123!"
-DEBOUNCE = 0.25  # author.js DEBOUNCE_MS
-PAUSE = 1.0  # a pause this long is one the author expects to see the model's answer in
-WORDS = ("the", "a", "dog", "cat", "chef", "rain", "bread", "oven", "teacher", "bus", "storm", "garden", "was",
-         "found", "ran", "forgot", "quickly", "never", "because", "after", "his", "her", "cold", "warm", "late",
-         "early", "happy", "tired", "window", "door", "cake", "river", "friend", "city", "book", "lamp")
-
-
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 # ---- installation --------------------------------------------------------------------------------
-
-def _pg(server_url: str):
-    import environ
-    import psycopg
-
-    db = environ.Env.db_url_config(server_url)
-    connection = psycopg.connect(host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"],
-                                 password=db["PASSWORD"] or None, dbname=db["NAME"] or "postgres", autocommit=True)
-    return db, connection
-
-
-def create_database(server_url: str, name: str) -> str:
-    db, connection = _pg(server_url)
-    with connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        connection.execute(f'CREATE DATABASE "{name}"')
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST']}:{db['PORT'] or 5432}/{name}"
-
-
-def drop_database(server_url: str, name: str) -> None:
-    _, connection = _pg(server_url)
-    with connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
 
 def environment(database_url: str, redis_url: str, var_dir: Path, mode: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL", "STUMPER_BROKER_DIR")}
@@ -121,197 +92,6 @@ def build(env: dict[str, str], n: int) -> int:
     result = subprocess.run([sys.executable, "-c", code, str(n), PASSWORD], cwd=ROOT, env=env, capture_output=True,
                             text=True, timeout=900, check=True)
     return int(result.stdout.strip().splitlines()[-1])
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=open(log_path, "wb"),
-                            stderr=subprocess.STDOUT)
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-# ---- one author ----------------------------------------------------------------------------------
-
-@dataclass
-class Pause:
-    start: float
-    end: float
-    key: str
-
-
-@dataclass
-class Author:
-    index: int
-    base: str
-    round_id: int
-    session: object = None
-    sign_in_seconds: float | None = None
-    errors: list[str] = field(default_factory=list)
-    statuses: dict[str, int] = field(default_factory=dict)
-    sent: dict[int, str] = field(default_factory=dict)  # seq -> draft key
-    answers: list[tuple[float, str]] = field(default_factory=list)  # (arrival, draft key)
-    pauses: list[Pause] = field(default_factory=list)
-    accepted: list[str] = field(default_factory=list)
-
-    def sign_in(self) -> None:
-        """GET the form, POST it (blocking; run in a thread)."""
-        import requests
-
-        self.session = requests.Session()
-        start = time.perf_counter()
-        try:
-            page = self.session.get(f"{self.base}/accounts/login/", timeout=60)
-            response = self.session.post(f"{self.base}/accounts/login/", allow_redirects=False, timeout=60, data={
-                "username": f"student-{self.index}", "password": PASSWORD,
-                "csrfmiddlewaretoken": self.session.cookies.get("csrftoken", "")},
-                headers={"Referer": page.url})
-        except OSError as error:
-            self.errors.append(f"sign-in: {type(error).__name__}")
-            return
-        if response.status_code != 302:
-            self.errors.append(f"sign-in: HTTP {response.status_code}")
-            return
-        self.sign_in_seconds = time.perf_counter() - start
-
-    def submit(self, fields: dict) -> None:
-        """The form POST of the page (blocking; run in a thread)."""
-        url = f"{self.base}/rounds/{self.round_id}/write/"
-        token = str(uuid.uuid4())
-        data = {**fields, "client_token": token, "time_spent_seconds": "60",
-                "csrfmiddlewaretoken": self.session.cookies.get("csrftoken", "")}
-        try:
-            response = self.session.post(url, data=data, allow_redirects=False, timeout=60, headers={"Referer": url})
-        except OSError as error:
-            self.errors.append(f"submit: {type(error).__name__}")
-            return
-        if response.status_code == 302:
-            self.accepted.append(token)
-        else:
-            self.errors.append(f"submit: HTTP {response.status_code}")
-
-
-class Page:
-    """The authoring page's client state and send rules (static/js/author.js)."""
-
-    def __init__(self, author: Author, socket, loop: asyncio.AbstractEventLoop) -> None:
-        self.author, self.socket, self.loop = author, socket, loop
-        self.fields = {"prompt": "", "choice_0": "", "choice_1": "", "choice_2": "", "choice_3": ""}
-        self.answer: int | None = None
-        self.seq = 0
-        self.in_flight: tuple[int, str] | None = None
-        self.last_answered: str | None = None
-        self.timer: asyncio.TimerHandle | None = None
-
-    def key(self) -> str | None:
-        values = [self.fields[name].strip() for name in self.fields]
-        return json.dumps([values, self.answer]) if all(values) else None
-
-    def keystroke(self) -> float:
-        if self.timer is not None:
-            self.timer.cancel()
-        self.timer = self.loop.call_later(DEBOUNCE, lambda: asyncio.ensure_future(self.send()))
-        return time.perf_counter()
-
-    async def send(self) -> None:
-        key = self.key()
-        if key is None or key == self.last_answered or (self.in_flight and self.in_flight[1] == key):
-            return
-        self.seq += 1
-        self.in_flight = (self.seq, key)
-        self.author.sent[self.seq] = key
-        values = [self.fields[name].strip() for name in self.fields]
-        await self.socket.send(json.dumps({"type": "draft", "prompt": values[0], "choices": values[1:],
-                                           "answer": self.answer, "seq": self.seq}))
-
-    async def read(self) -> None:
-        async for raw in self.socket:
-            message = json.loads(raw)
-            kind, seq = message.get("type"), message.get("seq")
-            if kind == "prediction":
-                key = self.author.sent.get(seq)
-                self.author.answers.append((time.perf_counter(), key))
-                self.last_answered = key
-                if self.in_flight and self.in_flight[0] == seq:
-                    self.in_flight = None
-            elif kind == "status":
-                self.author.statuses[message["state"]] = self.author.statuses.get(message["state"], 0) + 1
-                if message["state"] != "loading" and self.in_flight and self.in_flight[0] == seq:
-                    self.in_flight = None
-            elif kind == "error":
-                self.author.errors.append(f"websocket error: {message.get('message')}")
-
-
-async def pause(page: Page, last: float, seconds: float) -> None:
-    key = page.key()
-    await asyncio.sleep(seconds)
-    if key is not None and seconds >= PAUSE:
-        page.author.pauses.append(Pause(start=last, end=time.perf_counter(), key=key))
-
-
-async def type_text(page: Page, name: str, text: str, rng: random.Random) -> float:
-    last = time.perf_counter()
-    for i, char in enumerate(text):
-        await asyncio.sleep(min(0.6, max(0.05, rng.lognormvariate(np.log(0.16), 0.35))))
-        page.fields[name] += char
-        last = page.keystroke()
-        if char == " " and rng.random() < 0.12 and i < len(text) - 1:
-            await pause(page, last, rng.uniform(1.0, 3.0))  # looking for the next word
-    return last
-
-
-async def write_questions(author: Author, page: Page, until: float, rng: random.Random) -> None:
-    loop = asyncio.get_running_loop()
-    while time.perf_counter() < until:
-        words = lambda lo, hi: " ".join(rng.choice(WORDS) for _ in range(rng.randint(lo, hi)))  # noqa: E731
-        for name in page.fields:
-            page.fields[name] = ""
-        page.answer = None
-        last = await type_text(page, "prompt", f"{words(7, 11)} {author.index}", rng)
-        for position in range(4):
-            await pause(page, last, rng.uniform(1.0, 2.5))
-            last = await type_text(page, f"choice_{position}", words(3, 5) + ".", rng)
-        await pause(page, last, rng.uniform(1.0, 2.5))
-        page.answer = rng.randrange(4)
-        last = page.keystroke()
-        await pause(page, last, rng.uniform(1.5, 3.0))
-        for _ in range(rng.randint(1, 2)):  # revise a completion to fool the model
-            last = await type_text(page, f"choice_{rng.randrange(4)}", f" {rng.choice(WORDS)}", rng)
-            await pause(page, last, rng.uniform(1.2, 3.0))
-        # A question started before the end is finished and submitted, as a student would.
-        fields = {**page.fields, "answer": str(page.answer), "categories": "other"}
-        await loop.run_in_executor(None, author.submit, fields)
-        await asyncio.sleep(rng.uniform(0.5, 1.5))
-
-
-async def run_author(author: Author, seconds: float, seed: int) -> None:
-    from websockets.asyncio.client import connect
-
-    rng = random.Random(seed)
-    cookie = "; ".join(f"{c.name}={c.value}" for c in author.session.cookies)
-    url = author.base.replace("http://", "ws://") + f"/ws/author/{author.round_id}/"
-    try:
-        async with connect(url, origin=author.base, additional_headers={"Cookie": cookie}, proxy=None,
-                           open_timeout=60, compression=None) as ws:
-            page = Page(author, ws, asyncio.get_running_loop())
-            reader = asyncio.ensure_future(page.read())
-            await write_questions(author, page, time.perf_counter() + seconds, rng)
-            await asyncio.sleep(3)  # the last answers
-            reader.cancel()
-    except Exception as error:  # a refused or dropped socket is an error of the run
-        author.errors.append(f"websocket: {type(error).__name__}: {error}")
 
 
 # ---- one mode --------------------------------------------------------------------------------------
@@ -367,14 +147,15 @@ def run_mode(mode: str, args: argparse.Namespace) -> dict:
         round_id = build(env, args.authors)
         spawned = time.perf_counter()
         ports = [free_port() for _ in range(args.web)]
-        processes += [start([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+        processes += [start_process([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                              "config.asgi:application"], env, var_dir / f"web-{i}.log") for i, port in enumerate(ports)]
-        processes.append(start([sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=threads",
+        processes.append(start_process([sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=threads",
                                 "--concurrency=2", "-Q", "default,training,inference", "-l", "warning"], env,
                                var_dir / "worker.log"))
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         authors = [Author(i, bases[i % len(bases)], round_id) for i in range(args.authors)]
-        _wait_up(bases)
+        for base in bases:
+            wait_until_serving(f"{base}/healthz/", timeout=300)  # a loaded 2-core machine starts slowly
         log(f"[{mode}] {args.authors} students sign in at once ...")
         with ThreadPoolExecutor(max_workers=args.authors) as pool:
             list(pool.map(Author.sign_in, authors))
@@ -407,23 +188,8 @@ def run_mode(mode: str, args: argparse.Namespace) -> dict:
                 "cold_start_s": round(cold_start, 1)}
     finally:
         for process in processes:
-            stop(process)
+            stop_process(process)
         drop_database(args.database_url, name)
-
-
-def _wait_up(bases: list[str], timeout: float = 120) -> None:
-    import requests
-
-    deadline = time.monotonic() + timeout
-    for base in bases:
-        while True:
-            try:
-                requests.get(f"{base}/healthz/", timeout=5)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"{base} did not start") from None
-                time.sleep(0.5)
 
 
 def table(result: dict) -> str:

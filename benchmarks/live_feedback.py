@@ -36,21 +36,17 @@ import os
 import random
 import secrets
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from page_typist import Author, Page, Typist, page_debounce_ms
+from servers import ROOT, free_port, start_process, stop_process, wait_until_serving
 
-ROOT = Path(__file__).resolve().parent.parent
 OUT_FILE = ROOT / "benchmarks" / "out" / "live_feedback.json"
 REPLY_TIMEOUT = 30.0  # seconds to wait for one prediction before calling it missing
 FINAL_TIMEOUT = 15.0
@@ -168,43 +164,6 @@ def measure_bare_forward(round_id: int, n: int, *, in_worker_thread: bool) -> li
         for example in examples[:5]:
             call(example)
         return [call(example) for example in examples[5:]]
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(env: dict[str, str], port: int, log_path: Path) -> subprocess.Popen:
-    daphne = Path(sys.executable).parent / "daphne"
-    log = open(log_path, "wb")  # noqa: SIM115 - closed with the process in stop_server
-    process = subprocess.Popen(
-        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
-            return process
-        except urllib.error.HTTPError:
-            return process  # any HTTP status means it is serving
-        except OSError:
-            time.sleep(0.3)
-    process.kill()
-    raise RuntimeError(f"daphne did not answer on port {port} within 60 s:\n{log_path.read_text()[-3000:]}")
-
-
-def stop_server(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
 async def warm_up(author: Author, debounce: float, seconds: float = 120.0) -> None:
     """Drafts until 3 are answered: the first loads the model in the server (it may answer "unavailable")."""
     deadline, answered, seq = time.perf_counter() + seconds, 0, 0
@@ -352,7 +311,10 @@ def run(args: argparse.Namespace, var_dir: Path) -> dict:
         bare = measure_bare_forward(setup.round_id, args.n, in_worker_thread=True)
         bare_main = measure_bare_forward(setup.round_id, args.n, in_worker_thread=False)
         port = free_port()
-        server = start_server(env, port, var_dir / "daphne.log")
+        server_log = var_dir / "daphne.log"
+        server = start_process([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                "config.asgi:application"], env, server_log)
+        wait_until_serving(f"http://127.0.0.1:{port}/", timeout=180, process=server, log_path=server_log)
         url, origin = f"ws://127.0.0.1:{port}/ws/author/{setup.round_id}/", f"http://127.0.0.1:{port}"
         print(f"(b) 1 author x {args.n} on port {port} ...", file=log, flush=True)
         single = asyncio.run(measure_one_author(url, origin, setup.session_keys[0], args.n, debounce_ms / 1000))
@@ -365,7 +327,7 @@ def run(args: argparse.Namespace, var_dir: Path) -> dict:
         raise
     finally:
         if server is not None:
-            stop_server(server)
+            stop_process(server, timeout=10)
     return report(bare, bare_main, single, crowd, args, live_context(setup.version_name, debounce_ms))
 
 
