@@ -66,7 +66,7 @@ def model_version_name_check(*, name: str) -> None:
         raise ValidationError({"name": f"{name!r} is already registered as a {existing.get_kind_display()}."})
 
 
-def _save_replacing(trainer: "MultipleChoiceTrainer", directory: Path) -> Path:
+def save_replacing(trainer: "MultipleChoiceTrainer", directory: Path) -> Path:
     """Save next to ``directory`` and then swap it in, so the registered folder is never half-written."""
     directory.parent.mkdir(parents=True, exist_ok=True)
     partial = directory.with_name(f".{directory.name}.partial-{uuid.uuid4().hex[:8]}")
@@ -108,7 +108,7 @@ def model_version_train(
     config = config or FineTuneConfig()
     base_path, base_version = _resolve_base(base or settings.STUMPER_BASE_CHECKPOINT)
     trainer = MultipleChoiceTrainer(config, base_path).fit(train_examples, progress=progress)
-    directory = _save_replacing(trainer, Path(settings.STUMPER_MODEL_DIR) / name)
+    directory = save_replacing(trainer, Path(settings.STUMPER_MODEL_DIR) / name)
     revision = weights_revision(str(directory))
     metrics: dict = {
         "eval_accuracy": None,

@@ -89,6 +89,7 @@ run_check() {
 }
 run_check "ruff (style)" "$PY" -m ruff check .
 run_check "mypy --strict on mlcore (mypy.ini)" "$PY" -m mypy
+run_check "lint-imports (the layers of docs/architecture.md, .importlinter)" "$(dirname "$PY")/lint-imports" --no-cache
 
 if run_pass "embedded (SQLite + in-memory channel layer + filesystem broker)" \
         -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL; then

@@ -9,7 +9,7 @@ from django.db import transaction
 from annotation.models import Project
 from collector import services as collector_services
 from collector.models import ModelVersion, round_name_validator
-from collector.training import _save_replacing  # saves beside the folder, then swaps it in
+from collector.training import save_replacing  # saves beside the folder, then swaps it in
 from mlcore.stats.squad_metrics import SquadQuestion, squad_evaluate
 
 
@@ -56,7 +56,7 @@ def qa_model_train(*, name: str, questions: Sequence[SquadQuestion], base: str |
     config = config or QAFineTuneConfig()
     base_path, base_version = _resolve_base(base or settings.STUMPER_BASE_CHECKPOINT)
     trainer = QuestionAnsweringTrainer(config, base_path).fit(questions, progress=progress)
-    directory = _save_replacing(trainer, Path(settings.STUMPER_MODEL_DIR) / name)
+    directory = save_replacing(trainer, Path(settings.STUMPER_MODEL_DIR) / name)
     from mlcore.models.loading import weights_revision
 
     metrics: dict = {"train_questions": len(questions), "train_windows": trainer.n_windows_, "epochs": config.epochs,
