@@ -13,6 +13,8 @@ from unittest import mock
 
 import pytest
 
+from courses.services import course_join
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
@@ -36,7 +38,7 @@ def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def tiny_model_version(db, tiny_model_dir):
-    from collector.services import model_version_register
+    from modelhub.services import model_version_register
 
     return model_version_register(name="tiny-test-model", kind="multiple_choice", path=str(tiny_model_dir))
 
@@ -91,7 +93,7 @@ def outsider(db):
 
 @pytest.fixture
 def course(instructor):
-    from collector.services import course_create
+    from courses.services import course_create
 
     return course_create(owner=instructor, name="NLP 101")
 
@@ -99,7 +101,7 @@ def course(instructor):
 @pytest.fixture
 def student(course):
     """A student enrolled in ``course``."""
-    from collector.services import course_join
+    from courses.services import course_join
 
     user = _user("alice")
     course_join(user=user, join_code=course.join_code)
@@ -148,7 +150,7 @@ def graded_round(round_, course, student, instructor, fake_model):
     bob = make_user("bob", email="bob@example.edu", first_name="Bob", last_name="Brown", sis_user_id="S2", section="B")
     carol = make_user("carol", email="carol@example.edu", sis_user_id="S3")
     for user in (bob, carol):
-        services.course_join(user=user, join_code=course.join_code)
+        course_join(user=user, join_code=course.join_code)
 
     def submit(user, prompt, answer):
         # fake_model always picks completion 3: fooled unless the key is 3.

@@ -8,5 +8,4 @@ urlpatterns = [
     path("login/", views.login_view, name="login"),
     # Django's LogoutView only accepts POST, so a link or prefetch can't sign anyone out.
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("signup/", views.signup, name="signup"),
 ]

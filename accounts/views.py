@@ -6,24 +6,11 @@ thread daphne gives synchronous code. A class signing in at once then neither qu
 each other's hashes nor blocks the other pages of the process.
 """
 from asgiref.sync import sync_to_async
-from django.contrib.auth import login
 from django.contrib.auth.views import LoginView
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
 
 from accounts import passwords, selectors
-from accounts.forms import RateLimitedAuthenticationForm, SignupForm
-from collector.services import student_register
-
-
-async def signup(request: HttpRequest) -> HttpResponse:
-    """``signup_sync`` with the new password hashed beforehand in the password pool."""
-    if request.method == "POST" and request.POST.get("password1"):
-        async with passwords.prepare(password=request.POST["password1"], encoded=""):
-            return await sync_to_async(signup_sync)(request)
-    return await sync_to_async(signup_sync)(request)
+from accounts.forms import RateLimitedAuthenticationForm
 
 
 async def login_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
@@ -33,28 +20,6 @@ async def login_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         async with passwords.prepare(password=request.POST["password"], encoded=encoded):
             return await sync_to_async(_login_sync)(request, *args, **kwargs)
     return await sync_to_async(_login_sync)(request, *args, **kwargs)
-
-
-@require_http_methods(["GET", "POST"])
-def signup_sync(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        return redirect("home")
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            user = student_register(
-                username=form.cleaned_data["username"],
-                password=form.cleaned_data["password1"],
-                join_code=form.cleaned_data["join_code"],
-                email=form.cleaned_data["email"],
-            )
-        except ValidationError as error:
-            form.add_service_errors(error.message_dict if hasattr(error, "error_dict") else {"__all__": error.messages})
-        else:
-            # Only ModelBackend is configured, but naming it keeps login() working if more are added.
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
 
 
 class RateLimitedLoginView(LoginView):

@@ -16,7 +16,7 @@ from annotation.models import AnnotationSession, QuestionFlag, Split
 from annotation.presentation import question_payload, session_payload
 from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats
-from collector.apis import MAX_ID, ApiErrorsMixin
+from core.apis import MAX_ID, ApiErrorsMixin
 from evaluation.export_weights import evaluation_run_weights
 
 

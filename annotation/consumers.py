@@ -16,25 +16,21 @@ process is still loading the model; the draft is answered once it is ready); mor
 ``STUMPER_DRAFT_RATE`` per second (bursts of ``STUMPER_DRAFT_BURST``) get ``"rate_limited"``. The worker's questions go
 through the REST API and are stored whatever happens here: this socket only advises.
 """
-import asyncio
 import logging
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from annotation import selectors
-from annotation.exceptions import AccessError
-from annotation.inference import qa_inference_service
 from annotation.models import AnnotationSession
 from annotation.services.predictions import fool_verdict
 from annotation.validation import clean_question_text, clean_span, first_message
-from collector.models import ModelVersion
-from collector.ratelimit import draft_limiter
-from collector.websocket import ClientError, DraftSocketConsumer
+from core.exceptions import AccessError
+from core.sockets import ClientError, DraftSocketConsumer
 from mlcore.data.spans import index_to_utf16
 from mlcore.models.qa import QAExample, QAPrediction
-from mlcore.models.serving import BatcherOverloaded, InferenceFailed
+from modelhub.inference import qa_inference_service
+from modelhub.models import ModelVersion
 
 logger = logging.getLogger(__name__)
 
@@ -53,19 +49,20 @@ class QAAssistConsumer(DraftSocketConsumer):
     """One worker's connection while writing questions on one paragraph."""
 
     max_message_bytes = MAX_MESSAGE_BYTES
+    # The same per-user budget as the authoring socket, kept apart from it.
+    rate_key = "annotation"
+    LOADING_MESSAGE, BUSY_MESSAGE = LOADING_MESSAGE, BUSY_MESSAGE
+    UNAVAILABLE_MESSAGE, RATE_LIMITED_MESSAGE = UNAVAILABLE_MESSAGE, RATE_LIMITED_MESSAGE
 
     session: AnnotationSession | None = None
     version: ModelVersion | None = None
 
     async def connect(self) -> None:
         await self.accept()
-        self.latest_seq = 0
-        self.pending: asyncio.Task | None = None
         try:
             self.session = await database_sync_to_async(self._load)()
         except AccessError as error:
-            await self.send_json({"type": "error", "message": error.message})
-            await self.close(code=4403)
+            await self.refuse(error)
             return
         if self.version is None:
             await self.send_json({"type": "status", "state": "no_model", "message": NO_MODEL_MESSAGE})
@@ -90,17 +87,15 @@ class QAAssistConsumer(DraftSocketConsumer):
     def accepting(self) -> bool:
         return self.session is not None
 
+    def describe(self) -> str:
+        return f"session {self.session.pk}"
+
     async def on_draft(self, content: dict) -> None:
-        seq = content.get("seq")
-        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-            raise ClientError('"seq" must be an integer.')
+        seq = self.draft_seq(content)
         if self.version is None:
-            await self.send_json({"type": "status", "state": "no_model", "message": NO_MODEL_MESSAGE, "seq": seq})
+            await self.send_status("no_model", NO_MODEL_MESSAGE, seq)
             return
-        # The same per-user budget as the authoring socket, kept apart from it.
-        if not await draft_limiter.aallow(f"annotation:{self.scope['user'].pk}", rate=settings.STUMPER_DRAFT_RATE,
-                                          burst=settings.STUMPER_DRAFT_BURST):
-            await self.send_json({"type": "status", "state": "rate_limited", "message": RATE_LIMITED_MESSAGE, "seq": seq})
+        if await self.rate_limited(seq):
             return
         is_impossible = content.get("is_impossible", False)
         if not isinstance(is_impossible, bool):
@@ -115,53 +110,13 @@ class QAAssistConsumer(DraftSocketConsumer):
                 gold = clean_span(context=self.context, selection=selection).text
         except ValidationError as error:
             raise ClientError(first_message(error)) from None
-        self.latest_seq += 1
-        # Predict in the background so the next draft can replace this one while it waits.
-        self.pending = asyncio.ensure_future(self.predict(question, gold, self.latest_seq, seq))
+        self.start_prediction(lambda local_seq: self.predict(question, gold, local_seq, seq))
 
     async def predict(self, question: str, gold: str | None, local_seq: int, seq: int | None) -> None:
-        if not qa_inference_service.model_ready(self.version):
-            if not qa_inference_service.load_failed(self.version):  # a failed model is tried again, silently
-                await self.send_json({"type": "status", "state": "loading", "message": LOADING_MESSAGE, "seq": seq})
-            try:
-                await qa_inference_service.wait_until_loaded(self.version)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                logger.warning("QA model %s could not be loaded for session %s: %s", self.version.name,
-                               self.session.pk, error)
-                if local_seq == self.latest_seq:
-                    await self.send_json({"type": "status", "state": "unavailable", "message": UNAVAILABLE_MESSAGE,
-                                          "seq": seq})
-                return
-            if local_seq != self.latest_seq:
-                return  # a newer draft, waiting too, is answered instead
-        try:
-            result = await qa_inference_service.predict_draft(
-                version=self.version, key=id(self), example=QAExample(question, self.context)
-            )
-        except BatcherOverloaded:
-            await self.send_json({"type": "status", "state": "busy", "message": BUSY_MESSAGE, "seq": seq})
-            return
-        except asyncio.CancelledError:
-            raise
-        except (TimeoutError, InferenceFailed) as error:
-            # Expected under load or while no inference worker answers: one line, no traceback.
-            logger.warning("No QA prediction for a draft in session %s: %s", self.session.pk,
-                           str(error) or f"no answer within {settings.STUMPER_INFERENCE_TIMEOUT:.0f} s")
-            if local_seq == self.latest_seq:
-                await self.send_json({"type": "status", "state": "unavailable", "message": UNAVAILABLE_MESSAGE,
-                                      "seq": seq})
-            return
-        except Exception:
-            logger.warning("QA draft prediction failed for session %s", self.session.pk, exc_info=True)
-            if local_seq == self.latest_seq:
-                await self.send_json({"type": "status", "state": "unavailable", "message": UNAVAILABLE_MESSAGE,
-                                      "seq": seq})
-            return
-        if result is None or local_seq != self.latest_seq:
-            return  # a newer draft replaced this one; only the newest is answered
-        await self.send_json(self._prediction_message(result, gold, seq))
+        result = await self.model_answer(qa_inference_service, self.version, QAExample(question, self.context),
+                                         local_seq, seq)
+        if result is not None:
+            await self.send_json(self._prediction_message(result, gold, seq))
 
     def _prediction_message(self, result: QAPrediction, gold: str | None, seq: int | None) -> dict:
         f1 = fooled = None

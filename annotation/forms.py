@@ -10,9 +10,9 @@ from django.utils import timezone
 from annotation.models import Paragraph, Project, QuestionFlag, Split
 from annotation.services.projects import EDITABLE_FIELDS
 from annotation.validation import read_upload_json, read_upload_text
-from collector.forms import ServiceErrorsMixin
-from collector.models import ModelVersion
+from core.forms import ServiceErrorsMixin
 from evaluation.models import EvaluationRun
+from modelhub.models import ModelVersion
 
 
 class ProjectForm(ServiceErrorsMixin, forms.ModelForm):

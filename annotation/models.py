@@ -49,7 +49,7 @@ class Project(models.Model):
     )
     # Model in the loop.
     qa_model = models.ForeignKey(
-        "collector.ModelVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="annotation_projects",
+        "modelhub.ModelVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="annotation_projects",
         limit_choices_to={"kind": "question_answering"},
         help_text="Extractive QA model that answers while the worker writes (blank: no model in the loop)",
     )
@@ -212,7 +212,7 @@ class SpanQuestion(models.Model):
     # SQuAD 2.0's plausible (but wrong) answers of unanswerable questions, kept for export only.
     plausible_answers = models.JSONField(default=list, blank=True)
     # Model in the loop.
-    qa_model_version = models.ForeignKey("collector.ModelVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    qa_model_version = models.ForeignKey("modelhub.ModelVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     qa_model_revision = models.CharField(max_length=64, blank=True)
     qa_prediction_text = models.TextField(blank=True)
     qa_prediction_start = models.IntegerField(null=True, blank=True)

@@ -16,13 +16,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation import selectors, services
-from annotation.exceptions import ImportFailed
 from annotation.models import Project, Split
 from annotation.services.projects import EDITABLE_FIELDS
 from annotation.validation import MAX_UPLOAD_BYTES, read_upload_json, read_upload_text
-from collector.apis import ApiErrorsMixin, ListPagination, paginated
 from collector.data_apis import import_error
-from collector.models import ModelVersion
+from core.apis import ApiErrorsMixin, ListPagination, paginated
+from core.exceptions import ImportFailed
+from modelhub.models import ModelVersion
 
 _UPLOAD_HELP = f"At most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB of UTF-8 text."
 

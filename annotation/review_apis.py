@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from annotation import selectors, services
 from annotation.models import Paragraph, QuestionFlag, Split
 from annotation.presentation import answer_payload
-from collector.apis import ApiErrorsMixin, ListPagination, paginated
+from core.apis import ApiErrorsMixin, ListPagination, paginated
 
 
 class ParagraphSerializer(serializers.Serializer):

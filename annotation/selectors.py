@@ -12,7 +12,6 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from annotation.exceptions import AccessError
 from annotation.models import (
     AnnotationSession,
     Paragraph,
@@ -22,7 +21,8 @@ from annotation.models import (
     SpanQuestion,
     Split,
 )
-from collector.models import ModelVersion
+from core.exceptions import AccessError
+from modelhub.models import ModelVersion
 
 Kind = AnnotationSession.Kind
 SECOND_PASS_SPLITS = (Split.VALIDATION, Split.TEST)

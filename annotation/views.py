@@ -15,7 +15,6 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from annotation import selectors, services
-from annotation.exceptions import AccessError, ImportFailed
 from annotation.forms import (
     ArticleImportForm,
     FlagFilterForm,
@@ -30,6 +29,7 @@ from annotation.presentation import session_payload
 from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats, stats_charts
 from annotation.validation import first_message
+from core.exceptions import AccessError, ImportFailed
 from evaluation.charts import render_chart
 from evaluation.export_weights import evaluation_run_weights, evaluation_runs_with_weights
 

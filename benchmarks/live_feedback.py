@@ -106,22 +106,24 @@ def build_installation(n_students: int, *, tiny: bool, var_dir: Path) -> Setup:
     from accounts.models import User
     from accounts.services import user_create
     from collector import services
+    from courses.services import course_create, course_join
+    from modelhub.services import model_version_default, model_version_register
 
     call_command("migrate", verbosity=0)
     instructor = user_create(username="bench-teacher", password="bench-pass-123!", role=User.Role.INSTRUCTOR)
-    course = services.course_create(owner=instructor, name="Benchmark course")
+    course = course_create(owner=instructor, name="Benchmark course")
     if tiny:
         from mlcore.testing import build_tiny_bert
 
         path = build_tiny_bert(var_dir / "tiny-model", seed=0, with_head=True)
-        version = services.model_version_register(name="tiny-bench-model", kind="multiple_choice", path=str(path))
+        version = model_version_register(name="tiny-bench-model", kind="multiple_choice", path=str(path))
     else:
-        version = services.model_version_default()
+        version = model_version_default()
     round_ = services.round_create(course=course, name="bench-round", live_model=version)
     keys = []
     for i in range(n_students):
         student = user_create(username=f"bench-student-{i}", password="bench-pass-123!", role=User.Role.STUDENT)
-        services.course_join(user=student, join_code=course.join_code)
+        course_join(user=student, join_code=course.join_code)
         session = SessionStore()
         session[SESSION_KEY] = str(student.pk)
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -144,9 +146,9 @@ def measure_bare_forward(round_id: int, n: int, *, in_worker_thread: bool) -> li
     between the main thread and other threads, so the comparable bare time is taken in a worker
     thread too; the main-thread time is reported beside it.
     """
-    from collector.inference import predict_examples
     from collector.models import Round
     from mlcore.configs import MCExample
+    from modelhub.inference import predict_examples
 
     version = Round.objects.get(pk=round_id).live_model
     tag = "worker" if in_worker_thread else "main"

@@ -3,44 +3,13 @@ from django.contrib import admin
 from collector.models import (
     Appeal,
     CoachWarning,
-    Course,
     DuplicateFlag,
-    Enrollment,
-    ModelVersion,
     Prediction,
     Question,
     ReviewDecision,
     Round,
     Validation,
 )
-
-
-class EnrollmentInline(admin.TabularInline):
-    model = Enrollment
-    extra = 0
-    autocomplete_fields = ["user"]
-
-
-@admin.register(Course)
-class CourseAdmin(admin.ModelAdmin):
-    list_display = ("name", "owner", "join_code", "created_at")
-    search_fields = ("name", "join_code", "owner__username")
-    filter_horizontal = ("instructors",)
-    inlines = [EnrollmentInline]
-
-
-@admin.register(Enrollment)
-class EnrollmentAdmin(admin.ModelAdmin):
-    list_display = ("user", "course", "joined_at")
-    list_filter = ("course",)
-    search_fields = ("user__username", "course__name")
-
-
-@admin.register(ModelVersion)
-class ModelVersionAdmin(admin.ModelAdmin):
-    list_display = ("name", "kind", "path", "revision", "created_at")
-    list_filter = ("kind",)
-    search_fields = ("name", "path")
 
 
 @admin.register(Round)

@@ -10,10 +10,12 @@ drafts then reach it through the same inference service as the live model.
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from collector.models import ModelVersion, Question, QuestionStatus, Round, ScoringRun
+from collector.models import Question, QuestionStatus, Round, ScoringRun
 from collector.scoring import scoring_config_for
 from collector.training import model_version_train
+from core.jobs import task_delay
 from mlcore.configs import CATEGORIES, MCExample
+from modelhub.models import ModelVersion
 
 MIN_QUESTIONS = 10
 NAME_SUFFIX = "-answer-only"
@@ -50,9 +52,7 @@ def answer_only_model_check(*, round_: Round) -> None:
 def round_answer_only_model_schedule(*, round_: Round) -> None:
     """Check now, then train in a worker once the surrounding transaction commits."""
     answer_only_model_check(round_=round_)
-    from collector.tasks import answer_only_model_train_task
-
-    transaction.on_commit(lambda: answer_only_model_train_task.delay(round_.pk))
+    transaction.on_commit(lambda: task_delay("collector.answer_only_model_train", round_.pk))
 
 
 def round_answer_only_model_train(*, round_: Round) -> ModelVersion:

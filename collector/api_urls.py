@@ -1,17 +1,18 @@
 from django.urls import path
 
 from collector import apis, course_apis, data_apis, job_apis, round_apis, validation_apis
+from courses import apis as courses_apis
 
 app_name = "api"
 urlpatterns = [
     path("questions/", apis.QuestionListApi.as_view(), name="question_list"),
     path("questions/submit/", apis.QuestionSubmitApi.as_view(), name="question_submit"),
     path("rounds/<int:round_id>/stats/", apis.RoundStatsApi.as_view(), name="round_stats"),
-    # Courses and rounds (collector/course_apis.py, round_apis.py)
-    path("courses/", course_apis.CourseListApi.as_view(), name="course_list"),
-    path("courses/create/", course_apis.CourseCreateApi.as_view(), name="course_create"),
+    # Courses (courses/apis.py), a course's rounds (collector/course_apis.py, round_apis.py)
+    path("courses/", courses_apis.CourseListApi.as_view(), name="course_list"),
+    path("courses/create/", courses_apis.CourseCreateApi.as_view(), name="course_create"),
     path("courses/<int:course_id>/", course_apis.CourseDetailApi.as_view(), name="course_detail"),
-    path("courses/<int:course_id>/students/", course_apis.CourseStudentListApi.as_view(), name="course_students"),
+    path("courses/<int:course_id>/students/", courses_apis.CourseStudentListApi.as_view(), name="course_students"),
     path("courses/<int:course_id>/rounds/create/", course_apis.RoundCreateApi.as_view(), name="round_create"),
     path("rounds/open/", course_apis.RoundOpenListApi.as_view(), name="round_open_list"),
     path("rounds/<int:round_id>/", round_apis.RoundDetailApi.as_view(), name="round_detail"),

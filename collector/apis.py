@@ -3,92 +3,16 @@
 Services raise Django's ``ValidationError`` and our ``AccessError``; ``ApiErrorsMixin`` turns them
 into 400 with field errors and 403 with the service's message, so no input can cause a 500.
 """
-from types import SimpleNamespace
 
-from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import HttpResponse
-from rest_framework import exceptions, serializers, status
-from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework import serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collector import selectors, services
-from collector.exceptions import AccessError
 from collector.presentation import prediction_payload, question_view
-
-# Ids and counts beyond a 64-bit integer can't be looked up; reject them as input errors.
-MAX_ID = 2**63 - 1
-
-
-def unknown_fields(serializer: serializers.Serializer, data, prefix: str = "") -> dict[str, str]:
-    """Keys of ``data`` that ``serializer`` has no field for (nested ones as ``outer.inner``), each
-    with the message naming the fields accepted there."""
-    if not hasattr(data, "keys"):
-        return {}  # not an object: the serializer itself says so
-    unknown = {}
-    for key in data:
-        field = serializer.fields.get(key)
-        if field is None:
-            if key != "csrfmiddlewaretoken":  # a session-authenticated form post carries it
-                unknown[prefix + key] = f"Unknown field. Accepted here: {', '.join(serializer.fields)}."
-        elif isinstance(field, serializers.Serializer):
-            unknown.update(unknown_fields(field, data[key], prefix=f"{prefix}{key}."))
-    return unknown
-
-
-class ApiErrorsMixin:
-    """Translate the services' exceptions into DRF's before DRF's handler sees them, and refuse
-    request bodies with fields the view's ``InputSerializer`` does not know: DRF would ignore
-    them, and a client that misspelt a setting would be told it was saved."""
-
-    def initial(self, request: Request, *args, **kwargs) -> None:
-        super().initial(request, *args, **kwargs)
-        input_serializer = getattr(self, "InputSerializer", None)
-        if input_serializer is not None and request.method in ("POST", "PUT", "PATCH"):
-            unknown = unknown_fields(input_serializer(), request.data)
-            if unknown:
-                raise exceptions.ValidationError({name: [message] for name, message in unknown.items()})
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, AccessError):
-            # DRF would replace a Django PermissionDenied with its generic message.
-            exc = exceptions.PermissionDenied(detail=exc.message)
-        elif isinstance(exc, DjangoValidationError):
-            detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
-            exc = exceptions.ValidationError(detail=detail)
-        return super().handle_exception(exc)
-
-
-class ListPagination(PageNumberPagination):
-    """Pages of 25 (``?page=``, ``?page_size=`` up to 100) for the API's lists."""
-
-    page_size = 25
-    page_size_query_param = "page_size"
-    max_page_size = 100
-
-
-def paginated(view: APIView, request: Request, items, serialize) -> Response:
-    """One page of ``items`` (a queryset or list) through the view's ``Pagination``; ``serialize``
-    turns the page's items into JSON-ready data."""
-    paginator = view.Pagination()
-    page = paginator.paginate_queryset(items, request, view=view)
-    return paginator.get_paginated_response(serialize(page))
-
-
-class FormatParamNegotiation(DefaultContentNegotiation):
-    """Leave ``?format=`` to the view: our downloads use it for the file format (``canvas``,
-    ``tsv``...), as the HTML pages do, where DRF would read it as a renderer name and answer 404."""
-
-    settings = SimpleNamespace(URL_FORMAT_OVERRIDE=None)  # the only setting the negotiation reads
-
-
-def file_response(content: str, *, content_type: str, filename: str) -> HttpResponse:
-    """A download, as the HTML pages send it (DRF's renderers are for JSON only)."""
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+from core.apis import MAX_ID, ApiErrorsMixin
 
 
 class PredictionSerializer(serializers.Serializer):

@@ -18,26 +18,23 @@ question), and every prediction carries ``"coach": {"warnings": [{"kind": "answe
 ``{"type": "status", "state": "rate_limited", ...}`` and that draft is dropped.
 """
 import asyncio
-import json
 import logging
 import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from collector import coach, selectors, services
-from collector.exceptions import AccessError
-from collector.inference import inference_service
-from collector.models import ModelVersion, Round
+from collector import coach, selectors
+from collector.models import Round
 from collector.presentation import scoring_run_payload, training_job_payload
-from collector.ratelimit import draft_limiter
 from collector.validation import clean_question, first_message
-from collector.websocket import ClientError, DraftSocketConsumer
+from core.exceptions import AccessError
+from core.sockets import ClientError, DraftSocketConsumer, ProgressSocketConsumer
 from mlcore.configs import MCExample
-from mlcore.models.serving import BatcherOverloaded, InferenceFailed
+from modelhub.inference import inference_service
+from modelhub.models import ModelVersion
+from modelhub.services import model_version_default
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +52,9 @@ class AuthorConsumer(DraftSocketConsumer):
     """One author's connection on ``ws/author/<round_id>/``."""
 
     max_message_bytes = MAX_MESSAGE_BYTES
+    rate_key = "author"
+    LOADING_MESSAGE, BUSY_MESSAGE = LOADING_MESSAGE, BUSY_MESSAGE
+    UNAVAILABLE_MESSAGE, RATE_LIMITED_MESSAGE = UNAVAILABLE_MESSAGE, RATE_LIMITED_MESSAGE
 
     # Replies go straight back on this socket; nothing is sent to it through the channel layer.
     # Without a layer (an alias that is not configured) a Redis outage can't cut authors off.
@@ -65,35 +65,31 @@ class AuthorConsumer(DraftSocketConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        self.latest_seq = 0
-        self.pending: asyncio.Task | None = None
         self.recorded: set[tuple[uuid.UUID, str]] = set()  # coach warnings already stored
         try:
             self.round = await database_sync_to_async(selectors.round_for_author)(
                 user=self.scope["user"], round_id=self.scope["url_route"]["kwargs"]["round_id"]
             )
-            self.version = self.round.live_model or await database_sync_to_async(services.model_version_default)()
+            self.version = self.round.live_model or await database_sync_to_async(model_version_default)()
             inference_service.warm_up(self.version)
             self.answer_only_version = await database_sync_to_async(lambda: self.round.answer_only_model)()
             if self.answer_only_version is not None and self.round.coach_answer_only:
                 inference_service.warm_up(self.answer_only_version)
         except AccessError as error:
-            await self.send_json({"type": "error", "message": error.message})
-            await self.close(code=4403)
+            await self.refuse(error)
 
     def accepting(self) -> bool:
         return self.round is not None
 
+    def describe(self) -> str:
+        return f"round {self.round.pk}"
+
     async def on_draft(self, content: dict) -> None:
-        seq = content.get("seq")
-        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-            raise ClientError('"seq" must be an integer.')
+        seq = self.draft_seq(content)
         if not self.round.is_open():
             raise ClientError("This round is closed: it no longer accepts questions.")
         token = self._token(content.get("token"))
-        if not await draft_limiter.aallow(f"author:{self.scope['user'].pk}", rate=settings.STUMPER_DRAFT_RATE,
-                                          burst=settings.STUMPER_DRAFT_BURST):
-            await self.send_json({"type": "status", "state": "rate_limited", "message": RATE_LIMITED_MESSAGE, "seq": seq})
+        if await self.rate_limited(seq):
             return
         try:
             draft = clean_question(
@@ -102,11 +98,8 @@ class AuthorConsumer(DraftSocketConsumer):
             )
         except ValidationError as error:
             raise ClientError(first_message(error)) from None
-        self.latest_seq += 1
-        # Run the model in the background so the next draft can replace this one while it waits.
-        self.pending = asyncio.ensure_future(
-            self.predict(draft.prompt, draft.choices, draft.answer, self.latest_seq, seq, token)
-        )
+        self.start_prediction(lambda local_seq: self.predict(draft.prompt, draft.choices, draft.answer, local_seq,
+                                                             seq, token))
 
     @staticmethod
     def _token(value: Any) -> uuid.UUID | None:
@@ -134,32 +127,14 @@ class AuthorConsumer(DraftSocketConsumer):
 
     async def _predict(self, example: MCExample, answer: int | None, local_seq: int, seq: int | None,
                        token: uuid.UUID | None, side_tasks: list[asyncio.Future]) -> None:
-        if not await self._model_loaded(local_seq, seq):
+        result = await self.model_answer(inference_service, self.version, example, local_seq, seq)
+        if result is None:
             return
-        try:
-            result = await inference_service.predict_draft(version=self.version, key=id(self), example=example)
-        except BatcherOverloaded:
-            await self.send_json({"type": "status", "state": "busy", "message": BUSY_MESSAGE, "seq": seq})
-            return
-        except asyncio.CancelledError:
-            raise
-        except (TimeoutError, InferenceFailed) as error:
-            # Expected under load or while no inference worker answers: one line, no traceback.
-            logger.warning("No prediction for a draft in round %s (model %s): %s", self.round.pk, self.version.name,
-                           str(error) or f"no answer within {settings.STUMPER_INFERENCE_TIMEOUT:.0f} s")
-            await self._unavailable(local_seq, seq)
-            return
-        except Exception:
-            logger.exception("Draft prediction failed for round %s", self.round.pk)
-            await self._unavailable(local_seq, seq)
-            return
-        if result is None or local_seq != self.latest_seq:
-            return  # a newer draft replaced this one; only the newest is answered
         text, *answer_only = await asyncio.gather(*side_tasks)
         pick = answer_only[0] if answer_only else None
         warnings = coach.answer_only_warning(round_=self.round, answer=answer, answer_only_pick=pick) + text
         await self.record(warnings, token)
-        if local_seq != self.latest_seq:
+        if not self.is_latest(local_seq):
             return
         await self.send_json(
             {
@@ -172,26 +147,6 @@ class AuthorConsumer(DraftSocketConsumer):
                 "coach": {"warnings": warnings},
             }
         )
-
-    async def _model_loaded(self, local_seq: int, seq: int | None) -> bool:
-        """Wait for a model still loading in this process (the author hears "loading"); False: give up."""
-        if inference_service.model_ready(self.version):
-            return True
-        if not inference_service.load_failed(self.version):  # a model that failed is tried again, silently
-            await self.send_json({"type": "status", "state": "loading", "message": LOADING_MESSAGE, "seq": seq})
-        try:
-            await inference_service.wait_until_loaded(self.version)
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            logger.warning("Model %s could not be loaded for round %s: %s", self.version.name, self.round.pk, error)
-            await self._unavailable(local_seq, seq)
-            return False
-        return local_seq == self.latest_seq  # a newer draft, waiting too, is answered instead
-
-    async def _unavailable(self, local_seq: int, seq: int | None) -> None:
-        if local_seq == self.latest_seq:
-            await self.send_json({"type": "status", "state": "unavailable", "message": UNAVAILABLE_MESSAGE, "seq": seq})
 
     async def answer_only_pick(self, example: MCExample) -> int | None:
         """The answer-only model's pick, or None when it fails (the warning is then skipped)."""
@@ -237,7 +192,7 @@ class AuthorConsumer(DraftSocketConsumer):
         self.recorded.update((token, w["kind"]) for w in fresh)
 
 
-class ScoringProgressConsumer(AsyncJsonWebsocketConsumer):
+class ScoringProgressConsumer(ProgressSocketConsumer):
     """The round's newest scoring run of each kind and training jobs, for its instructors, on
     ``ws/rounds/<round_id>/scoring/``.
 
@@ -249,56 +204,13 @@ class ScoringProgressConsumer(AsyncJsonWebsocketConsumer):
     layer and with Redis. The client may send ``{"type": "ping"}``.
     """
 
-    poll_seconds = 1.0
     round: Round | None = None
 
-    async def connect(self) -> None:
-        await self.accept()
-        self.poller: asyncio.Task | None = None
-        try:
-            self.round = await database_sync_to_async(selectors.round_for_manager)(
-                user=self.scope["user"], round_id=self.scope["url_route"]["kwargs"]["round_id"]
-            )
-        except AccessError as error:
-            await self.send_json({"type": "error", "message": error.message})
-            await self.close(code=4403)
-            return
-        self.last_runs: list[dict] | None = None
-        self.last_jobs: list[dict] | None = None
-        self.poller = asyncio.ensure_future(self.poll())
+    def load(self) -> None:
+        self.round = selectors.round_for_manager(user=self.scope["user"],
+                                                 round_id=self.scope["url_route"]["kwargs"]["round_id"])
 
-    async def disconnect(self, code: int) -> None:
-        if getattr(self, "poller", None) is not None:
-            self.poller.cancel()
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
-        if self.round is None:
-            return
-        try:
-            content = json.loads(text_data or "")
-        except (json.JSONDecodeError, TypeError):
-            content = None
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
-            return
-        await self.send_json({"type": "error", "message": 'This socket only reports progress; send {"type": "ping"} at most.'})
-
-    async def poll(self) -> None:
-        while True:
-            try:
-                runs, jobs = await database_sync_to_async(self.snapshot)()
-            except Exception:
-                logger.exception("Could not read the scoring runs of round %s", self.round.pk)
-            else:
-                if runs != self.last_runs:
-                    self.last_runs = runs
-                    await self.send_json({"type": "scoring", "runs": runs})
-                if jobs != self.last_jobs:
-                    self.last_jobs = jobs
-                    await self.send_json({"type": "training", "jobs": jobs})
-            await asyncio.sleep(self.poll_seconds)
-
-    def snapshot(self) -> tuple[list[dict], list[dict]]:
+    def snapshot(self) -> dict[str, dict]:
         runs = [scoring_run_payload(run) for run in selectors.scoring_runs_latest(round_=self.round)]
         jobs = [training_job_payload(job) for job in selectors.training_jobs_latest(round_=self.round)]
-        return runs, jobs
+        return {"scoring": {"runs": runs}, "training": {"jobs": jobs}}

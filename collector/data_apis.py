@@ -18,8 +18,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collector import grades, selectors, services
-from collector.apis import MAX_ID, ApiErrorsMixin, FormatParamNegotiation, file_response
-from collector.exceptions import ImportFailed
+from core.apis import MAX_ID, ApiErrorsMixin, FormatParamNegotiation, file_response
+from core.exceptions import ImportFailed
 from evaluation.export_weights import evaluation_run_weights
 
 MAX_ERRORS_SHOWN = 100

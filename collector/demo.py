@@ -9,7 +9,10 @@ from dataclasses import dataclass
 from accounts.models import User
 from accounts.services import user_create
 from collector import services
-from collector.models import Course, Question, Round
+from collector.models import Question, Round
+from courses.models import Course
+from courses.services import course_create, course_join
+from modelhub.services import model_version_default
 
 INSTRUCTOR_LOGIN = ("instructor", "stumper-demo-instructor")
 STUDENT_LOGINS = (("alice", "stumper-demo-student"), ("bob", "stumper-demo-student"))
@@ -75,14 +78,14 @@ def demo_seed() -> DemoSeed:
     for username, password in STUDENT_LOGINS:
         students[username], created = _user(username, password, role=User.Role.STUDENT)
         created_users += [username] if created else []
-    course = Course.objects.filter(join_code=JOIN_CODE).first() or services.course_create(
+    course = Course.objects.filter(join_code=JOIN_CODE).first() or course_create(
         owner=instructor, name=COURSE_NAME, join_code=JOIN_CODE
     )
     for student in students.values():
-        services.course_join(user=student, join_code=course.join_code)
+        course_join(user=student, join_code=course.join_code)
     round_ = Round.objects.filter(name=ROUND_NAME).first() or services.round_create(
         course=course, name=ROUND_NAME, title="Demo round 1: fool the model",
-        live_model=services.model_version_default(),
+        live_model=model_version_default(),
         instructions="Write a prompt and four completions so that the model picks a wrong one.",
     )
     created_questions = 0

@@ -7,26 +7,15 @@ import uuid
 
 from django import forms
 from django.conf import settings
-from django.core.exceptions import ValidationError
 
 from collector.models import CATEGORY_CHOICES, NUM_CHOICES, Round, ScoringRun
 from collector.round_settings import SCORING_FIELDS
 from collector.round_settings import SCORING_LIMITS as LIMITS
+from core.forms import ServiceErrorsMixin
 from mlcore.configs import CATEGORIES
 
 CHOICE_FIELDS = tuple(f"choice_{i}" for i in range(NUM_CHOICES))
 LETTERS = "ABCD"
-
-
-class ServiceErrorsMixin:
-    """Show a service's ValidationError next to the field it is about (or above the form)."""
-
-    def add_service_errors(self, error: ValidationError) -> None:
-        if not hasattr(error, "error_dict"):
-            self.add_error(None, error.messages)
-            return
-        for key, messages in error.message_dict.items():
-            self.add_error(key if key in self.fields else None, messages)
 
 
 class QuestionForm(ServiceErrorsMixin, forms.Form):
@@ -89,10 +78,6 @@ class QuestionForm(ServiceErrorsMixin, forms.Form):
             "time_spent_seconds": data["time_spent_seconds"] or 0,
             "client_token": data["client_token"],
         }
-
-
-class CourseCreateForm(ServiceErrorsMixin, forms.Form):
-    name = forms.CharField(label="Course name", max_length=200)
 
 
 class RoundCreateForm(ServiceErrorsMixin, forms.Form):

@@ -23,6 +23,7 @@ from accounts.models import User
 from collector import selectors
 from collector.csv_safety import spreadsheet_safe
 from collector.models import Round
+from courses.selectors import course_enrollments
 
 FORMATS = ("canvas", "moodle", "csv")
 CANVAS_POINTS_POSSIBLE = "    Points Possible"  # as in Canvas's own exports (leading spaces included)
@@ -53,7 +54,7 @@ def round_grades(*, round_: Round, points_possible: float | None = None) -> list
         total["fooled_cv"] += question.fooled_cv or 0.0
         total["credit"] += selectors.question_credit(question=question, prediction=prediction)
     rows = []
-    for enrollment in selectors.course_enrollments(course=round_.course):
+    for enrollment in course_enrollments(course=round_.course):
         total = totals[enrollment.user_id]
         credit = round(total["credit"], 4)
         points = credit if points_possible is None else min(points_possible, credit)

@@ -18,9 +18,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collector import answer_only, job_selectors, scoring, selectors, training_jobs
-from collector.apis import MAX_ID, ApiErrorsMixin, ListPagination, paginated
 from collector.models import ScoringRun, TrainingJob
 from collector.presentation import scoring_run_payload, training_job_payload
+from core.apis import MAX_ID, ApiErrorsMixin, ListPagination, paginated
 
 
 class ScoringRunSerializer(serializers.Serializer):

@@ -6,9 +6,9 @@ lists every job and reads one by id, for the course's instructors only.
 from django.db.models import QuerySet
 
 from accounts.models import User
-from collector.exceptions import AccessError
 from collector.models import ScoringRun, TrainingJob
-from collector.selectors import user_manages_course
+from core.exceptions import AccessError
+from courses.selectors import user_manages_course
 
 _FORBIDDEN = "Only the course's instructors can open this page."
 

@@ -1,89 +1,27 @@
-"""Courses, rounds, adversarial questions, model versions and the predictions stored with them.
+"""Rounds of a course, adversarial questions, the predictions stored with them and the scoring jobs.
+
+Courses are in ``courses.models``, model versions in ``modelhub.models``.
 
 The quality loop's models (validations, review decisions, appeals, duplicate flags, coach
 warnings) are in ``collector/quality_models.py`` (this file stays under ~400 lines) and imported at the end.
 """
-import secrets
-
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
+from core.models import BackgroundJob
+from core.validators import folder_name_validator
+from courses.models import Course
 from mlcore.configs import CATEGORIES
+from modelhub.models import ModelVersion
 
 CATEGORY_CHOICES = [(c, c.capitalize()) for c in CATEGORIES]
 NUM_CHOICES = 4
 
 
-def new_join_code() -> str:
-    """Eight characters from an alphabet without look-alikes (0/O, 1/I/L)."""
-    alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(8))
-
-
 def all_categories() -> list[str]:
     return list(CATEGORIES)
-
-
-class Course(models.Model):
-    """A class of students run by one or more instructors; students join with the join code."""
-
-    name = models.CharField(max_length=200)
-    join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_courses")
-    instructors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="taught_courses", blank=True)
-    students = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, through="Enrollment", related_name="enrolled_courses", blank=True
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Enrollment(models.Model):
-    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="enrollments")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="enrollments")
-    joined_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["course", "user"], name="unique_enrollment")]
-
-    def __str__(self) -> str:
-        return f"{self.user} in {self.course}"
-
-
-class ModelVersion(models.Model):
-    """A registered model: where its weights are and how well it did."""
-
-    class Kind(models.TextChoices):
-        ZERO_SHOT = "zero_shot_embedding", "Zero-shot sentence-embedding scorer"
-        MULTIPLE_CHOICE = "multiple_choice", "Fine-tuned multiple-choice model"
-        QUESTION_ANSWERING = "question_answering", "Extractive question answering"
-
-    name = models.CharField(max_length=100, unique=True)
-    kind = models.CharField(max_length=32, choices=Kind.choices)
-    path = models.CharField(max_length=500, help_text="Local folder, hub id or packaged:all-MiniLM-L6-v2")
-    revision = models.CharField(max_length=64, blank=True)
-    metrics = models.JSONField(default=dict, blank=True)
-    description = models.TextField(blank=True)
-    base = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="derived")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-round_name_validator = RegexValidator(
-    r"^[A-Za-z0-9][A-Za-z0-9._-]*$", "Use letters, digits, '.', '_' or '-' (no spaces)."
-)
 
 
 class PeerValidation(models.TextChoices):
@@ -96,7 +34,7 @@ class Round(models.Model):
     """A collection period with its own live model and reward weights."""
 
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="rounds")
-    name = models.CharField(max_length=100, unique=True, validators=[round_name_validator])
+    name = models.CharField(max_length=100, unique=True, validators=[folder_name_validator])
     title = models.CharField(max_length=200, blank=True)
     instructions = models.TextField(blank=True)
     opens_at = models.DateTimeField(null=True, blank=True)
@@ -237,7 +175,7 @@ class Prediction(models.Model):
         return f"{self.kind} prediction for question {self.question_id}: {self.status}"
 
 
-class ScoringRun(models.Model):
+class ScoringRun(BackgroundJob):
     """Cross-validation scoring of a round (or its answer-only baseline), fold by fold.
 
     Each finished fold is stored as a ``ScoringFold`` with its predictions, so a run that a
@@ -248,17 +186,8 @@ class ScoringRun(models.Model):
         CROSS_VALIDATION = "cross_validation", "Cross-validation"
         ANSWER_ONLY = "answer_only", "Answer-only baseline"
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-
-    ACTIVE = (Status.QUEUED, Status.RUNNING)
-
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scoring_runs")
     kind = models.CharField(max_length=24, choices=Kind.choices, default=Kind.CROSS_VALIDATION)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     folds = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(2), MaxValueValidator(20)])
     trials = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1), MaxValueValidator(10)])
     seed = models.IntegerField(default=0)
@@ -266,14 +195,8 @@ class ScoringRun(models.Model):
     config = models.JSONField(default=dict, help_text="FineTuneConfig fields used for every fold")
     # The data snapshot: exactly these questions are scored, whatever arrives meanwhile.
     question_ids = models.JSONField(default=list)
-    progress = models.JSONField(default=dict, blank=True)
     summary = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -345,33 +268,18 @@ class CVPrediction(models.Model):
         constraints = [models.UniqueConstraint(fields=["run", "question", "trial"], name="unique_cv_prediction")]
 
 
-class TrainingJob(models.Model):
+class TrainingJob(BackgroundJob):
     """Training of a new live model on a course's questions, queued from a round's page.
 
     The page shows its progress and, if it failed, the error; the trained version is kept
     here so the instructor sees which model the job produced.
     """
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-
-    ACTIVE = (Status.QUEUED, Status.RUNNING)
-
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="training_jobs")
     name = models.CharField(max_length=100, help_text="Name of the model version to create")
     make_live_round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
-    progress = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
     model_version = models.ForeignKey(ModelVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -13,12 +13,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collector import duplicates, round_settings, selectors, validation_services, worker_hardware
-from collector.apis import MAX_ID, ApiErrorsMixin, ListPagination, PredictionSerializer, paginated
+from collector.apis import PredictionSerializer
 from collector.course_apis import RoundSummarySerializer, round_summary
 from collector.models import CATEGORY_CHOICES, Round
 from collector.presentation import prediction_payload, question_view, scoring_run_payload, training_job_payload
 from collector.round_settings import SCORING_LIMITS
+from core.apis import MAX_ID, ApiErrorsMixin, ListPagination, paginated
 from mlcore.configs import BF16_SETTINGS
+from modelhub.selectors import live_model_choices
 
 
 class RoundDetailApi(ApiErrorsMixin, APIView):
@@ -165,7 +167,7 @@ class RoundSettingsSerializer(serializers.Serializer):
             "precision": worker_hardware.precision_note(
                 setting=scoring["bf16"], reports=worker_hardware.worker_hardware_latest()).as_dict(),
             "live_model_choices": [{"id": m.pk, "name": m.name, "kind": m.kind}
-                                   for m in selectors.live_model_choices()],
+                                   for m in live_model_choices()],
         })
 
 
@@ -192,7 +194,7 @@ class RoundSettingsUpdateApi(ApiErrorsMixin, APIView):
         closes_at = serializers.DateTimeField(required=False, allow_null=True)
         weight_live = serializers.FloatField(required=False, min_value=0.0)
         weight_cv = serializers.FloatField(required=False, min_value=0.0)
-        live_model = serializers.PrimaryKeyRelatedField(queryset=selectors.live_model_choices(), required=False,
+        live_model = serializers.PrimaryKeyRelatedField(queryset=live_model_choices(), required=False,
                                                         help_text="Id of a multiple-choice or zero-shot model version")
         base_checkpoint = serializers.CharField(max_length=500, required=False, allow_blank=True)
         scoring = ScoringSettingsSerializer(required=False)

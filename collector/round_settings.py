@@ -13,8 +13,9 @@ import dataclasses
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from collector.models import ModelVersion, Round
+from collector.models import Round
 from mlcore.configs import FineTuneConfig
+from modelhub.models import ModelVersion
 
 #: FineTuneConfig fields shown on the round settings page, in display order.
 SCORING_FIELDS = ("epochs", "learning_rate", "batch_size", "max_length", "freeze_layers", "bf16", "threads")

@@ -17,11 +17,18 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from accounts.models import User
 from collector.models import CVPrediction, Question, Round, ScoringFold, ScoringRun, ScoringRunAssignment
-from collector.ownership import held_by_another_worker, worker_owner
+from core.jobs import (
+    ProgressWriter,
+    job_claim,
+    job_done,
+    job_enqueue,
+    job_fail,
+    job_progress_save,
+    jobs_resume,
+)
 from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample, TrainProgress
 from mlcore.models.crossval import FoldAssignment, answer_only_summary, cv_summary, stratified_folds
 from mlcore.models.cv_runner import FoldRunner
@@ -29,7 +36,6 @@ from mlcore.models.cv_runner import FoldRunner
 logger = logging.getLogger(__name__)
 
 _LETTER = {name: letter for letter, name in CATEGORY_CODES.items()}
-PROGRESS_WRITE_SECONDS = 1.0
 
 
 class ScoringRefused(Exception):
@@ -86,31 +92,17 @@ def scoring_start(
 
 
 def scoring_schedule(*, run_id: int) -> None:
-    from collector.tasks import scoring_run_task
-
-    try:
-        scoring_run_task.delay(run_id)
-    except Exception:
-        logger.exception("Could not enqueue scoring run %s; a worker will resume it when it starts", run_id)
+    job_enqueue("collector.scoring_run", run_id)
 
 
 def _claim(run_id: int) -> ScoringRun | None:
     """Mark the run as ours unless it is finished or another live worker is on it."""
-    with transaction.atomic():
-        run = ScoringRun.objects.select_for_update().get(pk=run_id)
-        if run.status in (ScoringRun.Status.DONE, ScoringRun.Status.FAILED):
-            return None
-        owner = run.progress.get("owner", "")
-        if held_by_another_worker(running=run.status == ScoringRun.Status.RUNNING, owner=owner,
-                                  heartbeat_at=run.heartbeat_at, stale_after=timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)):
-            return None
-        run.status = ScoringRun.Status.RUNNING
-        run.started_at = run.started_at or timezone.now()
-        run.heartbeat_at = timezone.now()
-        run.progress = {**run.progress, "owner": worker_owner(), "stage": "starting"}
-        run.error = ""
-        run.save()
-    return run
+    return job_claim(ScoringRun, run_id, resumable=True, stale_after=_stale_after(),
+                     progress=lambda stored: {**stored, "stage": "starting"})
+
+
+def _stale_after() -> timedelta:
+    return timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)
 
 
 def _examples(run: ScoringRun) -> tuple[list[Question], list[MCExample]]:
@@ -176,27 +168,19 @@ def _legacy_folds(run: ScoringRun, questions: list[Question]) -> None:
     _store_folds(run, fold_of)
 
 
-class _ProgressWriter:
+class _ProgressWriter(ProgressWriter):
     """Stores training progress on the run at most once a second (the page and CLI poll it)."""
 
     def __init__(self, run: ScoringRun, trial: int, fold: int):
-        self.run, self.trial, self.fold, self.last = run, trial, fold, 0.0
+        super().__init__(run)
+        self.run, self.trial, self.fold = run, trial, fold
 
     def __call__(self, step: TrainProgress) -> None:
-        now = time.monotonic()
-        if now - self.last < PROGRESS_WRITE_SECONDS and step.step < step.total_steps:
-            return
-        self.last = now
         per_step = step.elapsed_seconds / max(step.step, 1)
         remaining_folds = self.run.progress["total_folds"] - self.run.progress["done_folds"] - 1
         eta = per_step * (step.total_steps - step.step) + remaining_folds * per_step * step.total_steps
-        _save_progress(self.run, stage="training", trial=self.trial, fold=self.fold, step=step.step,
-                       total_steps=step.total_steps, loss=round(step.loss, 4), eta_seconds=round(eta))
-
-
-def _save_progress(run: ScoringRun, **fields) -> None:
-    run.progress = {**run.progress, **fields}
-    ScoringRun.objects.filter(pk=run.pk).update(progress=run.progress, heartbeat_at=timezone.now())
+        self.save(final=step.step >= step.total_steps, stage="training", trial=self.trial, fold=self.fold,
+                  step=step.step, total_steps=step.total_steps, loss=round(step.loss, 4), eta_seconds=round(eta))
 
 
 def scoring_run(*, run_id: int) -> ScoringRun:
@@ -209,10 +193,7 @@ def scoring_run(*, run_id: int) -> ScoringRun:
         _finish(run)
     except Exception as error:
         logger.exception("Scoring run %s failed", run_id)
-        ScoringRun.objects.filter(pk=run_id).update(
-            status=ScoringRun.Status.FAILED, error=f"{type(error).__name__}: {error}"[:4000],
-            finished_at=timezone.now(),
-        )
+        job_fail(run, error)
     return ScoringRun.objects.get(pk=run_id)
 
 
@@ -220,7 +201,7 @@ def _score_missing_folds(run: ScoringRun) -> None:
     questions, examples = _examples(run)
     fold_of = _run_folds(run, questions)
     done = set(run.fold_results.values_list("trial", "fold"))
-    _save_progress(run, done_folds=len(done), stage="preparing")
+    job_progress_save(run, done_folds=len(done), stage="preparing")
     # A fold whose every question was deleted has nothing to predict.
     missing = [(t, f) for t in range(run.trials) for f in range(run.folds)
                if (t, f) not in done and f in fold_of[t].values()]
@@ -238,7 +219,7 @@ def _score_missing_folds(run: ScoringRun) -> None:
         )
         _store_fold(run, trial, fold, [questions[i] for i in test_index], predictions, len(train_index),
                     time.monotonic() - started)
-        _save_progress(run, done_folds=run.fold_results.count(), stage="training")
+        job_progress_save(run, done_folds=run.fold_results.count(), stage="training")
 
 
 @transaction.atomic
@@ -291,15 +272,12 @@ def _finish(run: ScoringRun) -> None:
         answer_only = answer_only_summary(gold, oof[0])
         summary.update(answer_only_accuracy=answer_only.statistic, binomial_pvalue=answer_only.pvalue,
                        binomial_log10_pvalue=answer_only.log10_pvalue)
-    ScoringRun.objects.filter(pk=run.pk).update(
-        status=ScoringRun.Status.DONE, summary=summary, finished_at=timezone.now(),
+    job_done(
+        run, summary=summary,
         progress={**run.progress, "stage": "done", "done_folds": run.folds * run.trials, "eta_seconds": 0},
     )
 
 
 def scoring_resume_interrupted() -> int:
     """Re-enqueue runs that are queued or whose worker stopped (called when a worker starts)."""
-    ids = list(ScoringRun.objects.filter(status__in=ScoringRun.ACTIVE).values_list("pk", flat=True))
-    for run_id in ids:
-        scoring_schedule(run_id=run_id)
-    return len(ids)
+    return jobs_resume(ScoringRun, enqueue=lambda pk: scoring_schedule(run_id=pk), resumable=True, stale_after=_stale_after())

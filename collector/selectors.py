@@ -21,42 +21,13 @@ from django.utils import timezone
 
 from accounts.models import User
 from collector.cv_accuracy import small_folds_warning, smallest_fold
-from collector.exceptions import AccessError
-from collector.models import (
-    Course,
-    CVPrediction,
-    Enrollment,
-    ModelVersion,
-    Prediction,
-    Question,
-    Round,
-    ScoringFold,
-    ScoringRun,
-    TrainingJob,
-)
+from collector.models import CVPrediction, Prediction, Question, Round, ScoringFold, ScoringRun, TrainingJob
+from core.exceptions import AccessError
+from courses.models import Course
+from courses.selectors import user_in_course, user_manages_course
 from mlcore.configs import CATEGORIES, MCExample
 from mlcore.data.codah import format_codah_tsv
-
-
-def user_manages_course(*, user: User, course: Course) -> bool:
-    if not user.is_authenticated:
-        return False
-    if user.is_staff or user.is_superuser or course.owner_id == user.id:
-        return True
-    return course.instructors.filter(pk=user.pk).exists()
-
-
-def user_in_course(*, user: User, course: Course) -> bool:
-    if not user.is_authenticated:
-        return False
-    return course.enrollments.filter(user=user).exists() or user_manages_course(user=user, course=course)
-
-
-def courses_managed_by(*, user: User) -> QuerySet[Course]:
-    courses = Course.objects.select_related("owner")
-    if user.is_staff or user.is_superuser:
-        return courses.all()
-    return courses.filter(Q(owner=user) | Q(instructors=user)).distinct()
+from modelhub.models import ModelVersion
 
 
 def rounds_for_user(*, user: User) -> QuerySet[Round]:
@@ -366,34 +337,6 @@ def round_export_records(*, round_: Round, weights: Mapping[tuple[int, int], flo
 # --- Reads for the HTML pages and the API ---------------------------------------------------------
 
 
-def course_for_manager(*, user: User, course_id: int, courses: QuerySet[Course] | None = None) -> Course:
-    """The course if ``user`` teaches it (or is staff); otherwise a clear AccessError.
-
-    ``courses`` is the queryset to read it from (e.g. :func:`with_course_counts`), ``Course.objects`` by default.
-    """
-    try:
-        course = (Course.objects if courses is None else courses).select_related("owner").get(pk=course_id)
-    except (Course.DoesNotExist, ValueError, TypeError):
-        raise AccessError("This course does not exist.") from None
-    if not user_manages_course(user=user, course=course):
-        raise AccessError("Only the course's instructors can open this page.")
-    return course
-
-
-def with_course_counts(courses: QuerySet[Course]) -> QuerySet[Course]:
-    """``courses``, each with ``num_students`` and ``num_rounds``."""
-    return courses.annotate(num_students=Count("enrollments", distinct=True), num_rounds=Count("rounds", distinct=True))
-
-
-def courses_with_counts(*, user: User) -> QuerySet[Course]:
-    """The courses ``user`` manages, each with ``num_students`` and ``num_rounds``."""
-    return with_course_counts(courses_managed_by(user=user))
-
-
-def course_enrollments(*, course: Course) -> QuerySet[Enrollment]:
-    return course.enrollments.select_related("user").order_by("user__username")
-
-
 def course_rounds(*, course: Course) -> QuerySet[Round]:
     """The course's rounds, newest first, each with ``num_questions``."""
     return (
@@ -420,17 +363,6 @@ def author_credit_total(*, user: User) -> float:
         question_credit(question=question, prediction=live_prediction_of(question))
         for question in questions_of_author(user=user)
     )
-
-
-def live_model_choices() -> QuerySet[ModelVersion]:
-    """Model versions that can serve as a round's live model (they answer multiple choice)."""
-    return ModelVersion.objects.filter(
-        kind__in=[ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE]
-    ).order_by("-created_at")
-
-
-def model_version_get(*, model_id: int) -> ModelVersion:
-    return ModelVersion.objects.get(pk=model_id)
 
 
 def model_versions_live() -> list[ModelVersion]:

@@ -13,25 +13,20 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import user_create
 from collector import coach, selectors, validation_services
-from collector.exceptions import AccessError, ImportFailed
-from collector.inference import predict_examples
-from collector.models import (
-    Course,
-    Enrollment,
-    ModelVersion,
-    Prediction,
-    Question,
-    Round,
-)
+from collector.models import Prediction, Question, Round
 from collector.validation import clean_question
-from mlcore.configs import PACKAGED_MINILM, MCExample
+from core.exceptions import ImportFailed
+from core.jobs import task_delay
+from courses.models import Course
+from mlcore.configs import MCExample
 from mlcore.data.codah import parse_codah_tsv
+from modelhub.inference import predict_examples
+from modelhub.models import ModelVersion
+from modelhub.services import model_version_default
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MODEL_NAME = "v0-minilm-zero-shot"
 MAX_TIME_SPENT_SECONDS = 24 * 3600
 # Runs the model for submissions scored in the request, so that the request can stop waiting after
 # STUMPER_SUBMIT_SCORING_BUDGET; one forward pass uses every torch thread, so two are plenty.
@@ -40,79 +35,6 @@ _submission_scoring = ThreadPoolExecutor(max_workers=2, thread_name_prefix="subm
 
 class ScoringBudgetExceeded(Exception):
     """The model did not answer within the submission's time budget (the worker will)."""
-
-
-@transaction.atomic
-def course_create(*, owner: User, name: str, join_code: str | None = None) -> Course:
-    """Create a course owned (and taught) by ``owner``; a join code is generated unless given."""
-    if not owner.is_instructor:
-        raise AccessError("Only instructors can create courses.")
-    course = Course(owner=owner, name=(name or "").strip())
-    if join_code:
-        course.join_code = join_code.strip().upper()
-    course.full_clean()
-    course.save()
-    course.instructors.add(owner)
-    return course
-
-
-@transaction.atomic
-def course_join(*, user: User, join_code: str) -> Enrollment:
-    """Enrol ``user`` in the course with this join code (joining twice is harmless)."""
-    code = (join_code or "").strip().upper()
-    course = Course.objects.filter(join_code=code).first()
-    if course is None:
-        raise ValidationError({"join_code": "No course has this join code. Check it with your instructor."})
-    enrollment, _ = Enrollment.objects.get_or_create(course=course, user=user)
-    return enrollment
-
-
-@transaction.atomic
-def student_register(*, username: str, password: str, join_code: str, email: str = "") -> User:
-    """Sign a student up and enrol them, or do neither."""
-    if not Course.objects.filter(join_code=(join_code or "").strip().upper()).exists():
-        raise ValidationError({"join_code": "No course has this join code. Check it with your instructor."})
-    user = user_create(username=username, password=password, email=email, role=User.Role.STUDENT)
-    course_join(user=user, join_code=join_code)
-    return user
-
-
-def model_version_register(
-    *,
-    name: str,
-    kind: str,
-    path: str,
-    revision: str = "",
-    metrics: dict | None = None,
-    description: str = "",
-    base: ModelVersion | None = None,
-) -> ModelVersion:
-    """Create or update the version called ``name`` (idempotent on the name)."""
-    version, _ = ModelVersion.objects.update_or_create(
-        name=name,
-        defaults={
-            "kind": kind,
-            "path": str(path),
-            "revision": revision,
-            "metrics": metrics or {},
-            "description": description,
-            "base": base,
-        },
-    )
-    return version
-
-
-def model_version_default() -> ModelVersion:
-    """Version 0: a zero-shot scorer on the packaged MiniLM weights, meaningful on a fresh install."""
-    version, _ = ModelVersion.objects.get_or_create(
-        name=DEFAULT_MODEL_NAME,
-        defaults={
-            "kind": ModelVersion.Kind.ZERO_SHOT,
-            "path": PACKAGED_MINILM,
-            "description": "Cosine similarity of MiniLM sentence embeddings; no training.",
-        },
-    )
-    return version
 
 
 @transaction.atomic
@@ -226,10 +148,8 @@ def question_submit(
 
 def prediction_schedule(*, prediction_id: int) -> None:
     """Ask a worker to compute a pending prediction; a broker outage only delays it."""
-    from collector.tasks import prediction_compute_task
-
     try:
-        prediction_compute_task.delay(prediction_id)
+        task_delay("collector.prediction_compute", prediction_id)
     except Exception:
         logger.exception("Could not enqueue prediction %s; it stays pending", prediction_id)
 

@@ -4,7 +4,6 @@ from celery.signals import worker_ready
 from django.conf import settings
 
 from collector import answer_only, scoring, selectors, services, training_jobs, worker_hardware
-from collector.inference import inference_service
 from collector.models import Prediction, ScoringRun
 
 
@@ -18,17 +17,6 @@ def prediction_compute_task(self, prediction_id: int) -> None:
     if prediction.status == Prediction.Status.PENDING:
         # Back off 5 s, 10 s, 20 s ... up to about 20 minutes in all; the start-up sweep retries later.
         raise self.retry(exc=PredictionStillPending(prediction.last_error), countdown=5 * 2**self.request.retries)
-
-
-# Drafts are never stored, so unlike the tasks around it this one cannot take ids: the batch's
-# prompts and choices travel in the message as JSON, and the predictions come back the same way
-# through the result backend (the only task that keeps a result; see STUMPER_INFERENCE_MODE).
-# Not acks_late: the web process stops waiting after STUMPER_INFERENCE_TIMEOUT, so a batch
-# redelivered after a lost worker would answer nobody. Routed to the inference queue (*.predict*).
-@shared_task(ignore_result=False, acks_late=False, name="collector.predict_drafts")
-def predict_drafts_task(version_id: int, examples: list[dict]) -> list[dict]:
-    """Score a batch of authors' drafts (``InferenceService.predict_json``)."""
-    return inference_service.predict_json(version_id=version_id, examples=examples)
 
 
 @shared_task(bind=True, acks_late=True, max_retries=None, name="collector.scoring_run")

@@ -7,21 +7,21 @@ finds it running or finished and returns. A job whose worker died is marked fail
 starts (its partial weights are never registered), so the instructor can start it again.
 """
 import logging
-import time
 from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
-from collector.models import ModelVersion, Question, Round, TrainingJob
+from collector.models import Question, Round, TrainingJob
 from collector.training import model_version_name_check, round_train_next_model
 from collector.worker_hardware import worker_hardware_report
+from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
 from mlcore.configs import TrainProgress
+from modelhub.models import ModelVersion
 
 logger = logging.getLogger(__name__)
-PROGRESS_WRITE_SECONDS = 1.0
+TASK_NAME = "collector.training_job_run"
 
 
 def training_job_start(*, round_: Round, name: str, make_live_round: Round | None = None,
@@ -44,49 +44,28 @@ def training_job_start(*, round_: Round, name: str, make_live_round: Round | Non
                                              created_by=user, progress={"stage": "queued"})
     except IntegrityError:
         raise ValidationError({"name": f"A model named {name!r} is already being trained."}) from None
-    transaction.on_commit(lambda: _enqueue(job.pk))
+    transaction.on_commit(lambda: job_enqueue(TASK_NAME, job.pk))
     return job
-
-
-def _enqueue(job_id: int) -> None:
-    from collector.tasks import training_job_run_task
-
-    try:
-        training_job_run_task.delay(job_id)
-    except Exception:
-        # The job stays queued; training_jobs_resume_interrupted picks it up when a worker starts.
-        logger.exception("Could not enqueue training job %s", job_id)
 
 
 def _claim(job_id: int) -> TrainingJob | None:
-    with transaction.atomic():
-        job = TrainingJob.objects.select_for_update().get(pk=job_id)
-        if job.status != TrainingJob.Status.QUEUED:
-            return None  # already running elsewhere or finished: never train twice
-        job.status = TrainingJob.Status.RUNNING
-        job.started_at = job.heartbeat_at = timezone.now()
-        job.progress = {"stage": "loading"}
-        job.save(update_fields=["status", "started_at", "heartbeat_at", "progress"])
-    return job
+    # Only a queued job: never train twice (a job whose worker died is failed, not resumed).
+    return job_claim(TrainingJob, job_id, resumable=False, stale_after=_stale_after(),
+                     progress=lambda stored: {"stage": "loading"})
 
 
-class _ProgressWriter:
+def _stale_after() -> timedelta:
+    return timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)
+
+
+class _ProgressWriter(ProgressWriter):
     """Stores step, loss and time left on the job at most once a second."""
 
-    def __init__(self, job: TrainingJob):
-        self.job, self.last = job, 0.0
-
     def __call__(self, step: TrainProgress) -> None:
-        now = time.monotonic()
-        if now - self.last < PROGRESS_WRITE_SECONDS and step.step < step.total_steps:
-            return
-        self.last = now
         per_step = step.elapsed_seconds / max(step.step, 1)
-        self.job.progress = {
-            "stage": "training", "step": step.step, "total_steps": step.total_steps, "epoch": step.epoch,
-            "loss": round(step.loss, 4), "eta_seconds": round(per_step * (step.total_steps - step.step)),
-        }
-        TrainingJob.objects.filter(pk=self.job.pk).update(progress=self.job.progress, heartbeat_at=timezone.now())
+        self.save(final=step.step >= step.total_steps, stage="training", step=step.step,
+                  total_steps=step.total_steps, epoch=step.epoch, loss=round(step.loss, 4),
+                  eta_seconds=round(per_step * (step.total_steps - step.step)))
 
 
 def training_job_run(*, job_id: int) -> TrainingJob:
@@ -100,15 +79,9 @@ def training_job_run(*, job_id: int) -> TrainingJob:
                                          progress=_ProgressWriter(job))
     except Exception as error:
         logger.exception("Training job %s failed", job_id)
-        TrainingJob.objects.filter(pk=job_id).update(
-            status=TrainingJob.Status.FAILED, error=f"{type(error).__name__}: {error}"[:4000],
-            finished_at=timezone.now(), progress={**job.progress, "stage": "failed"},
-        )
+        job_fail(job, error, progress={**job.progress, "stage": "failed"})
     else:
-        TrainingJob.objects.filter(pk=job_id).update(
-            status=TrainingJob.Status.DONE, model_version=version, finished_at=timezone.now(),
-            progress={**job.progress, "stage": "done", "eta_seconds": 0},
-        )
+        job_done(job, model_version=version, progress={**job.progress, "stage": "done", "eta_seconds": 0})
     return TrainingJob.objects.get(pk=job_id)
 
 
@@ -118,12 +91,5 @@ def training_jobs_resume_interrupted() -> int:
     Called when a worker starts. Training is not resumable mid-way (unlike scoring folds), so a
     job interrupted by a dead worker is failed with a message saying to start it again.
     """
-    stale = timezone.now() - timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)
-    TrainingJob.objects.filter(status=TrainingJob.Status.RUNNING, heartbeat_at__lt=stale).update(
-        status=TrainingJob.Status.FAILED, finished_at=timezone.now(),
-        error="The worker stopped during training; nothing was registered. Start the training again.",
-    )
-    queued = list(TrainingJob.objects.filter(status=TrainingJob.Status.QUEUED).values_list("pk", flat=True))
-    for job_id in queued:
-        _enqueue(job_id)
-    return len(queued)
+    return jobs_resume(TrainingJob, enqueue=lambda pk: job_enqueue(TASK_NAME, pk), resumable=False, stale_after=_stale_after(),
+                       stale_error="The worker stopped during training; nothing was registered. Start the training again.")

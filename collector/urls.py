@@ -1,12 +1,13 @@
 from django.urls import path
 
 from collector import validation_views, views
+from courses import views as course_views
 
 app_name = "collector"
 urlpatterns = [
     path("dashboard/", views.dashboard, name="dashboard"),
     path("crowd/", views.crowd_home, name="crowd_home"),
-    path("courses/", views.course_list, name="course_list"),
+    path("courses/", course_views.course_list, name="course_list"),
     path("courses/<int:course_id>/", views.course_detail, name="course_detail"),
     path("rounds/<int:round_id>/", views.round_detail, name="round_detail"),
     path("rounds/<int:round_id>/write/", views.round_write, name="round_write"),

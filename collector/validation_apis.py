@@ -16,8 +16,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collector import selectors, validation_selectors, validation_services
-from collector.apis import MAX_ID, ApiErrorsMixin
 from collector.models import PeerValidation, Question
+from core.apis import MAX_ID, ApiErrorsMixin
 
 
 class ValidationNextApi(ApiErrorsMixin, APIView):

@@ -12,17 +12,10 @@ from django.db.models import Count, Prefetch, QuerySet
 
 from accounts.models import User
 from collector import coach, duplicates, selectors
-from collector.exceptions import AccessError
-from collector.models import (
-    NUM_CHOICES,
-    Appeal,
-    Enrollment,
-    Prediction,
-    Question,
-    QuestionStatus,
-    Round,
-    Validation,
-)
+from collector.models import NUM_CHOICES, Appeal, Prediction, Question, QuestionStatus, Round, Validation
+from core.exceptions import AccessError
+from courses.models import Enrollment
+from courses.selectors import courses_managed_by, user_manages_course
 from mlcore.stats.agreement import fleiss_kappa, pairwise_cohen_kappa, rating_counts
 from mlcore.stats.human_accuracy import human_accuracy
 
@@ -51,7 +44,7 @@ def check_may_validate(*, user: User, question: Question) -> None:
     if question.author_id == user.pk:
         raise AccessError("You can't validate your own question.")
     round_ = question.round
-    if selectors.user_manages_course(user=user, course=round_.course):
+    if user_manages_course(user=user, course=round_.course):
         return
     if not Enrollment.objects.filter(course_id=round_.course_id, user=user).exists():
         raise AccessError("This question belongs to a course you are not in.")
@@ -66,7 +59,7 @@ def rounds_to_validate(*, user: User) -> list[Round]:
     if not user.is_authenticated:
         return []
     rounds = selectors.rounds_for_user(user=user).select_related("course").order_by("-created_at")
-    managed = set(selectors.courses_managed_by(user=user).values_list("pk", flat=True))
+    managed = set(courses_managed_by(user=user).values_list("pk", flat=True))
     return [r for r in rounds if r.course_id in managed or r.students_may_validate()]
 
 
@@ -140,7 +133,7 @@ def validations_done(*, user: User) -> int:
 
 def review_queue(*, user: User, round_: Round | None = None, status: str | None = None) -> QuerySet[Question]:
     """Questions waiting for a course manager: in review or with an open appeal, oldest first."""
-    courses = selectors.courses_managed_by(user=user)
+    courses = courses_managed_by(user=user)
     statuses = [status] if status else [QuestionStatus.REVIEW, QuestionStatus.APPEALED]
     questions = Question.objects.filter(round__course__in=courses, status__in=statuses)
     if round_ is not None:
@@ -163,7 +156,7 @@ def question_for_reviewer(*, user: User, question_id: int) -> Question:
         question = _with_evidence(Question.objects.select_related("author", "round", "round__course")).get(pk=question_id)
     except (Question.DoesNotExist, ValueError, TypeError):
         raise AccessError("This question does not exist.") from None
-    if not selectors.user_manages_course(user=user, course=question.round.course):
+    if not user_manages_course(user=user, course=question.round.course):
         raise AccessError("Only the course's instructors can review its questions.")
     return question
 

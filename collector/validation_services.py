@@ -24,8 +24,7 @@ from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from accounts.models import User
-from collector import coach, duplicates, selectors
-from collector.exceptions import AccessError
+from collector import coach, duplicates
 from collector.models import (
     NUM_CHOICES,
     Appeal,
@@ -40,6 +39,9 @@ from collector.models import (
 )
 from collector.validation import clean_question
 from collector.validation_selectors import LETTERS, TOKEN_SALT, check_may_validate, display_order
+from core.exceptions import AccessError
+from core.jobs import job_enqueue
+from courses.selectors import user_manages_course
 
 logger = logging.getLogger(__name__)
 
@@ -243,7 +245,7 @@ REVIEW_ACTIONS = ("accept", "reject", "edit")
 
 
 def _check_manager(reviewer: User, question: Question) -> None:
-    if not selectors.user_manages_course(user=reviewer, course=question.round.course):
+    if not user_manages_course(user=reviewer, course=question.round.course):
         raise AccessError("Only the course's instructors can review its questions.")
 
 
@@ -310,10 +312,9 @@ def _refresh_model_answers(question: Question, *, text_changed: bool) -> None:
     if text_changed:
         predictions.update(status=Prediction.Status.PENDING, probs=None, predicted_index=None, fooled=None,
                            computed_at=None, attempts=0, last_error="")
-        from collector.services import prediction_schedule
-
         for pk in predictions.values_list("pk", flat=True):
-            transaction.on_commit(lambda pk=pk: prediction_schedule(prediction_id=pk))
+            # The task named as in collector.tasks (collector.services imports this module).
+            transaction.on_commit(lambda pk=pk: job_enqueue("collector.prediction_compute", pk))
         return
     for prediction in predictions.filter(status=Prediction.Status.DONE):
         Prediction.objects.filter(pk=prediction.pk).update(fooled=prediction.predicted_index != key)

@@ -15,11 +15,8 @@ from django.views.decorators.http import (
     require_safe,
 )
 
-from accounts.models import User
 from collector import grades, round_settings, scoring, selectors, services, training_jobs, worker_hardware
-from collector.exceptions import AccessError
 from collector.forms import (
-    CourseCreateForm,
     GradesExportForm,
     ModelTrainForm,
     QuestionFilterForm,
@@ -38,14 +35,11 @@ from collector.presentation import (
     training_job_payload,
 )
 from collector.validation import first_message
+from courses.selectors import course_enrollments, course_for_manager
+from modelhub.selectors import live_model_choices, model_version_get
 
 DASHBOARD_PAGE_SIZE = 25
 ROUND_TABLE_PAGE_SIZE = 50
-
-
-def _require_instructor(user: User) -> None:
-    if not user.is_instructor:
-        raise AccessError("Only instructors can manage courses. Students write questions from their dashboard.")
 
 
 @require_safe
@@ -107,25 +101,8 @@ def round_write(request: HttpRequest, round_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def course_list(request: HttpRequest) -> HttpResponse:
-    _require_instructor(request.user)
-    form = CourseCreateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            course = services.course_create(owner=request.user, name=form.cleaned_data["name"])
-        except ValidationError as error:
-            form.add_service_errors(error)
-        else:
-            messages.success(request, f"Course “{course.name}” created. Its join code is {course.join_code}.")
-            return redirect("collector:course_detail", course_id=course.pk)
-    context = {"courses": selectors.courses_with_counts(user=request.user), "form": form}
-    return render(request, "collector/course_list.html", context)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
 def course_detail(request: HttpRequest, course_id: int) -> HttpResponse:
-    course = selectors.course_for_manager(user=request.user, course_id=course_id)
+    course = course_for_manager(user=request.user, course_id=course_id)
     form = RoundCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -137,7 +114,7 @@ def course_detail(request: HttpRequest, course_id: int) -> HttpResponse:
             return redirect("collector:round_detail", round_id=round_.pk)
     context = {
         "course": course,
-        "enrollments": selectors.course_enrollments(course=course),
+        "enrollments": course_enrollments(course=course),
         "rounds": selectors.course_rounds(course=course),
         "form": form,
     }
@@ -259,7 +236,7 @@ def round_grades_download(request: HttpRequest, round_id: int) -> HttpResponse:
 def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
     """Change a round's dates, credit weights, live model and scoring settings."""
     round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
-    choices = [(m.pk, f"{m.name} ({m.get_kind_display()})") for m in selectors.live_model_choices()]
+    choices = [(m.pk, f"{m.name} ({m.get_kind_display()})") for m in live_model_choices()]
     initial = {
         **{name: getattr(round_, name) for name in ("title", "instructions", "opens_at", "closes_at", "weight_live",
                                                      "weight_cv", "base_checkpoint")},
@@ -269,7 +246,7 @@ def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         kwargs = form.service_kwargs()
         try:
-            round_settings.round_update(round_=round_, **{**kwargs, "live_model": selectors.model_version_get(
+            round_settings.round_update(round_=round_, **{**kwargs, "live_model": model_version_get(
                 model_id=kwargs["live_model"])})
         except ValidationError as error:
             form.add_service_errors(error)

@@ -27,10 +27,9 @@ def preload_models(*, local_only: bool = True) -> list[str]:
     """
     from django.conf import settings
 
-    from annotation.inference import qa_inference_service
     from annotation.selectors import qa_model_versions_in_use
-    from collector.inference import inference_service
     from collector.selectors import model_versions_live
+    from modelhub.inference import inference_service, qa_inference_service
 
     if local_only and settings.STUMPER_INFERENCE_MODE == "worker":
         return []

@@ -2,9 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from accounts import urls as account_urls
 from accounts.forms import RateLimitedAdminAuthenticationForm
 from collector.views import home
 from config.views import healthz
+from courses import views as course_views
 
 admin.site.login_form = RateLimitedAdminAuthenticationForm
 
@@ -12,7 +14,9 @@ urlpatterns = [
     path("", home, name="home"),
     path("healthz/", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("accounts/", include("accounts.urls")),
+    # Signing up is joining a course (courses), under the accounts: URL names the pages know.
+    path("accounts/", include(([*account_urls.urlpatterns,
+                                path("signup/", course_views.signup, name="signup")], account_urls.app_name))),
     # OpenAPI 3 schema of every /api/ endpoint, and browsable docs generated from it.
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),

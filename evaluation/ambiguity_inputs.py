@@ -130,28 +130,6 @@ def ambiguity_choice_clean(*, project: Project, questions: str | int | None = No
     return {key: value for key, value in chosen.items() if value is not None}
 
 
-def evaluation_start_project_with_inputs(
-    *, project: Project, user: User | None = None, config: dict | None = None,
-    questions: str | int | None = None, occupations: str | int | None = None,
-    questions_upload: Upload | None = None, occupations_upload: Upload | None = None,
-) -> EvaluationRun:
-    """Store the uploads, then queue the report with the chosen inputs; all or nothing.
-
-    An upload becomes the choice of its kind. A bad upload or choice (ValidationError), or a
-    refused start (another report is running), saves nothing.
-    """
-    from evaluation.services import evaluation_start_project
-
-    with transaction.atomic():
-        if questions_upload is not None:
-            questions = ambiguity_dataset_create(project=project, kind=QUESTIONS, upload=questions_upload, user=user).pk
-        if occupations_upload is not None:
-            occupations = ambiguity_dataset_create(project=project, kind=OCCUPATIONS, upload=occupations_upload,
-                                                   user=user).pk
-        ambiguity = ambiguity_choice_clean(project=project, questions=questions, occupations=occupations)
-        return evaluation_start_project(project=project, user=user, config=config, ambiguity=ambiguity)
-
-
 # --------------------------------------------------------------------------- the report's sections
 def _dataset(entry: dict, kind: str) -> AmbiguityDataset:
     dataset = AmbiguityDataset.objects.filter(pk=entry["dataset_id"], kind=kind).first()

@@ -5,12 +5,14 @@ Pure functions over the result dataclasses; every number is JSON-safe (NaN and i
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from evaluation.ambiguity_services import SelectionalProbe
 from evaluation.sections import clean_scalar, section, table, unavailable
+from mlcore.bias.ambiguity import SelectionalRecallResult
+from mlcore.bias.permutation import format_pvalue
 from mlcore.bias.retrieval import RetrievalProbeResult
-from mlcore.stats.hypergeom import format_pvalue
 
 SELECTIONAL_TITLE = "Selectional ambiguity: recall per gender"
 RETRIEVAL_TITLE = "Retrieval ambiguity: whom the retriever returns"
@@ -18,6 +20,20 @@ RETRIEVAL_TITLE = "Retrieval ambiguity: whom the retriever returns"
 FIGURE_SIDE = 8
 VALIDITY_NOTE = ("Genders are guessed from first names ({lookup}); pages that are not about one person count as "
                  "unknown. Name-based guessing carries cultural bias (Mao et al., threats to validity).")
+
+
+
+@dataclass(frozen=True)
+class SelectionalProbe:
+    """Recall per gender and its test, with where the answers came from."""
+
+    result: SelectionalRecallResult
+    predictions: Mapping[str, str]
+    source: str  # "model" or "predictions file"
+    model_name: str = ""
+    model_revision: str = ""
+    match: str = "fraction"
+    tau: float = 0.5
 
 
 def _num(value: Any) -> Any:

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from annotation import selectors as annotation_selectors
 from annotation.models import Paragraph, Project
-from collector.exceptions import AccessError
-from collector.models import ModelVersion
+from core.exceptions import AccessError
 from mlcore.bias.retrieval import Passage
+from modelhub.models import ModelVersion
 
 
 def model_version_by_name(*, name: str) -> ModelVersion | None:

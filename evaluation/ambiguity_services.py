@@ -15,18 +15,22 @@ raises :class:`AmbiguityInputError` with a message naming the file and line.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
 
 from annotation.models import Project
-from collector.models import ModelVersion
 from evaluation import ambiguity_selectors as selectors
+from evaluation.ambiguity_sections import (
+    SelectionalProbe,
+    retrieval_section,
+    retrieval_unavailable,
+    selectional_section,
+    selectional_unavailable,
+)
 from mlcore.bias.ambiguity import (
     WIKIPEDIA_FEMALE_SHARE,
     AmbiguityQuestion,
-    SelectionalRecallResult,
     UnqoverOccupation,
     selectional_recall,
 )
@@ -42,6 +46,7 @@ from mlcore.bias.retrievers import BM25Retriever, DenseRetriever
 from mlcore.data.passages import ArticleParseError, parse_article_lines
 from mlcore.models.loading import ModelLoadError
 from mlcore.models.qa import ExtractiveQAModel, QAExample, QASpec, load_qa_model
+from modelhub.models import ModelVersion
 
 Progress = Callable[[int, int, str], None]
 #: Questions answered per model call in the selectional probe (one progress step each).
@@ -156,19 +161,6 @@ def gender_lookup(*, names: Sequence[str | Path] = (), include_mostly: bool = Fa
 
 
 # --------------------------------------------------------------------------- selectional ambiguity
-@dataclass(frozen=True)
-class SelectionalProbe:
-    """Recall per gender and its test, with where the answers came from."""
-
-    result: SelectionalRecallResult
-    predictions: Mapping[str, str]
-    source: str  # "model" or "predictions file"
-    model_name: str = ""
-    model_revision: str = ""
-    match: str = "fraction"
-    tau: float = 0.5
-
-
 def model_answers(*, model: ExtractiveQAModel, questions: Sequence[AmbiguityQuestion],
                   progress: Progress | None = None) -> dict[str, str]:
     """The model's single answer per question (``""`` when it abstains), in chunks for the progress bar."""
@@ -306,8 +298,6 @@ def ambiguity_selectional_section(*, model_version: ModelVersion | None, questio
                                   source: str = "", progress: Progress | None = None) -> dict | None:
     """The report section over ``questions`` (a project's chosen set, named by ``source``), else over
     the server's default file (STUMPER_AMBIGUITY_QUESTIONS); ``None`` when there is neither."""
-    from evaluation.ambiguity_sections import selectional_section, selectional_unavailable
-
     if questions is None:
         path = getattr(settings, "STUMPER_AMBIGUITY_QUESTIONS", "")
         if not path:
@@ -330,8 +320,6 @@ def ambiguity_retrieval_section(
     ``question_answering`` ``model_version`` also reads the retrieved passages (§4.3). When the
     occupations and the passages are in different scripts the section says so instead of a chart.
     """
-    from evaluation.ambiguity_sections import retrieval_section, retrieval_unavailable
-
     if passages is None:
         if project is None:
             return None

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from collector.apis import ApiErrorsMixin, file_response
+from core.apis import ApiErrorsMixin, file_response
 from evaluation import ambiguity_inputs, selectors, services
 from evaluation.presentation import run_json, run_payload
 from evaluation.sections import table_csv
@@ -82,7 +82,7 @@ class EvaluationProjectRunStartApi(ApiErrorsMixin, APIView):
         config = {k: v for k, v in serializer.validated_data.items() if k not in PROBE_FIELDS}
         data = serializer.validated_data
         try:
-            run = ambiguity_inputs.evaluation_start_project_with_inputs(
+            run = services.evaluation_start_project_with_inputs(
                 project=project, user=request.user, config=config, questions=data.get("ambiguity_questions"),
                 occupations=data.get("occupations"), questions_upload=_upload(data.get("ambiguity_questions_file")),
                 occupations_upload=_upload(data.get("occupations_file")),

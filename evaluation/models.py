@@ -6,8 +6,10 @@ predictions it used, so a report stays reproducible while the round keeps growin
 from django.conf import settings
 from django.db import models
 
+from core.models import BackgroundJob
 
-class EvaluationRun(models.Model):
+
+class EvaluationRun(BackgroundJob):
     """One evaluation report, computed by a Celery job section by section.
 
     ``result`` maps a section name to a section dict ``{"title", "available", "note",
@@ -20,14 +22,6 @@ class EvaluationRun(models.Model):
         ROUND = "round", "Collector round"
         PROJECT = "project", "Annotation project"
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-
-    ACTIVE = (Status.QUEUED, Status.RUNNING)
-
     target = models.CharField(max_length=16, choices=Target.choices)
     round = models.ForeignKey(
         "collector.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="evaluation_runs"
@@ -35,25 +29,18 @@ class EvaluationRun(models.Model):
     project = models.ForeignKey(
         "annotation.Project", null=True, blank=True, on_delete=models.CASCADE, related_name="evaluation_runs"
     )
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     config = models.JSONField(default=dict, blank=True, help_text="Analysis settings (k, p0, min_count, steps, seed)")
-    progress = models.JSONField(default=dict, blank=True)
     # Provenance: the model whose predictions were analysed and the exact data read.
     model_version = models.ForeignKey(
-        "collector.ModelVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="evaluation_runs"
+        "modelhub.ModelVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="evaluation_runs"
     )
     model_revision = models.CharField(max_length=64, blank=True)
     snapshot = models.JSONField(default=dict, blank=True, help_text="Ids of the questions and runs that were read")
     snapshot_digest = models.CharField(max_length=64, blank=True, help_text="sha256 of the data that was read")
     result = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -9,9 +9,11 @@ from django.db.models import QuerySet
 from accounts.models import User
 from annotation.models import Project, SpanQuestion
 from collector import selectors as collector_selectors
-from collector.exceptions import AccessError
-from collector.models import CVPrediction, ModelVersion, Prediction, Question, Round, ScoringRun
+from collector.models import CVPrediction, Prediction, Question, Round, ScoringRun
+from core.exceptions import AccessError
+from courses.selectors import user_manages_course
 from evaluation.models import EvaluationRun
+from modelhub.models import ModelVersion
 
 PROJECT_FORBIDDEN = "Only the project's owner can run or see its evaluation reports."
 
@@ -30,7 +32,7 @@ def user_may_see_run(*, user: User, run: EvaluationRun) -> bool:
     """Instructors of the round's course see a round's reports, the owner a project's (and staff
     both); students and crowdworkers never."""
     if run.target == EvaluationRun.Target.ROUND and run.round_id:
-        return collector_selectors.user_manages_course(user=user, course=run.round.course)
+        return user_manages_course(user=user, course=run.round.course)
     if run.target == EvaluationRun.Target.PROJECT and run.project_id:
         return _manages_project(user, run.project)
     return bool(user.is_authenticated and (user.is_staff or user.is_superuser))
@@ -59,7 +61,7 @@ def evaluation_run_table(*, run: EvaluationRun, section: str, table: str) -> dic
 def round_for_evaluation(*, user: User, round_id: int) -> Round:
     """The round if ``user`` may run and read its reports (its course's instructors, staff)."""
     round_ = collector_selectors.round_get(round_id=round_id)
-    if not collector_selectors.user_manages_course(user=user, course=round_.course):
+    if not user_manages_course(user=user, course=round_.course):
         raise AccessError("Only the instructors of this round's course can run or see its evaluation reports.")
     return round_
 

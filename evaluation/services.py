@@ -8,7 +8,6 @@ result is written once at the end, so a crash never leaves half a report.
 from __future__ import annotations
 
 import logging
-import time
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
@@ -18,8 +17,8 @@ from django.utils import timezone
 from accounts.models import User
 from annotation.models import Project
 from collector.models import Round, ScoringRun
-from collector.ownership import held_by_another_worker, worker_owner
-from evaluation import selectors
+from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
+from evaluation import ambiguity_inputs, selectors
 from evaluation.models import EvaluationRun
 from evaluation.project_report import project_report, project_report_inputs
 from evaluation.round_report import round_report, round_report_inputs
@@ -32,7 +31,7 @@ LIMITS = {"k": (1, 500), "min_count": (1, 1_000_000), "max_steps": (0, 20_000), 
 P0_CHOICES = ("uniform", "prior")
 # A run whose worker has not written progress for this long is taken over by the next worker.
 STALE_AFTER = timedelta(minutes=10)
-PROGRESS_WRITE_SECONDS = 0.5
+TASK_NAME = "evaluation.evaluation_run"
 
 
 class EvaluationRefused(Exception):
@@ -103,6 +102,29 @@ def evaluation_start_project(*, project: Project, user: User | None = None, conf
                   active=lambda: selectors.active_evaluation_run(project=project))
 
 
+def evaluation_start_project_with_inputs(
+    *, project: Project, user: User | None = None, config: dict | None = None,
+    questions: str | int | None = None, occupations: str | int | None = None,
+    questions_upload: ambiguity_inputs.Upload | None = None,
+    occupations_upload: ambiguity_inputs.Upload | None = None,
+) -> EvaluationRun:
+    """Store the uploads, then queue the report with the chosen inputs; all or nothing.
+
+    An upload becomes the choice of its kind. A bad upload or choice (ValidationError), or a
+    refused start (another report is running), saves nothing.
+    """
+    with transaction.atomic():
+        if questions_upload is not None:
+            questions = ambiguity_inputs.ambiguity_dataset_create(
+                project=project, kind=ambiguity_inputs.QUESTIONS, upload=questions_upload, user=user).pk
+        if occupations_upload is not None:
+            occupations = ambiguity_inputs.ambiguity_dataset_create(
+                project=project, kind=ambiguity_inputs.OCCUPATIONS, upload=occupations_upload, user=user).pk
+        ambiguity = ambiguity_inputs.ambiguity_choice_clean(project=project, questions=questions,
+                                                            occupations=occupations)
+        return evaluation_start_project(project=project, user=user, config=config, ambiguity=ambiguity)
+
+
 def _start(run: EvaluationRun, *, config: dict, user: User | None, version, what: str, active) -> EvaluationRun:
     run.config, run.created_by = config, user
     run.model_version, run.model_revision = version, version.revision if version else ""
@@ -121,47 +143,22 @@ def _start(run: EvaluationRun, *, config: dict, user: User | None, version, what
 
 
 def evaluation_schedule(*, run_id: int) -> None:
-    from evaluation.tasks import evaluation_run_task
-
-    try:
-        evaluation_run_task.delay(run_id)
-    except Exception:
-        logger.exception("Could not enqueue evaluation run %s; a worker will resume it when it starts", run_id)
+    job_enqueue(TASK_NAME, run_id)
 
 
 def _claim(run_id: int) -> EvaluationRun | None:
     """Mark the run as ours unless it is finished or another live worker is on it."""
-    with transaction.atomic():
-        # No select_related here: PostgreSQL refuses FOR UPDATE on the nullable side of an outer join.
-        run = EvaluationRun.objects.select_for_update().get(pk=run_id)
-        if run.status in (EvaluationRun.Status.DONE, EvaluationRun.Status.FAILED):
-            return None
-        owner = run.progress.get("owner", "")
-        if held_by_another_worker(running=run.status == EvaluationRun.Status.RUNNING, owner=owner,
-                                  heartbeat_at=run.heartbeat_at, stale_after=STALE_AFTER):
-            return None
-        run.status = EvaluationRun.Status.RUNNING
-        run.started_at = timezone.now()
-        run.heartbeat_at = timezone.now()
-        run.progress = {"owner": worker_owner(), "stage": "Reading the data", "percent": 0.0}
-        run.error = ""
-        run.save()
-    return run
+    return job_claim(EvaluationRun, run_id, resumable=True, stale_after=STALE_AFTER,
+                     progress=lambda stored: {"stage": "Reading the data", "percent": 0.0})
 
 
-class _ProgressWriter:
+class _ProgressWriter(ProgressWriter):
     """Writes ``{stage, percent}`` and the heartbeat at most twice a second (the page polls it)."""
 
-    def __init__(self, run: EvaluationRun):
-        self.run, self.last = run, 0.0
+    every = 0.5
 
     def __call__(self, stage: str, fraction: float) -> None:
-        now = time.monotonic()
-        if now - self.last < PROGRESS_WRITE_SECONDS:
-            return
-        self.last = now
-        self.run.progress = {**self.run.progress, "stage": stage, "percent": round(100 * min(max(fraction, 0.0), 1.0), 1)}
-        EvaluationRun.objects.filter(pk=self.run.pk).update(progress=self.run.progress, heartbeat_at=timezone.now())
+        self.save(stage=stage, percent=round(100 * min(max(fraction, 0.0), 1.0), 1))
 
 
 def evaluation_run(*, run_id: int) -> EvaluationRun:
@@ -174,15 +171,9 @@ def evaluation_run(*, run_id: int) -> EvaluationRun:
         sections = {name: check_section(name, value) for name, value in sections.items()}
     except Exception as error:
         logger.exception("Evaluation run %s failed", run_id)
-        EvaluationRun.objects.filter(pk=run_id).update(
-            status=EvaluationRun.Status.FAILED, error=f"{type(error).__name__}: {error}"[:4000],
-            finished_at=timezone.now(), progress={"stage": "Failed", "percent": run.progress.get("percent", 0.0)},
-        )
+        job_fail(run, error, progress={"stage": "Failed", "percent": run.progress.get("percent", 0.0)})
     else:
-        EvaluationRun.objects.filter(pk=run_id).update(
-            status=EvaluationRun.Status.DONE, result=sections, snapshot_digest=digest, finished_at=timezone.now(),
-            progress={"stage": "Done", "percent": 100.0},
-        )
+        job_done(run, result=sections, snapshot_digest=digest, progress={"stage": "Done", "percent": 100.0})
     return selectors.evaluation_run_get(run_id=run_id)
 
 
@@ -192,15 +183,11 @@ def _compute(run: EvaluationRun, progress: _ProgressWriter) -> tuple[dict[str, d
         return round_report(inputs, config=run.config, progress=progress), inputs.digest()
     inputs = project_report_inputs(run=run)
     sections = project_report(inputs, config=run.config, progress=lambda stage, f: progress(stage, 0.6 * f))
-    from evaluation.ambiguity_inputs import ambiguity_sections  # on the inputs chosen when the run started
-
-    sections.update(ambiguity_sections(run=run, progress=lambda stage, f: progress(stage, 0.6 + 0.4 * f)))
+    sections.update(ambiguity_inputs.ambiguity_sections(run=run,  # on the inputs chosen when the run started
+                                                      progress=lambda stage, f: progress(stage, 0.6 + 0.4 * f)))
     return sections, inputs.digest()
 
 
 def evaluation_resume_interrupted() -> int:
     """Re-enqueue runs that are queued or whose worker stopped (called when a worker starts)."""
-    ids = list(EvaluationRun.objects.filter(status__in=EvaluationRun.ACTIVE).values_list("pk", flat=True))
-    for run_id in ids:
-        evaluation_schedule(run_id=run_id)
-    return len(ids)
+    return jobs_resume(EvaluationRun, enqueue=lambda pk: evaluation_schedule(run_id=pk), resumable=True, stale_after=STALE_AFTER)

@@ -11,10 +11,10 @@ from django.views.decorators.http import require_POST, require_safe
 
 from collector.validation import first_message
 from evaluation import selectors, services
-from evaluation.ambiguity_inputs import evaluation_start_project_with_inputs
 from evaluation.forms import EvaluationStartForm, ProjectEvaluationStartForm
 from evaluation.presentation import report_view, run_json, run_payload
 from evaluation.sections import table_csv
+from evaluation.services import evaluation_start_project_with_inputs
 
 RUNS_PAGE_SIZE = 10
 

@@ -25,6 +25,7 @@ from collector import services
 from collector.models import TrainingJob
 from collector.quality_models import Appeal
 from collector.tests.factories import finished_scoring_run, make_user, question_data
+from courses.services import course_create, course_join
 
 ROLES = ("anon", "student", "other_student", "crowd", "instructor", "other_instructor")
 # Redirects: to a sign-in page; with an error message (the view refused and said why); other.
@@ -79,9 +80,9 @@ class World:
         from evaluation.models import EvaluationRun
 
         self.round, self.course = open_round, open_round.course
-        other_course = services.course_create(owner=other_instructor, name="Course B")
+        other_course = course_create(owner=other_instructor, name="Course B")
         other_student = make_user("bella")
-        services.course_join(user=other_student, join_code=other_course.join_code)
+        course_join(user=other_student, join_code=other_course.join_code)
         self.users = {"anon": None, "student": student, "other_student": other_student, "crowd": crowdworker,
                       "instructor": instructor, "other_instructor": other_instructor}
         self.question = services.question_submit(user=student, round_id=open_round.pk, **question_data())

@@ -46,8 +46,7 @@ class ForkSafeDaphneProcess(DaphneProcess):
 
         from asgiref.sync import SyncToAsync
 
-        from annotation.inference import qa_inference_service
-        from collector.inference import inference_service
+        from modelhub.inference import inference_service, qa_inference_service
 
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
         inference_service.reset()

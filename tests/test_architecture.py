@@ -17,17 +17,7 @@ PACKAGES = ("mlcore", "core", "accounts", "courses", "modelhub", "collector", "a
 
 # Cycles that exist today and are being taken apart (issue 15). Remove an entry when it is fixed;
 # a cycle not listed here fails the test.
-KNOWN_CYCLES: set[frozenset[str]] = {
-    # mlcore regroup (lead): loading <-> inference, finetune <-> fast_finetune.
-    frozenset({"mlcore.inference", "mlcore.loading"}),
-    frozenset({"mlcore.fast_finetune", "mlcore.finetune"}),
-    # Services that enqueue their own tasks, tasks that call the services (function-level imports).
-    frozenset({"collector.answer_only", "collector.inference", "collector.scoring", "collector.services",
-               "collector.tasks", "collector.training", "collector.training_jobs", "collector.validation_services"}),
-    frozenset({"annotation.inference", "annotation.services.predictions", "annotation.tasks"}),
-    frozenset({"evaluation.ambiguity_sections", "evaluation.ambiguity_services"}),
-    frozenset({"evaluation.ambiguity_inputs", "evaluation.services", "evaluation.tasks"}),
-}
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def _present_packages() -> list[str]:

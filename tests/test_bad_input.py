@@ -18,7 +18,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from collector.consumers import AuthorConsumer
-from collector.models import Course, Prediction, Question, Round
+from collector.models import Prediction, Question, Round
+from courses.models import Course
 
 CHOICES = ["was very hungry.", "was not hungry at all.", "gave the pizza away.", "ate a salad."]
 GOOD = {"prompt": "The man ate the whole pizza. He", "choices": CHOICES, "correct_index": 0}

@@ -22,7 +22,7 @@ import sys
 from django.conf import settings
 settings.configure(CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                        "LOCATION": sys.argv[1]}})
-from collector.ratelimit import draft_limiter
+from core.ratelimit import draft_limiter
 print(sum(draft_limiter.allow("author:1", rate=0.01, burst=30) for _ in range(int(sys.argv[2]))))
 """
 

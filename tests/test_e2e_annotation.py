@@ -19,7 +19,7 @@ from annotation import services
 from annotation.models import AnnotationSession, Article, Paragraph, QuestionFlag, SecondPassAnswer, SpanQuestion
 from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats
-from collector.services import model_version_register
+from modelhub.services import model_version_register
 from tests.browser import CHROMIUM, BrowserTestCase
 
 pytestmark = pytest.mark.browser

@@ -13,6 +13,8 @@ from accounts.models import User
 from accounts.services import user_create
 from collector import services
 from collector.models import Prediction, Question
+from courses.services import course_create, student_register
+from modelhub.services import model_version_register
 from tests.browser import CHROMIUM, BrowserTestCase
 
 pytestmark = pytest.mark.browser
@@ -30,15 +32,15 @@ TIMEOUT_MS = 30_000
 class AuthoringEndToEndTests(BrowserTestCase):
     def setUp(self) -> None:
         instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
-        course = services.course_create(owner=instructor, name="NLP 101")
-        model = services.model_version_register(
+        course = course_create(owner=instructor, name="NLP 101")
+        model = model_version_register(
             name="tiny-bert-e2e", kind="multiple_choice", path=str(self.model_dir), revision="e2e"
         )
         self.round = services.round_create(
             course=course, name="e2e-round", title="Round one", instructions="Try to stump the model.",
             live_model=model, categories=["idioms", "negation", "other"],
         )
-        self.student = services.student_register(username="alice", password=PASSWORD, join_code=course.join_code)
+        self.student = student_register(username="alice", password=PASSWORD, join_code=course.join_code)
         self.open_page(TIMEOUT_MS)
 
     def sign_in(self) -> None:

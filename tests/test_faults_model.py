@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from collector import services
 from collector.consumers import UNAVAILABLE_MESSAGE, AuthorConsumer
 from collector.models import Prediction, Question
+from modelhub.services import model_version_register
 
 DRAFT = {"prompt": "The kettle whistled loudly. She", "choices": ["poured the tea.", "sang to the moon.",
                                                                    "sold the kettle's song.", "froze the water."]}
@@ -26,7 +27,7 @@ def broken_round(request, course, tmp_path):
     if request.param == "corrupt":
         folder.mkdir()
         (folder / "config.json").write_text("{ this is not json")
-    version = services.model_version_register(name=f"broken-{request.param}", kind="multiple_choice", path=str(folder))
+    version = model_version_register(name=f"broken-{request.param}", kind="multiple_choice", path=str(folder))
     return services.round_create(course=course, name=f"broken-{request.param}", live_model=version)
 
 

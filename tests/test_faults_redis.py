@@ -18,6 +18,7 @@ from django.urls import reverse
 from collector import services
 from collector.consumers import AuthorConsumer
 from collector.models import Prediction, Question
+from modelhub.services import model_version_register
 from tests.faults import ThrowawayRedis, celery_broker
 from tests.worker import celery_worker, wait_for
 
@@ -47,7 +48,7 @@ def away_model_round(course, student, tiny_model_dir, tmp_path):
     """A round whose live model lives in a folder (shared storage) that we can take away."""
     folder = tmp_path / "shared-models" / "flaky"
     shutil.copytree(tiny_model_dir, folder)
-    version = services.model_version_register(name="flaky-storage", kind="multiple_choice", path=str(folder))
+    version = model_version_register(name="flaky-storage", kind="multiple_choice", path=str(folder))
     return services.round_create(course=course, name="outage-round", live_model=version), folder
 
 

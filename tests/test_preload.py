@@ -6,16 +6,16 @@ import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.utils import timezone
 
-from collector.inference import inference_service
 from collector.services import round_create
 from config import preload
 from config.asgi import PreloadModels
-from mlcore.models.scorer_cache import clear_cache
+from mlcore.models.loading import clear_cache
+from modelhub.inference import inference_service
 
 
 @pytest.mark.django_db
 def test_preload_loads_the_live_models_of_open_rounds_only(course, open_round, tiny_model_dir, settings):
-    from collector.services import model_version_register
+    from modelhub.services import model_version_register
 
     closed_model = model_version_register(name="closed-round-model", kind="multiple_choice",
                                           path=str(tiny_model_dir), revision="closed")
@@ -32,7 +32,7 @@ def test_preload_loads_the_live_models_of_open_rounds_only(course, open_round, t
 @pytest.mark.django_db
 def test_in_worker_mode_the_web_process_preloads_nothing_but_an_inference_worker_does(open_round, settings):
     settings.STUMPER_INFERENCE_MODE = "worker"
-    with mock.patch("collector.inference.load_scorer") as load:
+    with mock.patch("modelhub.inference.load_scorer") as load:
         assert preload.preload_models() == []
         load.assert_not_called()
         assert preload.preload_models(local_only=False) == [open_round.live_model.name]
@@ -41,7 +41,7 @@ def test_in_worker_mode_the_web_process_preloads_nothing_but_an_inference_worker
 
 @pytest.mark.django_db
 def test_a_model_that_fails_to_load_is_logged_in_one_line_and_the_others_still_load(open_round, caplog):
-    with mock.patch("collector.inference.load_scorer", side_effect=OSError("no weights")):
+    with mock.patch("modelhub.inference.load_scorer", side_effect=OSError("no weights")):
         assert preload.preload_models() == []
     [record] = [r for r in caplog.records if r.name == "config.preload"]
     assert record.levelname == "WARNING" and "no weights" in record.getMessage() and record.exc_info is None

@@ -10,6 +10,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import user_create
 from config.settings import base
+from courses.services import course_create
 
 PASSWORD = "a-long-test-password-42"
 HASH_SECONDS = 1.0
@@ -52,10 +53,9 @@ def test_a_pbkdf2_hash_signs_in_and_is_upgraded_to_argon2(client) -> None:
 
 @pytest.mark.django_db
 def test_signup_stores_an_argon2_hash(client) -> None:
-    from collector import services
     from collector.tests.factories import make_user
 
-    course = services.course_create(owner=make_user("prof", role="instructor"), name="NLP")
+    course = course_create(owner=make_user("prof", role="instructor"), name="NLP")
     with override_settings(PASSWORD_HASHERS=base.PASSWORD_HASHERS):
         response = client.post(reverse("accounts:signup"), {
             "join_code": course.join_code, "username": "newbie", "email": "", "password1": PASSWORD,

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from accounts.services import user_create
-from collector import services
+from courses.services import course_create
 
 User = get_user_model()
 PASSWORD = "a-long-test-password-42"
@@ -14,7 +14,7 @@ PASSWORD = "a-long-test-password-42"
 @pytest.fixture
 def course(db):
     instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
-    return services.course_create(owner=instructor, name="NLP 101")
+    return course_create(owner=instructor, name="NLP 101")
 
 
 def signup_data(course, **overrides) -> dict:

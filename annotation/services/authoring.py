@@ -15,7 +15,6 @@ from django.utils import timezone
 
 from accounts.models import User
 from annotation import selectors
-from annotation.exceptions import AccessError
 from annotation.models import AnnotationSession, Paragraph, Project, SpanAnswer, SpanQuestion
 from annotation.services.predictions import prediction_schedule
 from annotation.services.projects import paragraph_refresh_status
@@ -26,6 +25,7 @@ from annotation.validation import (
     clean_span_question,
     normalize_question_key,
 )
+from core.exceptions import AccessError
 
 Kind = AnnotationSession.Kind
 Status = AnnotationSession.Status

@@ -13,9 +13,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
-from annotation.exceptions import ImportFailed
 from annotation.models import Article, Paragraph, Project, SpanAnswer, SpanQuestion, Split
 from annotation.validation import normalize_question_key
+from core.exceptions import ImportFailed
 from mlcore.data.passages import (
     ArticleParseError,
     assign_splits,

@@ -9,10 +9,11 @@ import logging
 
 from django.db import transaction
 
-from annotation.inference import predict_qa
 from annotation.models import SpanQuestion
+from core.jobs import task_delay
 from mlcore.models.qa import QAExample
 from mlcore.stats.squad_metrics import f1_score
+from modelhub.inference import predict_qa
 
 logger = logging.getLogger(__name__)
 
@@ -21,10 +22,8 @@ def prediction_schedule(*, question: SpanQuestion) -> None:
     """Queue the prediction once the question is committed (nothing to do without a model)."""
     if question.project.qa_model_id is None:
         return
-    from annotation.tasks import question_predict_task
-
     question_id = question.pk
-    transaction.on_commit(lambda: question_predict_task.delay(question_id))
+    transaction.on_commit(lambda: task_delay("annotation.predict_question_answer", question_id))
 
 
 def fool_verdict(*, gold: str, predicted: str, language: str, threshold: float) -> tuple[float, bool]:

@@ -4,9 +4,9 @@ from django.db import transaction
 
 from accounts.models import User
 from annotation import selectors
-from annotation.exceptions import AccessError
 from annotation.models import AnnotationSession, Paragraph, Project
-from collector.models import ModelVersion
+from core.exceptions import AccessError
+from modelhub.models import ModelVersion
 
 # Settings an owner may change after creation (the language is fixed: it decides normalisation).
 EDITABLE_FIELDS = (

@@ -2,30 +2,15 @@
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.db import transaction
-
 from annotation.models import Project
-from collector import services as collector_services
-from collector.models import ModelVersion, round_name_validator
-from collector.training import save_replacing  # saves beside the folder, then swaps it in
 from mlcore.stats.squad_metrics import SquadQuestion, squad_evaluate
+from modelhub.models import ModelVersion
+from modelhub.training import model_version_name_check, model_version_train_and_register
 
 
 def qa_model_name_check(*, name: str) -> None:
     """Raise ValidationError unless ``name`` can name a QA model version (and its folder)."""
-    round_name_validator(name)  # the name becomes a folder under STUMPER_MODEL_DIR
-    existing = ModelVersion.objects.filter(name=name).first()
-    if existing is not None and existing.kind != ModelVersion.Kind.QUESTION_ANSWERING:
-        raise ValidationError({"name": f"{name!r} is already registered as a {existing.get_kind_display()}."})
-
-
-def _resolve_base(base: str) -> tuple[str, ModelVersion | None]:
-    version = ModelVersion.objects.filter(name=base).first()
-    if version is not None:
-        return version.path, version
-    return base, ModelVersion.objects.filter(path=base).first()
+    model_version_name_check(name=name, kind=ModelVersion.Kind.QUESTION_ANSWERING)
 
 
 def qa_model_evaluate(*, path: str, name: str, questions: Sequence[SquadQuestion], language: str = "en",
@@ -52,24 +37,23 @@ def qa_model_train(*, name: str, questions: Sequence[SquadQuestion], base: str |
     """
     from mlcore.models.qa_finetune import QAFineTuneConfig, QuestionAnsweringTrainer
 
-    qa_model_name_check(name=name)
     config = config or QAFineTuneConfig()
-    base_path, base_version = _resolve_base(base or settings.STUMPER_BASE_CHECKPOINT)
-    trainer = QuestionAnsweringTrainer(config, base_path).fit(questions, progress=progress)
-    directory = save_replacing(trainer, Path(settings.STUMPER_MODEL_DIR) / name)
-    from mlcore.models.loading import weights_revision
 
-    metrics: dict = {"train_questions": len(questions), "train_windows": trainer.n_windows_, "epochs": config.epochs,
-                     "train_loss": trainer.history_[-1] if trainer.history_ else None}
-    if eval_questions:
-        metrics["eval"] = qa_model_evaluate(path=str(directory), name=name, questions=eval_questions, language=language,
-                                            max_length=config.max_length, doc_stride=config.doc_stride)
-    with transaction.atomic():
-        version = collector_services.model_version_register(
-            name=name, kind=ModelVersion.Kind.QUESTION_ANSWERING, path=str(directory),
-            revision=weights_revision(str(directory)), metrics=metrics, base=base_version,
-            description=description or f"Extractive QA fine-tuned from {base_path} on {len(questions)} questions.",
-        )
-        if project is not None:
-            Project.objects.filter(pk=project.pk).update(qa_model=version)
-    return version
+    def measure(trainer: QuestionAnsweringTrainer, directory: Path, revision: str) -> dict:
+        metrics: dict = {"train_questions": len(questions), "train_windows": trainer.n_windows_,
+                         "epochs": config.epochs, "train_loss": trainer.history_[-1] if trainer.history_ else None}
+        if eval_questions:
+            metrics["eval"] = qa_model_evaluate(path=str(directory), name=name, questions=eval_questions,
+                                                language=language, max_length=config.max_length,
+                                                doc_stride=config.doc_stride)
+        return metrics
+
+    return model_version_train_and_register(
+        name=name, kind=ModelVersion.Kind.QUESTION_ANSWERING, base=base,
+        fit=lambda base_path: QuestionAnsweringTrainer(config, base_path).fit(questions, progress=progress),
+        measure=measure,
+        description=lambda base_path: (
+            description or f"Extractive QA fine-tuned from {base_path} on {len(questions)} questions."),
+        attach=None if project is None else (
+            lambda version: Project.objects.filter(pk=project.pk).update(qa_model=version)),
+    )

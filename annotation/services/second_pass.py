@@ -14,10 +14,11 @@ from django.utils import timezone
 
 from accounts.models import User
 from annotation import selectors
-from annotation.exceptions import AccessError, AnswerFinal
+from annotation.exceptions import AnswerFinal
 from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
 from annotation.services.authoring import lock_session
 from annotation.validation import clean_span
+from core.exceptions import AccessError
 from mlcore.data.spans import Span, SpanError, check_span
 
 Kind = AnnotationSession.Kind

@@ -48,7 +48,7 @@ def tiny_qa_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def qa_version(db, tiny_qa_dir):
-    from collector.services import model_version_register
+    from modelhub.services import model_version_register
 
     return model_version_register(name="tiny-qa", kind="question_answering", path=str(tiny_qa_dir))
 

@@ -6,11 +6,10 @@ from unittest import mock
 import pytest
 from celery import current_app
 
-from annotation import tasks
-from annotation.inference import predict_qa, qa_inference_service
 from annotation.tests.factories import EN_CONTEXT
-from collector.inference import record_from_json, record_to_json
 from mlcore.models.qa import QAExample, QAPrediction
+from modelhub import tasks
+from modelhub.inference import predict_qa, qa_inference_service, record_from_json, record_to_json
 
 QUESTION = QAExample(question="Where do the rivers meet?", context=EN_CONTEXT)
 
@@ -30,13 +29,13 @@ def test_questions_and_answers_survive_the_json_round_trip(record):
 
 def test_the_draft_task_goes_to_the_inference_queue_and_keeps_its_result():
     assert current_app.amqp.router.route({}, "annotation.predict_drafts")["queue"].name == "inference"
-    assert tasks.predict_drafts_task.ignore_result is False
+    assert tasks.qa_predict_drafts_task.ignore_result is False
 
 
 @pytest.mark.django_db
 def test_worker_mode_sends_the_question_and_its_paragraph_and_decodes_the_answer(settings, qa_version):
     settings.STUMPER_INFERENCE_MODE = "worker"
-    task = tasks.predict_drafts_task
+    task = tasks.qa_predict_drafts_task
     with mock.patch.object(task, "apply_async", wraps=task.apply_async) as send:
         [answer] = qa_inference_service.predict_batch(qa_version, [QUESTION])
     send.assert_called_once()
@@ -49,7 +48,7 @@ def test_worker_mode_sends_the_question_and_its_paragraph_and_decodes_the_answer
 @pytest.mark.django_db
 def test_local_mode_answers_in_this_process(settings, qa_version):
     settings.STUMPER_INFERENCE_MODE = "local"
-    with mock.patch.object(tasks.predict_drafts_task, "apply_async") as send:
+    with mock.patch.object(tasks.qa_predict_drafts_task, "apply_async") as send:
         [answer] = qa_inference_service.predict_batch(qa_version, [QUESTION])
     send.assert_not_called()
     assert isinstance(answer, QAPrediction)

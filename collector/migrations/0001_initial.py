@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import migrations, models
 
 import collector.models
+import courses.models
 
 
 class Migration(migrations.Migration):
@@ -22,7 +23,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(max_length=200)),
-                ('join_code', models.CharField(default=collector.models.new_join_code, max_length=16, unique=True)),
+                ('join_code', models.CharField(default=courses.models.new_join_code, max_length=16, unique=True)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('instructors', models.ManyToManyField(blank=True, related_name='taught_courses', to=settings.AUTH_USER_MODEL)),
                 ('owner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='owned_courses', to=settings.AUTH_USER_MODEL)),

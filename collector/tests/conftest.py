@@ -1,6 +1,8 @@
 """Fixtures of the quality-loop tests (validation, review, appeals, duplicates, the coach)."""
 import pytest
 
+from courses.services import course_join
+
 
 @pytest.fixture(autouse=True)
 def _fresh_quality_caches():
@@ -20,12 +22,11 @@ def _fresh_quality_caches():
 @pytest.fixture
 def classmates(course):
     """Three more students of ``course``: bob, carol and dave."""
-    from collector import services
     from collector.tests.factories import make_user
 
     users = [make_user(name) for name in ("bob", "carol", "dave")]
     for user in users:
-        services.course_join(user=user, join_code=course.join_code)
+        course_join(user=user, join_code=course.join_code)
     return users
 
 

@@ -3,6 +3,7 @@ import contextlib
 
 from accounts.models import User
 from accounts.services import user_create
+from courses.services import course_join
 from mlcore.configs import MCPrediction
 
 PASSWORD = "a-long-test-password-42"
@@ -32,10 +33,9 @@ HOSTILE_USERNAME = "-2+3"
 
 def enrol_hostile_student(course) -> User:
     """A student of ``course`` whose every text field would run as a spreadsheet formula."""
-    from collector import services
 
     user = make_user(HOSTILE_USERNAME, **HOSTILE_PROFILE)
-    services.course_join(user=user, join_code=course.join_code)
+    course_join(user=user, join_code=course.join_code)
     return user
 
 
@@ -137,8 +137,8 @@ async def _models_loaded(round_id: int) -> None:
     """The round's models loaded in this process (as the socket's warm-up does), failures ignored."""
     from channels.db import database_sync_to_async
 
-    from collector.inference import inference_service
     from collector.models import Round
+    from modelhub.inference import inference_service
 
     round_ = await database_sync_to_async(
         Round.objects.select_related("live_model", "answer_only_model").filter(pk=round_id).first)()

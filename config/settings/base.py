@@ -39,7 +39,10 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc served from here, not from a CDN
+    "core",
     "accounts",
+    "courses",
+    "modelhub",
     "collector",
     "annotation",
     "evaluation",

@@ -9,6 +9,7 @@ from django.utils.safestring import mark_safe
 
 from evaluation.ambiguity_sections import (
     FIGURE_SIDE,
+    SelectionalProbe,
     retrieval_payload,
     retrieval_section,
     retrieval_text,
@@ -17,7 +18,7 @@ from evaluation.ambiguity_sections import (
     selectional_text,
     selectional_unavailable,
 )
-from evaluation.ambiguity_services import SelectionalProbe, ambiguity_retrieval
+from evaluation.ambiguity_services import ambiguity_retrieval
 from evaluation.charts import render_chart
 from evaluation.sections import check_section, table_csv
 from evaluation.tests.ambiguity_data import BIOGRAPHIES

@@ -6,8 +6,8 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from annotation import selectors
-from annotation.exceptions import AccessError
 from annotation.models import Project
+from core.exceptions import AccessError
 
 
 def read_json(path: Path, what: str = "file") -> Any:

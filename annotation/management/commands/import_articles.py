@@ -4,8 +4,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation import services
-from annotation.exceptions import ImportFailed
 from annotation.management.commands._common import project_named
+from core.exceptions import ImportFailed
 
 
 class Command(BaseCommand):

@@ -4,9 +4,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation import services
-from annotation.exceptions import ImportFailed
 from annotation.management.commands._common import project_named, read_json
 from annotation.models import Split
+from core.exceptions import ImportFailed
 
 
 class Command(BaseCommand):

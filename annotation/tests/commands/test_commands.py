@@ -7,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import Article, Paragraph, SpanQuestion
-from collector.models import ModelVersion
+from modelhub.models import ModelVersion
 
 pytestmark = pytest.mark.django_db
 

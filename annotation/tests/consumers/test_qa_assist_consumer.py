@@ -8,9 +8,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from annotation import services
-from annotation.inference import qa_inference_service
 from annotation.routing import websocket_urlpatterns
 from annotation.tests.factories import FA_CONTEXT, ZWNJ, selection
+from modelhub.inference import qa_inference_service
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -86,7 +86,7 @@ async def test_a_failing_model_reports_unavailable(project, paragraph, crowdwork
     session = await _session(project, crowdworker, qa_version)
     communicator = await connect(crowdworker, session.pk)
     await communicator.receive_json_from(timeout=10)
-    with mock.patch("annotation.inference.predict_qa", side_effect=RuntimeError("weights gone")):
+    with mock.patch("modelhub.inference.predict_qa", side_effect=RuntimeError("weights gone")):
         await communicator.send_json_to({"type": "draft", "question": "Where?", "seq": 1})
         reply = await communicator.receive_json_from(timeout=30)
     assert reply["type"] == "status" and reply["state"] == "unavailable" and "questions are saved" in reply["message"]
@@ -146,7 +146,7 @@ async def test_too_many_drafts_are_rate_limited(project, paragraph, crowdworker,
 
 async def test_in_worker_mode_the_inference_task_answers_and_its_failure_is_unavailable(
         project, paragraph, crowdworker, qa_version, settings):
-    from annotation.tasks import predict_drafts_task
+    from modelhub.tasks import qa_predict_drafts_task as predict_drafts_task
 
     settings.STUMPER_INFERENCE_MODE = "worker"  # eager Celery in tests: the task runs here
     session = await _session(project, crowdworker, qa_version)
@@ -155,7 +155,7 @@ async def test_in_worker_mode_the_inference_task_answers_and_its_failure_is_unav
     # The eager task runs in the batcher's thread, where a database connection would outlive the
     # test (a worker closes its own); the version's lookup is tested in collector/tests/test_inference.py.
     with mock.patch.object(predict_drafts_task, "apply_async", wraps=predict_drafts_task.apply_async) as send, \
-            mock.patch("collector.inference.model_version_get", return_value=qa_version):
+            mock.patch("modelhub.inference.model_version_get", return_value=qa_version):
         await communicator.send_json_to({"type": "draft", "question": "Where do the rivers meet?", "seq": 1})
         reply = await communicator.receive_json_from(timeout=30)
     assert reply["type"] == "prediction" and reply["seq"] == 1 and send.call_count == 1

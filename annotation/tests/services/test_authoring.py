@@ -6,9 +6,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from annotation import services
-from annotation.exceptions import AccessError
 from annotation.models import AnnotationSession, Paragraph, SpanAnswer, SpanQuestion
 from annotation.tests.factories import EN_CONTEXT, FA_CONTEXT, ZWNJ, add_paragraphs, answer, selection
+from core.exceptions import AccessError
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,10 @@ import pytest
 from django.conf import settings
 
 from annotation import services
-from annotation.exceptions import ImportFailed
 from annotation.models import Article, Paragraph, SpanAnswer, SpanQuestion
 from annotation.squad_selectors import project_squad_dict, project_squad_questions
 from annotation.tests.factories import make_project
+from core.exceptions import ImportFailed
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from collector import selectors
-from collector.exceptions import AccessError
 from collector.validation import first_message
+from core.exceptions import AccessError
 from evaluation.export_weights import evaluation_run_weights
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from collector import grades, selectors
-from collector.exceptions import AccessError
+from core.exceptions import AccessError
 
 
 def non_negative_number(text: str) -> float:

@@ -10,7 +10,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from collector import duplicates, selectors
-from collector.exceptions import AccessError
+from core.exceptions import AccessError
 
 
 def _threshold(value: str) -> float:

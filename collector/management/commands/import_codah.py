@@ -4,7 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from collector import selectors, services
-from collector.exceptions import AccessError, ImportFailed
+from core.exceptions import AccessError, ImportFailed
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from collector import selectors
 from collector.cv_accuracy import FOLD_MEAN_LABEL, POOLED_LABEL
-from collector.exceptions import AccessError
+from core.exceptions import AccessError
 
 
 class Command(BaseCommand):

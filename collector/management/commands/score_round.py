@@ -16,13 +16,13 @@ from django.db import connections
 
 from collector import scoring, selectors
 from collector.cv_accuracy import fold_questions, small_folds_warning
-from collector.exceptions import AccessError
 from collector.models import ScoringRun
 from collector.presentation import (
     scoring_percent,
     scoring_progress_text,
     scoring_result_text,
 )
+from core.exceptions import AccessError
 
 POLL_SECONDS = 0.5
 

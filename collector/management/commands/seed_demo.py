@@ -4,8 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotation import demo as annotation_demo
 from collector import demo
-from collector.exceptions import AccessError
 from collector.validation import first_message
+from core.exceptions import AccessError
 
 
 class Command(BaseCommand):

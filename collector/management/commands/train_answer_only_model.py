@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from collector import answer_only, selectors
-from collector.exceptions import AccessError
 from collector.validation import first_message
+from core.exceptions import AccessError
 
 
 class Command(BaseCommand):

@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from collector import selectors, training
-from collector.exceptions import AccessError, ImportFailed
 from collector.validation import first_message
+from core.exceptions import AccessError, ImportFailed
 from mlcore.configs import FineTuneConfig, TrainProgress
 from mlcore.models.loading import ModelLoadError
 

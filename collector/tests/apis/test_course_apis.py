@@ -4,8 +4,9 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from collector import services
-from collector.models import Course, Round
+from collector.models import Round
+from courses.models import Course
+from courses.services import course_create
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ def client_of(user) -> APIClient:
 
 class CourseListApiTests:
     def test_each_sees_their_courses_with_their_role(self, instructor, other_instructor, student, course, round_):
-        services.course_create(owner=other_instructor, name="Other course")
+        course_create(owner=other_instructor, name="Other course")
         mine = client_of(instructor).get(reverse("api:course_list")).json()
         assert [c["name"] for c in mine["results"]] == ["NLP 101"]
         row = mine["results"][0]

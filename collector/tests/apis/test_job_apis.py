@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 from collector import services
 from collector.models import ScoringRun, TrainingJob
 from collector.tests.factories import question_data
+from courses.services import course_create
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +91,7 @@ class TrainingApiTests:
         assert again.status_code == 400 and "already being trained" in again.data["name"][0]
 
     def test_live_round_of_another_course_is_refused(self, instructor, other_instructor, graded_round):
-        other = services.round_create(course=services.course_create(owner=other_instructor, name="B"), name="b1")
+        other = services.round_create(course=course_create(owner=other_instructor, name="B"), name="b1")
         response = client_of(instructor).post(reverse("api:training_start", args=[graded_round.pk]),
                                               {"name": "m2", "make_live_round_id": other.pk}, format="json")
         assert response.status_code == 403 and not TrainingJob.objects.exists()

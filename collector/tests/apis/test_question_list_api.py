@@ -4,6 +4,7 @@ from rest_framework.test import APIClient
 
 from collector import services
 from collector.tests.factories import question_data
+from courses.services import course_join
 
 URL = reverse("api:question_list")
 
@@ -12,7 +13,7 @@ URL = reverse("api:question_list")
 class QuestionListApiTests:
     def test_lists_own_questions_with_predictions(self, student, outsider, round_, course, fake_model):
         services.question_submit(user=student, round_id=round_.pk, **question_data(correct_index=0))
-        services.course_join(user=outsider, join_code=course.join_code)
+        course_join(user=outsider, join_code=course.join_code)
         services.question_submit(user=outsider, round_id=round_.pk, **question_data(prompt="Not yours. It"))
         client = APIClient()
         client.force_login(student)

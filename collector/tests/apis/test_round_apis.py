@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 from collector import round_settings, services
 from collector.models import Round
 from collector.tests.factories import question_data
+from modelhub.services import model_version_register
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +95,7 @@ class RoundSettingsApiTests:
         assert (round_.weight_live, round_.weight_cv, round_.scoring_config, round_.closes_at) == (1.0, 1.0, {}, None)
 
     def test_a_qa_model_cannot_be_live(self, instructor, round_):
-        qa = services.model_version_register(name="qa-1", kind="question_answering", path="/m/qa")
+        qa = model_version_register(name="qa-1", kind="question_answering", path="/m/qa")
         response = client_of(instructor).post(reverse("api:round_settings_update", args=[round_.pk]),
                                               {"live_model": qa.pk}, format="json")
         assert response.status_code == 400 and "live_model" in response.data

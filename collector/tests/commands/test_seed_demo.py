@@ -5,8 +5,10 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
-from collector import demo, services
-from collector.models import Course, Prediction, Question, Round
+from collector import demo
+from collector.models import Prediction, Question, Round
+from courses.models import Course
+from modelhub.services import model_version_default
 
 
 def seed() -> str:
@@ -31,7 +33,7 @@ def test_seed_creates_logins_course_round_and_questions():
     assert set(course.enrollments.values_list("user__username", flat=True)) == {"alice", "bob"}
     round_ = Round.objects.get(name="demo-round-1")
     assert round_.course == course and round_.is_open()
-    assert round_.live_model == services.model_version_default()
+    assert round_.live_model == model_version_default()
     questions = Question.objects.filter(round=round_)
     assert 6 <= questions.count() <= 8
     assert set(questions.values_list("author__username", flat=True)) == {"alice", "bob"}

@@ -4,8 +4,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from collector.models import ModelVersion, Round
+from collector.models import Round
 from collector.tests.commands.conftest import GOOD_ROWS, tsv
+from modelhub.models import ModelVersion
 
 
 @pytest.fixture
@@ -80,7 +81,7 @@ def test_mistakes_fail_before_training(tmp_path, model_dir, train_tsv, plain_rou
 
 @pytest.mark.django_db
 def test_refuses_to_overwrite_the_zero_shot_default(model_dir, train_tsv, tiny_model_dir):
-    from collector.services import DEFAULT_MODEL_NAME, model_version_default
+    from modelhub.services import DEFAULT_MODEL_NAME, model_version_default
 
     model_version_default()
     with pytest.raises(CommandError, match="already registered"):

@@ -5,10 +5,11 @@ import pytest
 from channels.db import database_sync_to_async
 
 from collector import services
-from collector.inference import predict_examples
 from collector.models import CoachWarning, Round
 from collector.tests.factories import connect_author_socket, question_data
 from mlcore.configs import MCExample
+from modelhub.inference import predict_examples
+from modelhub.services import model_version_register
 
 pytestmark = pytest.mark.django_db(transaction=True)
 connect = connect_author_socket
@@ -55,7 +56,7 @@ async def test_a_draft_like_an_existing_question_is_flagged(student, open_round)
 
 
 async def test_the_answer_only_model_warns_when_it_finds_the_answer(student, open_round, tiny_model_dir):
-    answer_only = await database_sync_to_async(services.model_version_register)(
+    answer_only = await database_sync_to_async(model_version_register)(
         name="tiny-answer-only", kind="multiple_choice", path=str(tiny_model_dir))
     await database_sync_to_async(Round.objects.filter(pk=open_round.pk).update)(answer_only_model=answer_only)
     choices = ["got wet.", "stayed dry.", "flew home.", "ate the rain."]

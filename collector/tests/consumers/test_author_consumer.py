@@ -8,9 +8,9 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from collector.inference import inference_service
 from collector.models import Question
 from collector.tests.factories import connect_author_socket
+from modelhub.inference import inference_service
 
 pytestmark = pytest.mark.django_db(transaction=True)
 connect = connect_author_socket
@@ -125,8 +125,8 @@ async def test_closed_round_and_missing_round_are_refused(student, open_round):
 
 async def test_model_failure_is_reported_and_authoring_goes_on(student, open_round):
     communicator = await connect(student, open_round.pk)
-    with mock.patch("collector.inference.load_scorer", side_effect=OSError("no weights")), \
-            mock.patch("collector.inference.scorer_loaded", return_value=False):
+    with mock.patch("modelhub.inference.load_scorer", side_effect=OSError("no weights")), \
+            mock.patch("modelhub.inference.scorer_loaded", return_value=False):
         await communicator.send_json_to(DRAFT)
         reply = await communicator.receive_json_from(timeout=10)
         if reply["state"] == "loading":  # the load started on connect had not failed yet; now it does
@@ -151,14 +151,14 @@ async def test_overload_tells_the_author_the_model_is_busy(student, open_round):
 
 
 async def test_in_worker_mode_a_draft_is_answered_by_the_inference_task(student, open_round, settings):
-    from collector.tasks import predict_drafts_task
+    from modelhub.tasks import predict_drafts_task
 
     settings.STUMPER_INFERENCE_MODE = "worker"  # eager Celery in tests: the task runs here
     communicator = await connect(student, open_round.pk)
     # The eager task runs in the batcher's thread, where a database connection would outlive the
     # test (a worker closes its own); the version's lookup is tested in collector/tests/test_inference.py.
     with mock.patch.object(predict_drafts_task, "apply_async", wraps=predict_drafts_task.apply_async) as send, \
-            mock.patch("collector.inference.model_version_get", return_value=open_round.live_model):
+            mock.patch("modelhub.inference.model_version_get", return_value=open_round.live_model):
         await communicator.send_json_to({**DRAFT, "seq": 3})
         reply = await communicator.receive_json_from(timeout=30)
     assert reply["type"] == "prediction" and reply["seq"] == 3 and reply["model_version"] == "tiny-test-model"
@@ -170,7 +170,7 @@ async def test_in_worker_mode_a_draft_is_answered_by_the_inference_task(student,
 async def test_in_worker_mode_no_answer_in_time_is_unavailable_and_authoring_goes_on(student, open_round, settings):
     from celery.exceptions import TimeoutError as CeleryTimeoutError
 
-    from collector.tasks import predict_drafts_task
+    from modelhub.tasks import predict_drafts_task
 
     settings.STUMPER_INFERENCE_MODE = "worker"
     no_worker = mock.MagicMock()
@@ -180,7 +180,7 @@ async def test_in_worker_mode_no_answer_in_time_is_unavailable_and_authoring_goe
         await communicator.send_json_to({**DRAFT, "seq": 1})
         reply = await communicator.receive_json_from(timeout=10)
     assert reply["type"] == "status" and reply["state"] == "unavailable" and reply["seq"] == 1
-    with mock.patch("collector.inference.model_version_get", return_value=open_round.live_model):
+    with mock.patch("modelhub.inference.model_version_get", return_value=open_round.live_model):
         await communicator.send_json_to({**DRAFT, "seq": 2})  # the worker is back
         assert (await communicator.receive_json_from(timeout=30))["type"] == "prediction"
     await communicator.disconnect()
@@ -189,17 +189,17 @@ async def test_in_worker_mode_no_answer_in_time_is_unavailable_and_authoring_goe
 async def test_a_model_still_loading_is_announced_and_the_draft_answered_once_loaded(student, open_round):
     import threading
 
-    import collector.inference
+    import modelhub.inference
 
     release = threading.Event()
-    real_load = collector.inference.load_scorer
+    real_load = modelhub.inference.load_scorer
 
     def slow_load(spec):
         assert release.wait(timeout=20)
         return real_load(spec)
 
-    with mock.patch("collector.inference.load_scorer", side_effect=slow_load), \
-            mock.patch("collector.inference.scorer_loaded", return_value=False):
+    with mock.patch("modelhub.inference.load_scorer", side_effect=slow_load), \
+            mock.patch("modelhub.inference.scorer_loaded", return_value=False):
         communicator = await connect(student, open_round.pk, loaded=False)  # a fresh process: nothing loaded
         await communicator.send_json_to({**DRAFT, "seq": 1})
         reply = await communicator.receive_json_from(timeout=10)
@@ -215,11 +215,11 @@ async def test_a_model_still_loading_is_announced_and_the_draft_answered_once_lo
 async def test_an_expected_timeout_is_logged_as_one_line(student, open_round, caplog):
     communicator = await connect(student, open_round.pk)
     with mock.patch.object(inference_service, "predict_draft", side_effect=TimeoutError()), \
-            caplog.at_level("WARNING", logger="collector.consumers"):
+            caplog.at_level("WARNING", logger="core.sockets"):
         await communicator.send_json_to(DRAFT)
         reply = await communicator.receive_json_from(timeout=10)
     assert reply["type"] == "status" and reply["state"] == "unavailable"
-    records = [r for r in caplog.records if r.name == "collector.consumers"]
+    records = [r for r in caplog.records if r.name == "core.sockets"]
     assert len(records) == 1 and records[0].levelname == "WARNING" and records[0].exc_info is None
     assert "no answer within" in records[0].getMessage()
     await communicator.disconnect()

@@ -93,6 +93,8 @@ async def test_no_runs_yet_is_an_empty_list(instructor, round_):
     await communicator.send_json_to({"type": "ping"})
     assert await communicator.receive_json_from(timeout=5) == {"type": "pong"}
     await communicator.send_to(text_data="start scoring please")
+    assert await communicator.receive_json_from(timeout=5) == {"type": "error", "message": "Message is not valid JSON."}
+    await communicator.send_json_to({"type": "score"})
     reply = await communicator.receive_json_from(timeout=5)
     assert reply["type"] == "error" and "only reports progress" in reply["message"]
     await communicator.disconnect()

@@ -2,9 +2,9 @@
 import pytest
 
 from collector import job_selectors
-from collector.exceptions import AccessError
 from collector.models import TrainingJob
 from collector.tests.factories import finished_scoring_run
+from core.exceptions import AccessError
 
 pytestmark = pytest.mark.django_db
 

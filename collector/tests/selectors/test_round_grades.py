@@ -3,6 +3,7 @@ import pytest
 
 from collector import grades, selectors, services
 from collector.tests.factories import finished_scoring_run, make_user, question_data
+from courses.services import course_join
 
 
 @pytest.mark.django_db
@@ -40,7 +41,7 @@ def test_queries_do_not_grow_with_students(graded_round, course):
     with CaptureQueriesContext(connection) as before:
         grades.round_grades(round_=graded_round)
     for i in range(5):
-        services.course_join(user=make_user(f"extra{i}"), join_code=course.join_code)
+        course_join(user=make_user(f"extra{i}"), join_code=course.join_code)
     with CaptureQueriesContext(connection) as after:
         assert len(grades.round_grades(round_=graded_round)) == 8
     assert len(after) == len(before)

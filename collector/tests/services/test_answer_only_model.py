@@ -6,11 +6,13 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from collector import answer_only, coach, services, tasks
-from collector.inference import scorer_spec_for
-from collector.models import CoachWarning, ModelVersion, Prediction, Round
+from collector.models import CoachWarning, Prediction, Round
 from collector.tests.factories import question_data
 from mlcore.models.inference import read_training_meta
 from mlcore.models.scorer_cache import load_scorer
+from modelhub.inference import scorer_spec_for
+from modelhub.models import ModelVersion
+from modelhub.services import model_version_register
 
 pytestmark = pytest.mark.django_db
 TINY_TRAINING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}
@@ -64,7 +66,7 @@ def test_too_few_questions_are_refused(peer_round, student, fake_model):
 
 
 def test_a_model_of_someone_else_with_that_name_is_never_overwritten(trainable_round):
-    services.model_version_register(name="r1-answer-only", kind="multiple_choice", path="/elsewhere")
+    model_version_register(name="r1-answer-only", kind="multiple_choice", path="/elsewhere")
     with pytest.raises(ValidationError, match="not this round's answer-only model"):
         answer_only.round_answer_only_model_train(round_=trainable_round)
 

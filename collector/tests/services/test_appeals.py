@@ -3,8 +3,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from collector import selectors, validation_services
-from collector.exceptions import AccessError
 from collector.models import Appeal, Question, ReviewDecision
+from core.exceptions import AccessError
 
 pytestmark = pytest.mark.django_db
 

@@ -6,42 +6,46 @@ from django.utils import timezone
 
 from accounts.models import User
 from collector import services
-from collector.exceptions import AccessError, ImportFailed
-from collector.models import Enrollment, ModelVersion, Question
+from collector.models import Question
+from core.exceptions import AccessError, ImportFailed
+from courses.models import Enrollment
+from courses.services import course_create, course_join, student_register
+from modelhub.models import ModelVersion
+from modelhub.services import DEFAULT_MODEL_NAME, model_version_register
 
 
 @pytest.mark.django_db
 def test_only_instructors_create_courses(student):
     with pytest.raises(AccessError):
-        services.course_create(owner=student, name="Mine")
+        course_create(owner=student, name="Mine")
 
 
 @pytest.mark.django_db
 def test_course_gets_a_join_code_and_owner_teaches_it(instructor):
-    course = services.course_create(owner=instructor, name="NLP")
+    course = course_create(owner=instructor, name="NLP")
     assert len(course.join_code) == 8
     assert course.instructors.filter(pk=instructor.pk).exists()
 
 
 @pytest.mark.django_db
 def test_join_code_is_case_insensitive_and_joining_twice_is_harmless(instructor, student):
-    course = services.course_create(owner=instructor, name="NLP")
-    services.course_join(user=student, join_code=course.join_code.lower())
-    services.course_join(user=student, join_code=f"  {course.join_code} ")
+    course = course_create(owner=instructor, name="NLP")
+    course_join(user=student, join_code=course.join_code.lower())
+    course_join(user=student, join_code=f"  {course.join_code} ")
     assert Enrollment.objects.filter(course=course, user=student).count() == 1
 
 
 @pytest.mark.django_db
 def test_register_with_wrong_code_creates_no_user(course):
     with pytest.raises(ValidationError) as caught:
-        services.student_register(username="newbie", password="a-long-password-1", join_code="NOPE")
+        student_register(username="newbie", password="a-long-password-1", join_code="NOPE")
     assert "join_code" in caught.value.message_dict
     assert not User.objects.filter(username="newbie").exists()
 
 
 @pytest.mark.django_db
 def test_register_enrols_the_student(course):
-    user = services.student_register(username="newbie", password="a-long-password-1", join_code=course.join_code)
+    user = student_register(username="newbie", password="a-long-password-1", join_code=course.join_code)
     assert user.role == User.Role.STUDENT
     assert course.enrollments.filter(user=user).exists()
 
@@ -49,17 +53,17 @@ def test_register_enrols_the_student(course):
 @pytest.mark.django_db
 def test_register_with_weak_password_or_taken_name_fails_cleanly(course, student):
     with pytest.raises(ValidationError) as weak:
-        services.student_register(username="other", password="123", join_code=course.join_code)
+        student_register(username="other", password="123", join_code=course.join_code)
     assert "password" in weak.value.message_dict
     with pytest.raises(ValidationError) as taken:
-        services.student_register(username=student.username.upper(), password="a-long-password-1", join_code=course.join_code)
+        student_register(username=student.username.upper(), password="a-long-password-1", join_code=course.join_code)
     assert "username" in taken.value.message_dict
 
 
 @pytest.mark.django_db
 def test_round_defaults_to_model_version_zero(course):
     round_ = services.round_create(course=course, name="r0")
-    assert round_.live_model.name == services.DEFAULT_MODEL_NAME
+    assert round_.live_model.name == DEFAULT_MODEL_NAME
     assert round_.live_model.kind == ModelVersion.Kind.ZERO_SHOT
     assert round_.is_open()
 
@@ -75,15 +79,15 @@ def test_round_name_must_be_command_friendly_and_dates_ordered(course):
 
 @pytest.mark.django_db
 def test_model_version_register_is_idempotent_on_name():
-    first = services.model_version_register(name="v1", kind="multiple_choice", path="/a")
-    second = services.model_version_register(name="v1", kind="multiple_choice", path="/b", metrics={"acc": 0.5})
+    first = model_version_register(name="v1", kind="multiple_choice", path="/a")
+    second = model_version_register(name="v1", kind="multiple_choice", path="/b", metrics={"acc": 0.5})
     assert first.pk == second.pk
     assert second.path == "/b"
 
 
 @pytest.mark.django_db
 def test_live_model_must_be_multiple_choice(open_round):
-    qa = services.model_version_register(name="qa", kind="question_answering", path="/qa")
+    qa = model_version_register(name="qa", kind="question_answering", path="/qa")
     with pytest.raises(ValidationError):
         services.round_set_live_model(round_=open_round, model_version=qa)
 

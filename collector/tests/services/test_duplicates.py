@@ -4,6 +4,7 @@ import pytest
 from collector import duplicates, services
 from collector.models import Question
 from collector.tests.factories import question_data
+from courses.services import course_create, course_join
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +28,8 @@ def test_round_pairs_include_other_rounds_and_imports_but_not_other_courses(subm
     other_round = services.round_create(course=course, name="r2")
     copy = services.question_submit(user=student, round_id=other_round.pk, **question_data(
         prompt=submitted.prompt.lower() + "!", choices=list(reversed(submitted.choices)), correct_index=3))
-    elsewhere = services.course_create(owner=instructor, name="Other course")
-    services.course_join(user=student, join_code=elsewhere.join_code)
+    elsewhere = course_create(owner=instructor, name="Other course")
+    course_join(user=student, join_code=elsewhere.join_code)
     far = services.round_create(course=elsewhere, name="far")
     services.question_submit(user=student, round_id=far.pk, **question_data())
     pairs = duplicates.round_duplicate_pairs(round_=peer_round)

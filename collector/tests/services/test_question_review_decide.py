@@ -3,9 +3,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from collector import grades, selectors, services, validation_services
-from collector.exceptions import AccessError
 from collector.models import CVPrediction, Prediction, Question, ReviewDecision, Round
 from collector.tests.factories import finished_scoring_run, question_data, validate
+from core.exceptions import AccessError
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from collector import services
-from collector.exceptions import AccessError
 from collector.models import Prediction, Question
+from core.exceptions import AccessError
 
 CHOICES = ["bakes a cake.", "flies to the moon.", "eats a chair.", "sings to the oven."]
 

@@ -8,8 +8,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from collector import services, tasks, training, training_jobs
-from collector.models import ModelVersion, Prediction, Question, Round, TrainingJob
+from collector.models import Prediction, Question, Round, TrainingJob
 from collector.tests.factories import question_data
+from courses.services import course_create, course_join
+from modelhub.models import ModelVersion
 
 TINY_TRAINING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}
 
@@ -34,8 +36,8 @@ def two_rounds(open_round, course, student, tiny_model_dir, fake_model):
         services.question_submit(user=student, round_id=open_round.pk, **question_data(prompt=f"First {i}. He"))
     for i in range(2):
         services.question_submit(user=student, round_id=second.pk, **question_data(prompt=f"Second {i}. He"))
-    other = services.course_create(owner=course.owner, name="Other course")
-    services.course_join(user=student, join_code=other.join_code)
+    other = course_create(owner=course.owner, name="Other course")
+    course_join(user=student, join_code=other.join_code)
     elsewhere = services.round_create(course=other, name="elsewhere")
     services.question_submit(user=student, round_id=elsewhere.pk, **question_data(prompt="Elsewhere. He"))
     return open_round, second
@@ -105,7 +107,7 @@ def test_start_checks_before_queueing(two_rounds, instructor, other_instructor, 
         training_jobs.training_job_start(round_=first, name="next-one")
     with pytest.raises(ValidationError, match="already exists"):
         training_jobs.training_job_start(round_=first, name=first.live_model.name)
-    foreign = services.round_create(course=services.course_create(owner=other_instructor, name="X"), name="x1")
+    foreign = services.round_create(course=course_create(owner=other_instructor, name="X"), name="x1")
     with pytest.raises(ValidationError, match="same course"):
         training_jobs.training_job_start(round_=first, name="n2", make_live_round=foreign)
     with pytest.raises(ValidationError, match="no questions"):

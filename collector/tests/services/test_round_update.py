@@ -2,9 +2,11 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from collector import round_settings, services
-from collector.models import ModelVersion, Round, ScoringRun
+from collector import round_settings
+from collector.models import Round, ScoringRun
 from collector.scoring import scoring_config_for
+from modelhub.models import ModelVersion
+from modelhub.services import model_version_register
 
 
 @pytest.mark.django_db
@@ -22,7 +24,7 @@ class RoundUpdateTests:
         assert (config.epochs, config.learning_rate, config.freeze_layers, config.cache_frozen) == (3, 3e-5, 2, True)
 
     def test_live_model_must_answer_multiple_choice(self, round_):
-        qa = services.model_version_register(name="qa-1", kind=ModelVersion.Kind.QUESTION_ANSWERING, path="/m/qa")
+        qa = model_version_register(name="qa-1", kind=ModelVersion.Kind.QUESTION_ANSWERING, path="/m/qa")
         before = round_.live_model_id
         with pytest.raises(ValidationError, match="multiple-choice"):
             round_settings.round_update(round_=round_, live_model=qa, weight_live=5.0)

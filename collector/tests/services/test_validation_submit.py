@@ -9,9 +9,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from collector import validation_selectors, validation_services
-from collector.exceptions import AccessError
 from collector.models import Question, ReviewDecision, Round, Validation
 from collector.tests.factories import validate
+from core.exceptions import AccessError
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,8 @@ import html
 import pytest
 from django.urls import reverse
 
-from collector.models import Course, Round
+from collector.models import Round
+from courses.models import Course
 
 COURSES_URL = reverse("collector:course_list")
 

@@ -4,6 +4,7 @@ from django.urls import reverse
 from collector import services
 from collector.models import Question
 from collector.tests.factories import question_data
+from courses.services import course_join
 
 URL = reverse("collector:dashboard")
 
@@ -48,7 +49,7 @@ class DashboardTests:
 
     def test_only_own_questions(self, client, student, outsider, round_, course, fake_model):
         services.question_submit(user=student, round_id=round_.pk, **question_data(prompt="Alice's secret prompt. She"))
-        services.course_join(user=outsider, join_code=course.join_code)
+        course_join(user=outsider, join_code=course.join_code)
         client.force_login(outsider)
         assert "Alice's secret prompt" not in client.get(URL).content.decode()
 

@@ -3,6 +3,7 @@ from django.urls import reverse
 
 from collector import services
 from collector.tests.factories import make_user, question_data
+from courses.services import course_join
 
 
 def round_url(round_) -> str:
@@ -12,7 +13,7 @@ def round_url(round_) -> str:
 @pytest.fixture
 def questions(round_, student, course, fake_model):
     bob = make_user("bob")
-    services.course_join(user=bob, join_code=course.join_code)
+    course_join(user=bob, join_code=course.join_code)
     services.question_submit(
         user=student, round_id=round_.pk, **question_data(prompt="Alice fools it. She", correct_index=0, categories=["idioms"])
     )

@@ -10,6 +10,8 @@ from django.urls import reverse
 from collector import services
 from collector.models import Question, ScoringRun, TrainingJob
 from collector.tests.factories import finished_scoring_run, question_data
+from courses.services import course_create
+from modelhub.services import model_version_default, model_version_register
 
 
 def url(name, round_) -> str:
@@ -184,15 +186,15 @@ class ModelTrainTests:
          ("has space", "no spaces"), ("", "This field is required.")],
     )
     def test_refusals(self, client, instructor, round_, five_questions, name, message):
-        services.model_version_default()
-        services.model_version_register(name="mc-existing", kind="multiple_choice", path="/models/mc-existing")
+        model_version_default()
+        model_version_register(name="mc-existing", kind="multiple_choice", path="/models/mc-existing")
         client.force_login(instructor)
         with mock.patch("collector.tasks.training_job_run_task.delay") as delay:
             response = client.post(url("round_model_train", round_), {"name": name}, follow=True)
         assert message in messages_of(response)[0] and not delay.called
 
     def test_no_questions_and_foreign_round(self, client, instructor, other_instructor, round_):
-        other_course = services.course_create(owner=other_instructor, name="Other")
+        other_course = course_create(owner=other_instructor, name="Other")
         other_round = services.round_create(course=other_course, name="elsewhere")
         client.force_login(instructor)
         response = client.post(url("round_model_train", round_), {"name": "m1"}, follow=True)

@@ -6,12 +6,12 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.services.projects import project_create
-from collector.models import ModelVersion
-from collector.services import model_version_register
 from evaluation.models import EvaluationRun
 from evaluation.tests.ambiguity_data import NAMES, make_project, write_articles, write_occupations
 from mlcore.bias.ambiguity import gender_goodness_of_fit
 from mlcore.testing import build_tiny_bert_qa
+from modelhub.models import ModelVersion
+from modelhub.services import model_version_register
 
 KEYS = {"probe", "retriever", "lookup", "k", "n_passages", "n_questions", "baseline_female", "counts", "female_share",
         "expected", "chi2", "dof", "pvalue", "log10_pvalue", "degenerate", "caveat", "occupations", "most_female", "most_male",

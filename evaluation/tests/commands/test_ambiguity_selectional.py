@@ -8,13 +8,13 @@ import pytest
 from django.core.management import CommandError, call_command
 from scipy import stats
 
-from collector.models import ModelVersion
-from collector.services import model_version_register
 from evaluation.models import EvaluationRun
 from evaluation.tests.ambiguity_data import question_record, write_r16_files
 from mlcore.bias.ambiguity import read_ambiguity_jsonl, selectional_recall
 from mlcore.models.qa import ExtractiveQAModel, QAExample, QASpec
 from mlcore.testing import build_tiny_bert_qa
+from modelhub.models import ModelVersion
+from modelhub.services import model_version_register
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "ambiguity"
 KEYS = {"probe", "attribute", "n_questions", "answers_from", "model", "model_revision", "match", "tau", "groups",

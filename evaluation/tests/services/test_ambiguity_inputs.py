@@ -13,9 +13,9 @@ from evaluation.ambiguity_inputs import (
     ambiguity_choice_clean,
     ambiguity_dataset_create,
     ambiguity_sections,
-    evaluation_start_project_with_inputs,
 )
 from evaluation.models import AmbiguityDataset, EvaluationRun
+from evaluation.services import evaluation_start_project_with_inputs
 from evaluation.tests.ambiguity_data import make_project, question_record
 
 pytestmark = pytest.mark.django_db
@@ -146,9 +146,9 @@ def test_a_persian_project_needs_a_persian_occupation_list(instructor):
 
 
 def test_an_uploaded_question_set_is_answered_by_the_projects_qa_model(project, instructor, settings, tmp_path):
-    from collector.models import ModelVersion
-    from collector.services import model_version_register
     from mlcore.testing import build_tiny_bert_qa
+    from modelhub.models import ModelVersion
+    from modelhub.services import model_version_register
 
     settings.STUMPER_AMBIGUITY_QUESTIONS = ""
     project.qa_model = model_version_register(name="tiny-qa", kind=ModelVersion.Kind.QUESTION_ANSWERING,

@@ -1,8 +1,6 @@
 """Retrieval-ambiguity services: passages given directly, a project's passages, and the report section."""
 import pytest
 
-from collector.models import ModelVersion
-from collector.services import model_version_register
 from evaluation.ambiguity_services import AmbiguityInputError, ambiguity_retrieval, ambiguity_retrieval_section
 from evaluation.sections import check_section
 from evaluation.tests.ambiguity_data import BIOGRAPHIES, make_project
@@ -10,6 +8,8 @@ from mlcore.bias.ambiguity_data import UNQOVER_OCCUPATIONS
 from mlcore.bias.gender import LexiconLookup
 from mlcore.bias.retrieval import Passage
 from mlcore.testing import build_tiny_bert_qa
+from modelhub.models import ModelVersion
+from modelhub.services import model_version_register
 
 PASSAGES = [Passage(i, title, text) for i, (title, text) in enumerate(BIOGRAPHIES.items())]
 LOOKUP = LexiconLookup({"florence": "female", "mary": "female", "sally": "female", "yuri": "male", "neil": "male",

@@ -3,8 +3,6 @@ import json
 
 import pytest
 
-from collector.models import ModelVersion
-from collector.services import model_version_register
 from evaluation.ambiguity_services import (
     AmbiguityInputError,
     ambiguity_selectional,
@@ -15,6 +13,8 @@ from evaluation.sections import check_section
 from evaluation.tests.ambiguity_data import question_record, write_r16_files
 from mlcore.models.qa import QASpec
 from mlcore.testing import build_tiny_bert_qa
+from modelhub.models import ModelVersion
+from modelhub.services import model_version_register
 
 
 @pytest.fixture(scope="module")

@@ -173,7 +173,7 @@ class EvaluationRunTests:
             return real(inputs, config=config, progress=recording)
 
         monkeypatch.setattr(services, "round_report", spy)
-        monkeypatch.setattr(services, "PROGRESS_WRITE_SECONDS", 0.0)
+        monkeypatch.setattr(services._ProgressWriter, "every", 0.0)
         run_report(artifact_round, instructor, {**small_config, "max_steps": 30})
         fractions = [f for _, f in seen]
         assert fractions == sorted(fractions) and fractions[0] >= 0 and fractions[-1] <= 1

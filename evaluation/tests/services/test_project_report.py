@@ -29,7 +29,7 @@ def no_probes(monkeypatch):
 
 @pytest.fixture
 def project(instructor, tiny_model_version):
-    from collector.models import ModelVersion
+    from modelhub.models import ModelVersion
 
     qa = ModelVersion.objects.create(name="qa-in-the-loop", kind="question_answering", path="unused", revision="r7")
     project = span_project(instructor, qa_version=qa)

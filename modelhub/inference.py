@@ -1,13 +1,18 @@
-"""Glue between registered model versions and the Django-free scorers in ``mlcore``.
+"""The inference service and its two instances: live multiple-choice scoring and extractive QA.
 
-One process-wide ``InferenceService`` serves websocket drafts: a ``DraftBatcher`` per model
-version batches concurrent drafts, keeps only each connection's newest one and bounds the queue.
-``STUMPER_INFERENCE_MODE`` says where a batch runs: in a thread of the web process (``"local"``,
-the embedded default) or as one Celery task on the ``inference`` queue (``"worker"``, scaled out:
-the web processes then load no model for drafts). Submissions call ``predict_examples`` directly;
-the worker calls it for anything left pending. Both score through ``live_scorer``: each (prompt,
+One process-wide ``InferenceService`` per model family serves websocket drafts: a
+``DraftBatcher`` per model version batches concurrent drafts, keeps only each connection's newest
+one and bounds the queue. ``STUMPER_INFERENCE_MODE`` says where a batch runs: in a thread of the
+web process (``"local"``, the embedded default) or as one Celery task on the ``inference`` queue
+(``"worker"``, scaled out: the web processes then load no model for drafts; ``modelhub.tasks``).
+
+Multiple choice (``inference_service``): submissions call ``predict_examples`` directly; the
+worker calls it for anything left pending. Both score through ``live_scorer``: each (prompt,
 choice) pair or text computed alone, on ``STUMPER_INFERENCE_ENGINE``, kept in a per-process LRU
 of ``STUMPER_INFERENCE_CACHE_SIZE`` entries that drafts and submissions share (mlcore.models.incremental).
+
+Extractive QA (``qa_inference_service``): ``predict_qa`` answers questions synchronously (the
+Celery task that stores a span question's prediction) and serves the annotation socket's drafts.
 """
 import asyncio
 import contextlib
@@ -19,13 +24,15 @@ from typing import Any, TypeVar
 from celery import Task
 from django.conf import settings
 
-from collector.models import ModelVersion
-from collector.selectors import model_version_get
+from core.jobs import task_get
 from mlcore.configs import MCExample, MCPrediction, ScorerKind, ScorerSpec
 from mlcore.models.inference_cache import shared_cache
 from mlcore.models.loading import set_torch_threads
+from mlcore.models.qa import QAExample, QAPrediction, QASpec, load_qa_model, qa_model_loaded
 from mlcore.models.scorer_cache import load_scorer, scorer_loaded
 from mlcore.models.serving import DraftBatcher
+from modelhub.models import ModelVersion
+from modelhub.selectors import model_version_get
 
 logger = logging.getLogger(__name__)
 
@@ -78,8 +85,8 @@ class InferenceService:
 
     ``predict(version, examples)`` answers a batch and ``load(version)`` loads a version's model
     (both synchronous; they run in an executor thread); ``loaded(version)`` says whether this
-    process has it already (a fresh process loads for half a minute: authors are told so). The multiple-choice service below and the
-    span annotation's QA service (``annotation.inference``) are two instances of this class.
+    process has it already (a fresh process loads for half a minute: authors are told so). The multiple-choice service and the
+    span annotation's QA service below are two instances of this class.
 
     With ``STUMPER_INFERENCE_MODE = "worker"`` the batcher stays here, but each batch is sent as
     JSON (``example_type`` records in, ``prediction_type`` records out) to the Celery task that
@@ -198,16 +205,29 @@ class InferenceService:
         )
 
 
-def _predict_drafts_task() -> Task:
-    # Imported when first needed: collector.tasks imports this module, and the web process does
-    # not import the tasks modules otherwise (Celery only autodiscovers them in workers).
-    from collector.tasks import predict_drafts_task
-
-    return predict_drafts_task
-
-
 inference_service = InferenceService(
     lambda version, examples: predict_examples(version, examples), lambda version: live_scorer(version),
     loaded=lambda version: live_scorer_loaded(version),
-    example_type=MCExample, prediction_type=MCPrediction, task=_predict_drafts_task,
+    example_type=MCExample, prediction_type=MCPrediction, task=lambda: task_get("collector.predict_drafts"),
+)
+
+
+def qa_spec_for(version: ModelVersion) -> QASpec:
+    return QASpec(path=version.path, name=version.name, revision=version.revision)
+
+
+def predict_qa(version: ModelVersion, examples: Sequence[QAExample]) -> list[QAPrediction]:
+    """Answer questions with a version's model, loading it on first use in this process."""
+    if version.kind != ModelVersion.Kind.QUESTION_ANSWERING:
+        raise ValueError(f"{version.name} is not an extractive question-answering model")
+    set_torch_threads(settings.STUMPER_TORCH_THREADS)
+    return load_qa_model(qa_spec_for(version)).predict(list(examples))
+
+
+# The same batching service as the authoring page's, answering with extractive QA models (looked up
+# at call time, so the functions can be replaced, e.g. by tests).
+qa_inference_service = InferenceService(
+    lambda version, examples: predict_qa(version, examples), lambda version: load_qa_model(qa_spec_for(version)),
+    loaded=lambda version: qa_model_loaded(qa_spec_for(version)),
+    example_type=QAExample, prediction_type=QAPrediction, task=lambda: task_get("annotation.predict_drafts"),
 )

@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
 
-from collector.ratelimit import CacheRateLimiter, draft_limiter
+from core.ratelimit import CacheRateLimiter, draft_limiter
 
 
 class RecordingCache(LocMemCache):
@@ -89,7 +89,7 @@ def test_a_new_window_opens_when_the_old_one_expires():
 
 def test_a_cache_outage_lets_drafts_through_and_is_logged_once(caplog):
     limiter = CacheRateLimiter(prefix="test", cache=DownCache("ratelimit-down", {}))
-    with caplog.at_level("WARNING", logger="collector.ratelimit"):
+    with caplog.at_level("WARNING", logger="core.ratelimit"):
         assert all(limiter.allow("author:1", rate=0.01, burst=1) for _ in range(3))
     assert len(caplog.records) == 1 and "unavailable" in caplog.records[0].message
 

@@ -11,9 +11,9 @@ import pytest
 from celery import current_app
 from celery.exceptions import TimeoutError as CeleryTimeoutError
 
-from collector import tasks
-from collector.inference import inference_service, predict_examples, record_from_json, record_to_json
 from mlcore.configs import MCExample, MCPrediction
+from modelhub import tasks
+from modelhub.inference import inference_service, predict_examples, record_from_json, record_to_json
 
 EXAMPLE = MCExample(prompt="Tom forgot his umbrella. He", choices=("got wet.", "stayed dry.", "flew home.", "ate the rain."))
 OTHER = MCExample(prompt="The soup was too hot. She", choices=("waited.", "froze it.", "sang.", "drove off."))
@@ -86,7 +86,7 @@ def test_worker_mode_sends_one_task_per_batch_and_decodes_its_answer(settings, t
 def test_worker_mode_never_loads_the_model_in_the_web_process(settings, tiny_model_version):
     settings.STUMPER_INFERENCE_MODE = "worker"
     result = answered([record_to_json(PREDICTION)])
-    with mock.patch("collector.inference.load_scorer", side_effect=AssertionError("loaded here")) as load, \
+    with mock.patch("modelhub.inference.load_scorer", side_effect=AssertionError("loaded here")) as load, \
             mock.patch.object(tasks.predict_drafts_task, "apply_async", return_value=result):
         inference_service.warm_up(tiny_model_version)  # no model, no event loop needed
         assert inference_service.predict_batch(tiny_model_version, [EXAMPLE]) == [PREDICTION]
@@ -109,6 +109,6 @@ def test_worker_mode_timeout_is_raised_and_the_result_forgotten(settings, tiny_m
 @pytest.mark.django_db
 def test_a_worker_error_is_raised_to_the_batcher(settings, tiny_model_version):
     settings.STUMPER_INFERENCE_MODE = "worker"
-    with mock.patch("collector.inference.load_scorer", side_effect=OSError("no weights")), \
+    with mock.patch("modelhub.inference.load_scorer", side_effect=OSError("no weights")), \
             pytest.raises(OSError, match="no weights"):
         inference_service.predict_batch(tiny_model_version, [EXAMPLE])

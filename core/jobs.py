@@ -1,0 +1,166 @@
+"""The one background-job mechanism: claim, heartbeat, progress, finish, enqueue and resume.
+
+A job is a ``core.models.BackgroundJob`` row; its Celery task takes the job's id and calls the
+app's service, which calls ``job_claim`` first. A job is run by one worker at a time: a second
+delivery of the task finds it running or finished and returns. A *resumable* job (scoring,
+evaluation) records its worker as ``host:pid`` in ``progress["owner"]``; another worker takes it
+over when the heartbeat is stale or when the owner was a process on this machine that no longer
+exists (a killed worker is noticed at once, not after the stale period). A job that cannot resume
+(training) is failed instead when its worker went silent.
+
+Services enqueue their task by name (``task_delay``), so a service module never imports its
+tasks module: the tasks import the services, not the other way round.
+"""
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from celery import Task, current_app
+from django.db import transaction
+from django.utils import timezone
+
+from core.models import BackgroundJob
+
+logger = logging.getLogger(__name__)
+Job = TypeVar("Job", bound=BackgroundJob)
+ERROR_MAX_CHARS = 4000
+
+
+def worker_owner() -> str:
+    """``host:pid`` of this process."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def owner_is_dead(owner: str) -> bool:
+    """True when ``owner`` was a process on this machine that no longer exists."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def held_by_another_worker(*, running: bool, owner: str, heartbeat_at: datetime | None, stale_after: timedelta) -> bool:
+    """True when a running job belongs to another live worker whose heartbeat is fresh."""
+    fresh = heartbeat_at is not None and timezone.now() - heartbeat_at < stale_after
+    return running and owner != worker_owner() and fresh and not owner_is_dead(owner)
+
+
+def task_get(task_name: str) -> Task:
+    """The registered Celery task ``task_name``.
+
+    The apps' tasks modules are imported on first use through Celery's autodiscovery (the web
+    process imports them only then), so a service that enqueues a task needs no import of it.
+    """
+    app = current_app
+    if task_name not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks[task_name]
+
+
+def task_delay(task_name: str, *args: Any) -> None:
+    """Send the task ``task_name`` (run eagerly in tests, as configured)."""
+    task_get(task_name).delay(*args)
+
+
+def job_enqueue(task_name: str, job_id: int) -> None:
+    """Send the job's task; if the broker refuses, the job stays queued and is resumed later."""
+    try:
+        task_delay(task_name, job_id)
+    except Exception:
+        logger.exception("Could not enqueue %s for job %s; a worker resumes it when it starts", task_name, job_id)
+
+
+def job_claim(model: type[Job], job_id: int, *, progress: Callable[[dict], dict], resumable: bool,
+              stale_after: timedelta) -> Job | None:
+    """Mark the job as this worker's and running; None when it is finished or another worker has it.
+
+    ``progress`` makes the job's new progress from its stored one. A job that cannot resume is
+    claimed only while queued.
+    """
+    with transaction.atomic():
+        # No select_related here: PostgreSQL refuses FOR UPDATE on the nullable side of an outer join.
+        job = model.objects.select_for_update().get(pk=job_id)
+        if job.status in model.FINISHED:
+            return None
+        if job.status == model.Status.RUNNING and (not resumable or held_by_another_worker(
+                running=True, owner=job.progress.get("owner", ""), heartbeat_at=job.heartbeat_at,
+                stale_after=stale_after)):
+            return None
+        now = timezone.now()
+        job.status = model.Status.RUNNING
+        job.started_at = job.started_at or now
+        job.heartbeat_at = now
+        job.progress = {**progress(job.progress), **({"owner": worker_owner()} if resumable else {})}
+        job.error = ""
+        job.save(update_fields=["status", "started_at", "heartbeat_at", "progress", "error"])
+    return job
+
+
+def job_progress_save(job: BackgroundJob, **fields: Any) -> None:
+    """Merge ``fields`` into the job's progress and beat its heartbeat."""
+    job.progress = {**job.progress, **fields}
+    type(job).objects.filter(pk=job.pk).update(progress=job.progress, heartbeat_at=timezone.now())
+
+
+class ProgressWriter:
+    """Base of a job's progress callback: ``save`` writes at most once every ``every`` seconds.
+
+    Subclasses turn what the computation reports into progress fields and call ``save``; the
+    final step (``final=True``) is always written.
+    """
+
+    every = 1.0
+
+    def __init__(self, job: BackgroundJob):
+        self.job, self.last = job, float("-inf")  # the first report is always written
+
+    def save(self, *, final: bool = False, **fields: Any) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.every and not final:
+            return False
+        self.last = now
+        job_progress_save(self.job, **fields)
+        return True
+
+
+def job_fail(job: BackgroundJob, error: Exception | str, **fields: Any) -> None:
+    """Store the error (``Type: message``, or the text given) and mark the job failed."""
+    text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+    type(job).objects.filter(pk=job.pk).update(
+        status=type(job).Status.FAILED, error=text[:ERROR_MAX_CHARS], finished_at=timezone.now(), **fields
+    )
+
+
+def job_done(job: BackgroundJob, **fields: Any) -> None:
+    """Mark the job done, storing ``fields`` (its result, final progress) with it."""
+    type(job).objects.filter(pk=job.pk).update(status=type(job).Status.DONE, finished_at=timezone.now(), **fields)
+
+
+def jobs_resume(model: type[BackgroundJob], *, enqueue: Callable[[int], None], resumable: bool,
+                stale_after: timedelta, stale_error: str = "") -> int:
+    """Enqueue again the jobs left behind while no worker ran; called when a worker starts.
+
+    Resumable jobs are all re-enqueued (``job_claim`` leaves the ones a live worker holds).
+    Others are failed with ``stale_error`` when their worker went silent, and only the queued
+    ones are enqueued again. Returns how many were enqueued.
+    """
+    if resumable:
+        ids = list(model.objects.filter(status__in=model.ACTIVE).values_list("pk", flat=True))
+    else:
+        model.objects.filter(status=model.Status.RUNNING, heartbeat_at__lt=timezone.now() - stale_after).update(
+            status=model.Status.FAILED, finished_at=timezone.now(), error=stale_error,
+        )
+        ids = list(model.objects.filter(status=model.Status.QUEUED).values_list("pk", flat=True))
+    for job_id in ids:
+        enqueue(job_id)
+    return len(ids)

@@ -1,0 +1,32 @@
+"""Abstract models only: the ``core`` app has no tables of its own."""
+from django.db import models
+
+
+class BackgroundJob(models.Model):
+    """A long job a Celery worker runs: status, progress, error and the worker's heartbeat.
+
+    ``ScoringRun``, ``TrainingJob`` and ``EvaluationRun`` are such jobs; ``core.jobs`` claims,
+    heartbeats, reports progress and resumes them the same way. ``progress`` is a JSON object the
+    job's page shows; a resumable job also records its worker there as ``owner`` (``host:pid``).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+    FINISHED = (Status.DONE, Status.FAILED)
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    progress = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+

@@ -1,0 +1,243 @@
+"""The websocket base classes every app's consumers are built on.
+
+``JsonSocketConsumer``: a message must be a JSON object of at most ``max_message_bytes``
+characters with a ``type`` naming one of the consumer's ``handlers``; anything else is answered
+with ``{"type": "error", "message": ...}`` and the socket stays open. ``{"type": "ping"}`` is
+answered with a pong. A connection the user may not open gets an error, then close code 4403.
+
+``DraftSocketConsumer`` answers drafts (authoring, span annotation) with a model: ``seq``
+checked and echoed, a per-user draft rate limit, only the newest draft answered (latest wins),
+and ``status`` messages while the model is ``loading``, ``busy`` or ``unavailable``.
+
+``ProgressSocketConsumer`` reports a background job's progress: it polls a selector once a
+second (the worker writes progress to the database from another process, so this works the same
+with the in-memory channel layer and with Redis) and sends each part of the snapshot that changed.
+"""
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from core.exceptions import AccessError
+from core.ratelimit import draft_limiter
+from mlcore.models.serving import BatcherOverloaded, InferenceFailed
+
+logger = logging.getLogger(__name__)
+REFUSED_CLOSE_CODE = 4403
+
+
+class ClientError(Exception):
+    """A mistake in what the client sent; its message goes back as an error message."""
+
+
+class JsonSocketConsumer(AsyncJsonWebsocketConsumer):
+    """Strict JSON parsing and dispatch on ``type`` to the methods named in ``handlers``.
+
+    Subclasses name their message kinds in ``handlers`` (``ping`` is always answered) and return
+    False from ``accepting()`` while the connection was refused, so late messages are ignored.
+    """
+
+    max_message_bytes = 16_000
+    handlers: dict[str, str] = {}
+    unknown_type_message = 'Unknown message type {type!r}; expected "draft" or "ping".'
+
+    def accepting(self) -> bool:
+        return True
+
+    async def refuse(self, error: AccessError) -> None:
+        """Tell the client why, then close with 4403 (the page shows the message, no retry)."""
+        await self.send_json({"type": "error", "message": error.message})
+        await self.close(code=REFUSED_CLOSE_CODE)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
+        # Overridden so that a message that is not JSON gets an error instead of closing the socket.
+        if not self.accepting():
+            return
+        try:
+            if text_data is None:
+                raise ClientError("Send JSON text messages, not binary data.")
+            if len(text_data) > self.max_message_bytes:
+                raise ClientError(f"Message too large (at most {self.max_message_bytes} characters).")
+            try:
+                content = json.loads(text_data)
+            except json.JSONDecodeError:
+                raise ClientError("Message is not valid JSON.") from None
+            await self.receive_json(content)
+        except ClientError as error:
+            await self.send_json({"type": "error", "message": str(error)})
+
+    async def receive_json(self, content: Any, **kwargs) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+            return
+        if not isinstance(kind, str) or kind not in self.handlers:
+            if not isinstance(content, dict):
+                raise ClientError('Send a JSON object with a "type" field.')
+            raise ClientError(self.unknown_type_message.format(type=kind))
+        await getattr(self, self.handlers[kind])(content)
+
+
+class DraftSocketConsumer(JsonSocketConsumer):
+    """Base of a consumer that answers drafts with a model through an inference service.
+
+    Subclasses implement ``on_draft`` (validate, then ``start_prediction``), set the status
+    messages and ``rate_key`` (whose budget a user's drafts draw on), and may keep a running
+    ``self.pending`` task, which is cancelled on disconnect.
+    """
+
+    handlers = {"draft": "on_draft"}
+    rate_key = "drafts"
+    LOADING_MESSAGE = "The model is loading; your draft is answered once it is ready."
+    BUSY_MESSAGE = "The model is busy right now; it will answer your next change."
+    UNAVAILABLE_MESSAGE = "The model is unavailable right now."
+    RATE_LIMITED_MESSAGE = "You are sending drafts faster than the model can follow; this one was skipped."
+    pending: asyncio.Task | None = None
+    latest_seq = 0
+
+    async def disconnect(self, code: int) -> None:
+        if self.pending is not None:
+            self.pending.cancel()
+
+    async def on_draft(self, content: dict) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def draft_seq(content: dict) -> int | None:
+        """The client's ``seq`` (echoed in the answer so it can drop stale ones), or None."""
+        seq = content.get("seq")
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+            raise ClientError('"seq" must be an integer.')
+        return seq
+
+    async def send_status(self, state: str, message: str, seq: int | None) -> None:
+        await self.send_json({"type": "status", "state": state, "message": message, "seq": seq})
+
+    async def rate_limited(self, seq: int | None) -> bool:
+        """Count the draft against the user's budget; True (and the client told) when it is spent."""
+        allowed = await draft_limiter.aallow(f"{self.rate_key}:{self.scope['user'].pk}",
+                                             rate=settings.STUMPER_DRAFT_RATE, burst=settings.STUMPER_DRAFT_BURST)
+        if not allowed:
+            await self.send_status("rate_limited", self.RATE_LIMITED_MESSAGE, seq)
+        return not allowed
+
+    def start_prediction(self, predict: Callable[[int], Awaitable[None]]) -> None:
+        """Run ``predict(local_seq)`` in the background, so the next draft can replace this one
+        while it waits; only the newest draft (``local_seq == self.latest_seq``) is answered."""
+        self.latest_seq += 1
+        self.pending = asyncio.ensure_future(predict(self.latest_seq))
+
+    def is_latest(self, local_seq: int) -> bool:
+        return local_seq == self.latest_seq
+
+    async def unavailable(self, local_seq: int, seq: int | None) -> None:
+        if self.is_latest(local_seq):
+            await self.send_status("unavailable", self.UNAVAILABLE_MESSAGE, seq)
+
+    async def model_loaded(self, service: Any, version: Any, local_seq: int, seq: int | None) -> bool:
+        """Wait for a model still loading in this process (the client hears "loading"); False: give up."""
+        if service.model_ready(version):
+            return True
+        if not service.load_failed(version):  # a model that failed is tried again, silently
+            await self.send_status("loading", self.LOADING_MESSAGE, seq)
+        try:
+            await service.wait_until_loaded(version)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            logger.warning("Model %s could not be loaded for %s: %s", version.name, self.describe(), error)
+            await self.unavailable(local_seq, seq)
+            return False
+        return self.is_latest(local_seq)  # a newer draft, waiting too, is answered instead
+
+    async def model_answer(self, service: Any, version: Any, example: Any, local_seq: int, seq: int | None) -> Any:
+        """The model's answer to the newest draft, or None (after telling the client why, if it
+        is still the newest: ``busy`` or ``unavailable``; nothing when a newer draft replaced it)."""
+        if not await self.model_loaded(service, version, local_seq, seq):
+            return None
+        try:
+            result = await service.predict_draft(version=version, key=id(self), example=example)
+        except BatcherOverloaded:
+            await self.send_status("busy", self.BUSY_MESSAGE, seq)
+            return None
+        except asyncio.CancelledError:
+            raise
+        except (TimeoutError, InferenceFailed) as error:
+            # Expected under load or while no inference worker answers: one line, no traceback.
+            logger.warning("No prediction for a draft in %s (model %s): %s", self.describe(), version.name,
+                           str(error) or f"no answer within {settings.STUMPER_INFERENCE_TIMEOUT:.0f} s")
+            await self.unavailable(local_seq, seq)
+            return None
+        except Exception:
+            logger.exception("Draft prediction failed for %s", self.describe())
+            await self.unavailable(local_seq, seq)
+            return None
+        if result is None or not self.is_latest(local_seq):
+            return None  # a newer draft replaced this one; only the newest is answered
+        return result
+
+    def describe(self) -> str:
+        """What this connection is about, for log lines."""
+        return self.scope.get("path", "a draft socket")
+
+
+class ProgressSocketConsumer(JsonSocketConsumer):
+    """Sends ``{"type": <part>, **content}`` on connect and whenever a part of the snapshot changed.
+
+    Subclasses implement ``load`` (check access and remember what to watch; raise
+    ``AccessError`` to refuse), ``snapshot`` (sync, run in the ORM's thread; returns
+    ``{part: content}``) and may implement ``finished`` (stop polling: nothing will change).
+    """
+
+    poll_seconds = 1.0
+    handlers: dict[str, str] = {}
+    unknown_type_message = 'This socket only reports progress; send {{"type": "ping"}} at most.'
+    loaded = False
+    poller: asyncio.Task | None = None
+
+    async def connect(self) -> None:
+        await self.accept()
+        try:
+            await database_sync_to_async(self.load)()
+        except AccessError as error:
+            await self.refuse(error)
+            return
+        self.loaded = True
+        self.last: dict[str, Any] = {}
+        self.poller = asyncio.ensure_future(self.poll())
+
+    def accepting(self) -> bool:
+        return self.loaded
+
+    async def disconnect(self, code: int) -> None:
+        if self.poller is not None:
+            self.poller.cancel()
+
+    def load(self) -> None:
+        raise NotImplementedError
+
+    def snapshot(self) -> dict[str, dict]:
+        raise NotImplementedError
+
+    def finished(self, snapshot: dict[str, dict]) -> bool:
+        return False
+
+    async def poll(self) -> None:
+        while True:
+            try:
+                parts = await database_sync_to_async(self.snapshot)()
+            except Exception:
+                logger.exception("Could not read the progress for %s", self.scope.get("path", "a progress socket"))
+            else:
+                for part, content in parts.items():
+                    if self.last.get(part) != content:
+                        self.last[part] = content
+                        await self.send_json({"type": part, **content})
+                if self.finished(parts):
+                    return
+            await asyncio.sleep(self.poll_seconds)

@@ -1,0 +1,54 @@
+"""The JSON socket base: strict JSON, dispatch on type, ping, and the 4403 refusal."""
+from channels.testing import WebsocketCommunicator
+
+from core.exceptions import AccessError
+from core.sockets import ClientError, JsonSocketConsumer
+
+
+class EchoConsumer(JsonSocketConsumer):
+    handlers = {"echo": "on_echo"}
+    max_message_bytes = 100
+
+    async def connect(self) -> None:
+        await self.accept()
+        if self.scope["path"].endswith("/refused/"):
+            await self.refuse(AccessError("Not yours."))
+
+    async def on_echo(self, content: dict) -> None:
+        if not isinstance(content.get("text"), str):
+            raise ClientError('"text" must be a string.')
+        await self.send_json({"type": "echo", "text": content["text"]})
+
+
+async def _connect(path: str = "/ws/echo/") -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(EchoConsumer.as_asgi(), path)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def test_messages_are_dispatched_on_their_type_and_mistakes_are_answered():
+    communicator = await _connect()
+    await communicator.send_json_to({"type": "echo", "text": "hi"})
+    assert await communicator.receive_json_from() == {"type": "echo", "text": "hi"}
+    await communicator.send_json_to({"type": "ping"})
+    assert await communicator.receive_json_from() == {"type": "pong"}
+    for sent, message in [
+        ("{nope", "Message is not valid JSON."),
+        ('{"type": "echo"}', '"text" must be a string.'),
+        ('{"type": ["echo"]}', "Unknown message type ['echo']; expected \"draft\" or \"ping\"."),
+        ("[1, 2]", 'Send a JSON object with a "type" field.'),
+        ('{"type": "echo", "text": "' + "x" * 200 + '"}', "Message too large (at most 100 characters)."),
+    ]:
+        await communicator.send_to(text_data=sent)
+        assert await communicator.receive_json_from() == {"type": "error", "message": message}
+    await communicator.send_to(bytes_data=b"\x00")
+    assert (await communicator.receive_json_from())["message"] == "Send JSON text messages, not binary data."
+    await communicator.disconnect()
+
+
+async def test_a_refused_connection_hears_why_then_closes_with_4403():
+    communicator = await _connect("/ws/echo/refused/")
+    assert await communicator.receive_json_from() == {"type": "error", "message": "Not yours."}
+    assert await communicator.receive_output() == {"type": "websocket.close", "code": 4403}
+    await communicator.disconnect()
