@@ -9,7 +9,7 @@ from django.utils import timezone
 from collector.services import round_create
 from config import preload
 from config.asgi import PreloadModels
-from mlcore.models.loading import clear_cache
+from mlcore.models.scorer_cache import clear_cache
 from modelhub.inference import inference_service
 
 
