@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.roles import not_for_crowdworkers
 from collector import answer_only, coach, selectors, validation_selectors, validation_services
 from collector.quality_presentation import accuracy_chart, coach_chart, review_item, workload_chart
 from collector.validation import first_message
@@ -39,6 +40,7 @@ def _round_filter(request: HttpRequest):
 
 
 @login_required
+@not_for_crowdworkers
 @require_http_methods(["GET", "POST"])
 def validate(request: HttpRequest) -> HttpResponse:
     """One blind question at a time: completions shuffled, the model's answer and author hidden."""

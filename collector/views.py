@@ -15,6 +15,7 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from accounts.roles import not_for_crowdworkers
 from collector import grades, round_settings, scoring, selectors, services, training_jobs, worker_hardware
 from collector.forms import (
     GradesExportForm,
@@ -63,6 +64,7 @@ def crowd_home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@not_for_crowdworkers
 @require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     """A student's open rounds and their own questions with the model's answers and credit."""

@@ -58,7 +58,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "api_docs": PUBLIC,
     "api_redoc": PUBLIC,
     # collector pages
-    "collector:dashboard": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
+    "collector:dashboard": page("GET", student=200, other_student=200, crowd=403, instructor=200, other_instructor=200),
     "collector:crowd_home": page("GET", student=REDIRECT, other_student=REDIRECT, crowd=REDIRECT, instructor=REDIRECT,
                                  other_instructor=REDIRECT),  # now forwards to the annotation task list
     "collector:course_list": INSTRUCTORS,
@@ -78,7 +78,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "collector:appeal_submit": page("POST", student=REFUSED, other_student=403, crowd=403, instructor=403,
                                     other_instructor=403),
     "collector:appeal_decide": manager_page("POST", ok=REDIRECT),
-    "collector:validate": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
+    "collector:validate": page("GET", student=200, other_student=200, crowd=403, instructor=200, other_instructor=200),
     # collector API
     "api:question_list": ANYONE_SIGNED_IN,  # everyone sees their own questions
     "api:question_submit": Row("POST", 401, 201, 403, 403, 201, 403),

@@ -1,0 +1,59 @@
+"""Navigation by role: each role's menu holds its own pages only, and a crowdworker who types in
+a student page's address gets a 403 page that says where their tasks are."""
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import User
+from collector.tests.factories import make_user
+
+
+def nav_links(client) -> dict[str, str]:
+    """``{label: href}`` of the main navigation on the user's start page."""
+    page = client.get(reverse("home"), follow=True).content.decode()
+    nav = page.split('aria-label="Main"', 1)[1].split("</nav>", 1)[0]
+    return {html.unescape(label).strip(): href for href, label in re.findall(r'<a href="([^"]+)"[^>]*>([^<]+)</a>', nav)}
+
+
+@pytest.mark.django_db
+class NavigationByRoleTests:
+    def test_student_sees_dashboard_and_validate_only(self, client):
+        client.force_login(make_user("alice"))
+        links = nav_links(client)
+        assert links["Dashboard"] == reverse("collector:dashboard")
+        assert links["Validate"] == reverse("collector:validate")
+        assert not {"Courses", "Annotation", "Tasks", "My questions"} & set(links)
+
+    def test_instructor_does_not_see_my_questions(self, client):
+        client.force_login(make_user("prof", role=User.Role.INSTRUCTOR))
+        links = nav_links(client)
+        assert {"Courses", "Validate", "Annotation"} <= set(links)
+        assert "My questions" not in links and "Dashboard" not in links
+        assert reverse("collector:dashboard") not in links.values()
+
+    def test_crowdworker_sees_tasks_and_no_student_pages(self, client):
+        client.force_login(make_user("cw", role=User.Role.CROWDWORKER))
+        links = nav_links(client)
+        assert links["Tasks"] == reverse("collector:crowd_home")
+        assert not {reverse("collector:dashboard"), reverse("collector:validate")} & set(links.values())
+
+    def test_crowdworker_home_is_the_task_list(self, client):
+        client.force_login(make_user("cw", role=User.Role.CROWDWORKER))
+        response = client.get(reverse("home"), follow=True)
+        assert response.redirect_chain[-1][0] == reverse("annotation:task_list")
+
+    @pytest.mark.parametrize("name", ["collector:dashboard", "collector:validate"])
+    def test_crowdworker_typing_a_student_page_gets_a_clear_403(self, client, name):
+        client.force_login(make_user("cw", role=User.Role.CROWDWORKER))
+        response = client.get(reverse(name))
+        assert response.status_code == 403
+        page = html.unescape(response.content.decode())
+        assert "This page is for students of a course" in page
+        assert "Tasks page" in page and f'href="{reverse("home")}"' in page
+
+    @pytest.mark.parametrize("name", ["collector:dashboard", "collector:validate"])
+    def test_students_still_open_their_pages(self, client, name):
+        client.force_login(make_user("alice"))
+        assert client.get(reverse(name)).status_code == 200
