@@ -77,6 +77,10 @@ cat <<MSG
   Demo logins (course join code DEMO2026, round demo-round-1):
 $(printf '%s\n' "$SEED_OUTPUT" | sed -n '/^Demo logins:/,$p' | tail -n +2 | sed 's/^/  /')
 
+  API tokens: each user creates their own at http://127.0.0.1:$PORT/accounts/settings/
+  An admin account (for /admin/), in another terminal:
+      .venv/bin/python manage.py createsuperuser
+
   Logs: var/log/web.log, var/log/worker.log.  Press Ctrl+C to stop both.
 
 MSG

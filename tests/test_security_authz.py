@@ -44,6 +44,7 @@ from tests.authz_world import (
 )
 
 ANYONE_SIGNED_IN = Row("GET", 401, 200, 200, 200, 200, 200)
+ANYONE_SIGNED_IN_PAGE = Row("GET", LOGIN, 200, 200, 200, 200, 200)
 INSTRUCTORS = page("GET", student=403, other_student=403, crowd=403, instructor=200, other_instructor=200)
 
 # Expected outcome per route name and role. A new route needs a row here.
@@ -54,6 +55,9 @@ HTTP_MATRIX: dict[str, Row] = {
     "accounts:login": Row("GET", 200, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "accounts:logout": Row("POST", LOGIN, LOGIN, LOGIN, LOGIN, LOGIN, LOGIN),  # signed out, back to sign-in
     "accounts:signup": Row("GET", 200, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
+    "accounts:settings": ANYONE_SIGNED_IN_PAGE,  # each sees their own token only
+    "accounts:api_token_create": Row("POST", LOGIN, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
+    "accounts:api_token_revoke": Row("POST", LOGIN, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "api_schema": PUBLIC,
     "api_docs": PUBLIC,
     "api_redoc": PUBLIC,
