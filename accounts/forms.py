@@ -1,6 +1,5 @@
 """Forms of the account pages; they only parse input, the services decide what is valid."""
 from django import forms
-from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
@@ -52,20 +51,33 @@ class _RateLimitedSignIn:
     def clean(self) -> dict:
         username = self.cleaned_data.get("username") or ""
         address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
-        if login_limits.login_blocked(username=username, address=address):
+        state = login_limits.login_limit_state(username=username, address=address)
+        if state.blocked:
             self.rate_limited = True
-            minutes = max(1, settings.STUMPER_LOGIN_WINDOW_SECONDS // 60)
             raise ValidationError(
-                f"Too many failed sign-ins. Wait {minutes} minutes and try again, or ask your instructor "
-                "to reset your password.", code="rate_limited",
+                f"Too many failed sign-ins. Sign-in is locked for {_minutes(state.lock_minutes)} more; "
+                "then try again, or reset your password with the link below.", code="rate_limited",
             )
         try:
             cleaned = super().clean()
-        except ValidationError:
+        except ValidationError as error:
             services.login_failure_record(username=username, address=address)
-            raise
+            state = login_limits.login_limit_state(username=username, address=address)
+            raise ValidationError([*error.error_list, ValidationError(_tries_left_message(state), code="tries_left")]) from error
         services.login_failures_clear(username=username)
         return cleaned
+
+
+def _minutes(count: int) -> str:
+    return f"{count} minute" if count == 1 else f"{count} minutes"
+
+
+def _tries_left_message(state: login_limits.LoginLimitState) -> str:
+    if state.blocked:
+        return (f"That was the last try: sign-in is now locked for {_minutes(state.lock_minutes)}. "
+                "You can reset your password meanwhile.")
+    tries = "1 more try" if state.attempts_left == 1 else f"{state.attempts_left} more tries"
+    return f"{tries} before sign-in is locked for {_minutes(state.lock_minutes)}."
 
 
 class RateLimitedAuthenticationForm(_RateLimitedSignIn, AuthenticationForm):

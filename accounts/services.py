@@ -1,4 +1,6 @@
 """Writes for user accounts."""
+import time
+
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.cache import cache
@@ -36,13 +38,17 @@ def user_create(
 
 def login_failure_record(*, username: str, address: str) -> None:
     """Count a failed sign-in against the username and the client address (see ``login_limits``)."""
+    window = settings.STUMPER_LOGIN_WINDOW_SECONDS
     for key in login_limits.failure_keys(username=username, address=address):
         # add() starts the window; incr() never extends it, so the block lifts when it ends.
-        if not cache.add(key, 1, timeout=settings.STUMPER_LOGIN_WINDOW_SECONDS):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add() and incr()
-                cache.add(key, 1, timeout=settings.STUMPER_LOGIN_WINDOW_SECONDS)
+        if cache.add(key, 1, timeout=window):
+            cache.set(login_limits.window_end_key(key), time.time() + window, timeout=window)
+            continue
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add() and incr()
+            cache.add(key, 1, timeout=window)
+            cache.set(login_limits.window_end_key(key), time.time() + window, timeout=window)
 
 
 def login_failures_clear(*, username: str) -> None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from collector import validation_views, views
+from collector import student_password_views, validation_views, views
 from courses import views as course_views
 
 app_name = "collector"
@@ -9,6 +9,8 @@ urlpatterns = [
     path("crowd/", views.crowd_home, name="crowd_home"),
     path("courses/", course_views.course_list, name="course_list"),
     path("courses/<int:course_id>/", views.course_detail, name="course_detail"),
+    path("courses/<int:course_id>/students/<int:student_id>/password-reset/",
+         student_password_views.student_password_reset, name="student_password_reset"),
     path("rounds/<int:round_id>/", views.round_detail, name="round_detail"),
     path("rounds/<int:round_id>/write/", views.round_write, name="round_write"),
     path("rounds/<int:round_id>/settings/", views.round_settings_edit, name="round_settings"),

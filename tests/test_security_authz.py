@@ -55,6 +55,12 @@ HTTP_MATRIX: dict[str, Row] = {
     "accounts:login": Row("GET", 200, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "accounts:logout": Row("POST", LOGIN, LOGIN, LOGIN, LOGIN, LOGIN, LOGIN),  # signed out, back to sign-in
     "accounts:signup": Row("GET", 200, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
+    "accounts:password_reset": PUBLIC,
+    "accounts:password_reset_done": PUBLIC,
+    "accounts:password_reset_confirm": PUBLIC,  # an invalid link: the page says so
+    "accounts:password_reset_complete": PUBLIC,
+    "accounts:password_change": ANYONE_SIGNED_IN_PAGE,
+    "accounts:password_change_done": Row("GET", LOGIN, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "accounts:settings": ANYONE_SIGNED_IN_PAGE,  # each sees their own token only
     "accounts:api_token_create": Row("POST", LOGIN, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "accounts:api_token_revoke": Row("POST", LOGIN, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
@@ -67,6 +73,8 @@ HTTP_MATRIX: dict[str, Row] = {
                                  other_instructor=REDIRECT),  # now forwards to the annotation task list
     "collector:course_list": INSTRUCTORS,
     "collector:course_detail": manager_page(),
+    # The world's student has no email: past the access check the instructor is told so.
+    "collector:student_password_reset": manager_page("POST", ok=REFUSED),
     "collector:round_detail": manager_page(),
     "collector:round_write": page("GET", student=200, other_student=403, crowd=403, instructor=200, other_instructor=403),
     "collector:round_settings": manager_page(),
@@ -212,6 +220,8 @@ KWARGS_BY_ROUTE = {
     "annotation_api:question_update": {"question_id": Obj("span_question.pk")},
     "annotation_api:question_delete": {"question_id": Obj("span_question.pk")},
     "annotation:task_start": {"kind": "authoring"},
+    "accounts:password_reset_confirm": {"uidb64": "MQ", "token": "not-a-token"},
+    "collector:student_password_reset": {"student_id": Obj("question.author_id")},  # course A's student
 }
 KWARGS_BY_NAME = {
     "course_id": "course.pk", "round_id": "round.pk", "question_id": "question.pk", "appeal_id": "appeal.pk",

@@ -75,3 +75,34 @@ class LoginRateLimitTests:
             client.post("/admin/login/", {"username": "root", "password": "nope"}, REMOTE_ADDR="10.0.0.2")
         response = client.post("/admin/login/", {"username": "root", "password": PASSWORD}, REMOTE_ADDR="10.0.0.2")
         assert "Too many failed sign-ins" in response.content.decode()
+
+
+@pytest.mark.django_db
+class LoginLimitMessageTests:
+    """The form says how many tries are left before a lock-out, and how long the lock lasts."""
+
+    def test_each_failure_counts_down_the_tries_left(self, client, bob, settings):
+        settings.STUMPER_LOGIN_WINDOW_SECONDS = 300
+        pages = [_login(client, "bob", "wrong-password").content.decode() for _ in range(3)]
+        assert "2 more tries before sign-in is locked for 5 minutes." in pages[0]
+        assert "1 more try before sign-in is locked for 5 minutes." in pages[1]
+        assert "That was the last try: sign-in is now locked for 5 minutes." in pages[2]
+
+    def test_a_locked_form_says_how_long_is_left(self, client, bob, settings, monkeypatch):
+        settings.STUMPER_LOGIN_WINDOW_SECONDS = 600
+        for _ in range(3):
+            _login(client, "bob", "wrong-password")
+        import accounts.login_limits as limits
+
+        later = limits.time.time() + 7 * 60 + 5  # 7 min 5 s into the 10-minute window
+        monkeypatch.setattr(limits.time, "time", lambda: later)
+        response = _login(client, "bob", PASSWORD)
+        assert response.status_code == 429
+        assert "Sign-in is locked for 3 minutes more" in response.content.decode()
+        assert reverse("accounts:password_reset") in response.content.decode()
+
+    def test_the_address_limit_counts_when_it_is_the_tighter(self, client, bob, settings):
+        settings.STUMPER_LOGIN_MAX_FAILURES, settings.STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS = 10, 2
+        _login(client, "u1", "guess", address="10.9.9.9")
+        page = _login(client, "u2", "guess", address="10.9.9.9").content.decode()
+        assert "That was the last try" in page

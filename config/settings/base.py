@@ -283,6 +283,19 @@ STUMPER_IMPORT_MAX_ROWS = env.int("STUMPER_IMPORT_MAX_ROWS", default=20_000)
 STUMPER_LOGIN_MAX_FAILURES = env.int("STUMPER_LOGIN_MAX_FAILURES", default=5)
 STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS = env.int("STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS", default=50)
 STUMPER_LOGIN_WINDOW_SECONDS = env.int("STUMPER_LOGIN_WINDOW_SECONDS", default=300)
+
+# --- Email (password reset) --------------------------------------------------------------------
+# Printed to the web log by default (one machine, no mail server); SMTP when EMAIL_BACKEND says so.
+EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Stumper <stumper@localhost>")
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=3 * 24 * 3600)
+
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
