@@ -35,6 +35,9 @@ class Project(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="annotation_projects")
     instructions = models.TextField(blank=True)
     is_active = models.BooleanField(default=True, help_text="Crowdworkers only see active projects")
+    invite_only = models.BooleanField(
+        default=False, help_text="Only crowdworkers who joined by an invite link see the project",
+    )
     # Authoring (PQuAD: 5-10 questions in about 15 minutes per paragraph).
     questions_min = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1)])
     questions_max = models.PositiveSmallIntegerField(default=10, validators=[MinValueValidator(1), MaxValueValidator(50)])
@@ -334,3 +337,6 @@ class QuestionFlag(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_proposal_display()} on {self.question_id} ({self.status})"
+
+
+from annotation.invite_models import ProjectInvite, ProjectMember  # noqa: E402, F401

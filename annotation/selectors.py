@@ -12,6 +12,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from annotation.invite_selectors import projects_visible_to_worker, worker_may_enter
 from annotation.models import (
     AnnotationSession,
     Paragraph,
@@ -77,6 +78,9 @@ def project_for_worker(*, user: User, project_id: int) -> Project:
     project = project_get(project_id=project_id)
     if not project.is_active and not can_manage(user, project):
         raise AccessError("This project is not taking annotations at the moment.")
+    if not worker_may_enter(user=user, project=project):
+        raise AccessError("This project is open to invited crowdworkers only: join it with the invite link "
+                          "its owner sent you.")
     return project
 
 
@@ -167,7 +171,7 @@ def projects_for_worker(*, user: User) -> list[ProjectTasks]:
     if not can_annotate(user):
         return []
     out = []
-    for project in Project.objects.filter(is_active=True).select_related("qa_model").order_by("name"):
+    for project in projects_visible_to_worker(user=user).select_related("qa_model").order_by("name"):
         out.append(ProjectTasks(
             project=project,
             authoring_left=paragraphs_needing_questions(project=project, user=user).count(),

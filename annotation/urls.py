@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation import views
+from annotation import invite_views, views
 
 app_name = "annotation"
 urlpatterns = [
@@ -14,6 +14,10 @@ urlpatterns = [
     path("projects/<int:project_id>/export/", views.project_export, name="project_export"),
     path("projects/<int:project_id>/paragraphs/", views.project_paragraphs, name="project_paragraphs"),
     path("projects/<int:project_id>/flags/", views.project_flags, name="project_flags"),
+    path("projects/<int:project_id>/invites/", invite_views.project_invites, name="project_invites"),
+    path("projects/<int:project_id>/invites/access/", invite_views.project_access, name="project_access"),
+    path("invites/<int:invite_id>/revoke/", invite_views.invite_revoke, name="invite_revoke"),
+    path("join/<str:token>/", invite_views.invite_join, name="invite_join"),
     path("paragraphs/<int:paragraph_id>/restore/", views.paragraph_restore, name="paragraph_restore"),
     path("flags/<int:flag_id>/resolve/", views.flag_resolve, name="flag_resolve"),
 ]

@@ -94,6 +94,7 @@ class World:
 
     def _annotation(self, instructor, crowdworker) -> None:
         self.project = make_project(instructor, name="Project A", questions_min=1, questions_max=4)
+        self.project_invite = annotation_services.invite_create(project=self.project, created_by=instructor, days=7)
         authoring, flagged, discarded = (add_paragraphs(self.project, [EN_CONTEXT], split=split, title=title)[0]
                                          for split, title in [("train", "Nile"), ("validation", "Nile 2"),
                                                               ("train", "Nile 3")])

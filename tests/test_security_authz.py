@@ -147,6 +147,10 @@ HTTP_MATRIX: dict[str, Row] = {
     "annotation:project_list": INSTRUCTORS,
     "annotation:project_dashboard": manager_page(),
     "annotation:project_settings": manager_page(),
+    "annotation:project_invites": manager_page(),
+    "annotation:project_access": manager_page("POST", ok=REDIRECT),
+    "annotation:invite_revoke": manager_page("POST", ok=REDIRECT),
+    "annotation:invite_join": PUBLIC,  # the join page: sign up, sign in, or (a student) told it is for crowdworkers
     "annotation:project_import": manager_page(),
     "annotation:project_export": manager_page(),
     "annotation:project_paragraphs": manager_page(),
@@ -221,12 +225,14 @@ KWARGS_BY_ROUTE = {
     "annotation_api:question_delete": {"question_id": Obj("span_question.pk")},
     "annotation:task_start": {"kind": "authoring"},
     "accounts:password_reset_confirm": {"uidb64": "MQ", "token": "not-a-token"},
+    "annotation:invite_join": {"token": Obj("project_invite.token")},
     "collector:student_password_reset": {"student_id": Obj("question.author_id")},  # course A's student
 }
 KWARGS_BY_NAME = {
     "course_id": "course.pk", "round_id": "round.pk", "question_id": "question.pk", "appeal_id": "appeal.pk",
     "run_id": "evaluation_run.pk", "job_id": "training_job.pk", "project_id": "project.pk",
     "session_id": "annotation_session.pk", "paragraph_id": "paragraph.pk", "flag_id": "flag.pk",
+    "invite_id": "project_invite.pk",
 }
 
 WS_MATRIX: dict[str, dict[str, bool]] = {

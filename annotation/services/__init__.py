@@ -16,6 +16,14 @@ from annotation.services.authoring import (
     session_submit,
 )
 from annotation.services.imports import ArticleImportResult, SquadImportResult, articles_import, squad_import
+from annotation.services.invites import (
+    invite_accept,
+    invite_create,
+    invite_refusal,
+    invite_revoke,
+    invite_signup,
+    project_invite_only_set,
+)
 from annotation.services.predictions import fool_verdict, prediction_schedule, question_prediction_compute
 from annotation.services.projects import (
     paragraph_refresh_status,
@@ -32,6 +40,7 @@ from annotation.services.second_pass import (
 
 __all__ = [
     "ArticleImportResult", "SquadImportResult", "articles_import", "squad_import", "flag_resolve", "fool_verdict", "lock_session",
+    "invite_accept", "invite_create", "invite_refusal", "invite_revoke", "invite_signup", "project_invite_only_set",
     "new_qid", "paragraph_refresh_status", "paragraph_restore", "prediction_schedule", "project_create",
     "project_update", "question_add", "question_delete", "question_prediction_compute", "question_update",
     "second_pass_answer_save", "second_pass_flag_save", "second_pass_submit", "session_discard", "session_draft_save",
