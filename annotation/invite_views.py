@@ -25,7 +25,7 @@ def project_invites(request: HttpRequest, project_id: int) -> HttpResponse:
         except ValidationError as error:
             messages.error(request, first_message(error))
         else:
-            messages.success(request, "New invite link created: copy it from the table and send it to your crowdworkers.")
+            messages.success(request, "New invite link created: copy it from the list below and send it to your crowdworkers.")
         return redirect("annotation:project_invites", project_id=project.pk)
     context = {
         "project": project, "form": form, "access_form": InviteAccessForm(initial={"invite_only": project.invite_only}),

@@ -1,0 +1,156 @@
+"""Phones (390x844) in real Chromium: every main page of every role fits the screen's width
+(document.scrollWidth <= 390), and the navigation folds behind a menu button that works with
+the keyboard (aria-expanded, Enter, Escape) and the mouse. Also the crowdworker's invite link,
+followed on a phone from sign-up to the task list."""
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+from django.urls import reverse
+
+from accounts.models import User
+from accounts.services import user_create
+from annotation import services as annotation_services
+from annotation.models import Article, Paragraph
+from annotation.tests.factories import EN_CONTEXT
+from collector import services
+from tests.browser import CHROMIUM, BrowserTestCase
+from tests.test_e2e_authoring import PASSWORD
+
+pytestmark = pytest.mark.browser
+
+WIDTH, HEIGHT = 390, 844
+TIMEOUT_MS = 30_000
+SCREENSHOTS = Path("/tmp/stumper-mobile")
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
+@override_settings(STUMPER_TORCH_THREADS=1)
+class MobileEndToEndTests(BrowserTestCase):
+    build_model = "import sys"  # no model needed: pages and menus only
+
+    def setUp(self) -> None:
+        self.instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
+        course = services.course_create(owner=self.instructor, name="Commonsense reasoning for natural language")
+        self.round = services.round_create(course=course, name="round-one", title="A first round with a long title",
+                                           categories=["idioms", "negation"])
+        # No question: submitting one runs the default model (slow here); the demo's pages with
+        # questions were measured the same way (docs/mobile.md).
+        services.student_register(username="alice", password=PASSWORD, join_code=course.join_code)
+        self.project = annotation_services.project_create(owner=self.instructor, name="nile-mobile", language="en",
+                                                          questions_min=2, questions_max=4)
+        article = Article.objects.create(project=self.project, title="Nile", split="train", rank=1)
+        Paragraph.objects.create(article=article, position=0, context=EN_CONTEXT)
+        user_create(username="mina", password=PASSWORD, role=User.Role.CROWDWORKER)
+        self.course = course
+        self.contexts = []
+        SCREENSHOTS.mkdir(exist_ok=True)
+
+    def tearDown(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+    def phone(self, username: str | None = None):
+        context = self.browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        if username:
+            page.goto(self.url("accounts:login"))
+            page.get_by_label("Username").fill(username)
+            page.get_by_label("Password").fill(PASSWORD)
+            page.locator("main").get_by_role("button", name="Sign in").click()
+            page.wait_for_load_state()
+        return page
+
+    def assert_fits(self, page, path: str) -> None:
+        page.goto(self.live_server_url + path)
+        page.wait_for_load_state()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= WIDTH, f"{path} is {width} px wide at {WIDTH} px"
+        assert page.evaluate("document.body.scrollWidth") <= WIDTH, path
+
+    def assert_menu_works(self, page, expected_links: list[str]) -> None:
+        toggle = page.locator(".nav-toggle")
+        menu = page.locator("#nav-menu")
+        assert toggle.is_visible() and toggle.get_attribute("aria-expanded") == "false"
+        assert not menu.is_visible()
+        bar = page.locator(".site-header").bounding_box()
+        assert bar["height"] < 80, f"the closed bar is {bar['height']} px high"  # one line, not three
+        toggle.focus()
+        page.keyboard.press("Enter")  # a real <button>: the keyboard opens it
+        assert toggle.get_attribute("aria-expanded") == "true" and menu.is_visible()
+        for name in expected_links:
+            assert menu.get_by_role("link", name=name, exact=True).is_visible(), name
+        page.keyboard.press("Escape")
+        assert toggle.get_attribute("aria-expanded") == "false" and not menu.is_visible()
+        assert page.evaluate("document.activeElement.classList.contains('nav-toggle')")
+        toggle.click()
+        menu.get_by_role("link", name=expected_links[0], exact=True).click()  # the mouse, to a page
+        page.wait_for_load_state()
+
+    def test_every_main_page_fits_a_phone_and_the_menu_works_per_role(self) -> None:
+        r, c, p = self.round.pk, self.course.pk, self.project.pk
+        anon = self.phone()
+        for name in ("accounts:login", "accounts:signup", "accounts:password_reset"):
+            self.assert_fits(anon, reverse(name))
+        self.assert_menu_works(anon, ["Sign in", "Sign up"])
+
+        student = self.phone("alice")
+        for path in (reverse("collector:dashboard"), reverse("collector:validate"),
+                     reverse("collector:round_write", args=[r]), reverse("accounts:settings"),
+                     reverse("accounts:password_change")):
+            self.assert_fits(student, path)
+        student.screenshot(path=str(SCREENSHOTS / "student.png"))
+        self.assert_menu_works(student, ["Dashboard", "Validate"])
+        assert student.url == self.url("collector:dashboard")
+
+        instructor = self.phone("prof")
+        for name, args in [("collector:course_list", []), ("collector:course_detail", [c]),
+                           ("collector:round_detail", [r]), ("collector:round_settings", [r]),
+                           ("collector:review_queue", [r]), ("collector:round_quality", [r]),
+                           ("evaluation:round_report", [r]), ("annotation:project_list", []),
+                           ("annotation:project_dashboard", [p]), ("annotation:project_settings", [p]),
+                           ("annotation:project_paragraphs", [p]), ("annotation:project_flags", [p]),
+                           ("annotation:project_import", [p]), ("annotation:project_invites", [p]),
+                           ("evaluation:project_report", [p]), ("collector:validate", []),
+                           ("accounts:settings", [])]:
+            self.assert_fits(instructor, reverse(name, args=args))
+        self.assert_menu_works(instructor, ["Courses", "Validate", "Annotation"])
+        assert instructor.locator("#nav-menu").get_by_role("link", name="Dashboard").count() == 0
+
+        crowd = self.phone("mina")
+        for path in (reverse("annotation:task_list"), reverse("accounts:settings")):
+            self.assert_fits(crowd, path)
+        crowd.goto(self.url("annotation:task_list"))
+        crowd.locator(f"form[action='{reverse('annotation:task_start', args=[p, 'authoring'])}'] button").click()
+        crowd.wait_for_url("**/annotation/sessions/**")
+        assert crowd.evaluate("document.documentElement.scrollWidth") <= WIDTH
+        self.assert_menu_works(crowd, ["Tasks"])
+        self.assert_fits(crowd, reverse("collector:dashboard"))  # the clear 403 page fits too
+        assert "This page is for students" in crowd.locator("main").inner_text()
+
+    def test_a_crowdworker_joins_by_invite_link_on_a_phone(self) -> None:
+        owner = self.phone("prof")
+        owner.goto(self.url("annotation:project_invites", self.project.pk))
+        owner.get_by_role("button", name="Create an invite link").click()
+        owner.wait_for_load_state()
+        link = owner.locator(".invite-item input.token-value").first.input_value()
+        assert owner.evaluate("document.documentElement.scrollWidth") <= WIDTH
+        owner.screenshot(path=str(SCREENSHOTS / "invites.png"), full_page=True)
+
+        newcomer = self.phone()
+        newcomer.goto(link)
+        assert "Join nile-mobile" in newcomer.locator("h1").inner_text()
+        newcomer.locator("#id_username").fill("zahra")
+        newcomer.locator("#id_password1").fill(PASSWORD)
+        newcomer.locator("#id_password2").fill(PASSWORD)
+        newcomer.get_by_role("button", name="Make my account and join").click()
+        newcomer.wait_for_url(self.url("annotation:task_list"))
+        assert "Welcome to nile-mobile" in newcomer.locator("main").inner_text()
+        assert User.objects.get(username="zahra").role == User.Role.CROWDWORKER
+
+        owner.get_by_role("button", name="Revoke").click()
+        owner.wait_for_load_state()
+        newcomer.goto(link)
+        assert "withdrawn by the project" in newcomer.locator("main").inner_text()
