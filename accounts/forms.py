@@ -56,7 +56,7 @@ class _RateLimitedSignIn:
             self.rate_limited = True
             raise ValidationError(
                 f"Too many failed sign-ins. Sign-in is locked for {_minutes(state.lock_minutes)} more; "
-                "then try again, or reset your password with the link below.", code="rate_limited",
+                "then try again, or reset your password.", code="rate_limited",
             )
         try:
             cleaned = super().clean()
