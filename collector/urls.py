@@ -1,6 +1,7 @@
 from django.urls import path
 
-from collector import student_password_views, validation_views, views
+from collector import validation_views, views
+from courses import student_password_views
 from courses import views as course_views
 
 app_name = "collector"

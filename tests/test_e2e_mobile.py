@@ -14,6 +14,7 @@ from annotation import services as annotation_services
 from annotation.models import Article, Paragraph
 from annotation.tests.factories import EN_CONTEXT
 from collector import services
+from courses import services as course_services
 from tests.browser import CHROMIUM, BrowserTestCase
 from tests.test_e2e_authoring import PASSWORD
 
@@ -31,12 +32,12 @@ class MobileEndToEndTests(BrowserTestCase):
 
     def setUp(self) -> None:
         self.instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
-        course = services.course_create(owner=self.instructor, name="Commonsense reasoning for natural language")
+        course = course_services.course_create(owner=self.instructor, name="Commonsense reasoning for natural language")
         self.round = services.round_create(course=course, name="round-one", title="A first round with a long title",
                                            categories=["idioms", "negation"])
         # No question: submitting one runs the default model (slow here); the demo's pages with
         # questions were measured the same way (docs/mobile.md).
-        services.student_register(username="alice", password=PASSWORD, join_code=course.join_code)
+        course_services.student_register(username="alice", password=PASSWORD, join_code=course.join_code)
         self.project = annotation_services.project_create(owner=self.instructor, name="nile-mobile", language="en",
                                                           questions_min=2, questions_max=4)
         article = Article.objects.create(project=self.project, title="Nile", split="train", rank=1)

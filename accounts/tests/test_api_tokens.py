@@ -5,7 +5,13 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
-from collector.tests.factories import make_user
+from accounts.services import user_create
+
+PASSWORD = "a-long-test-password-42"
+
+
+def make_user(username: str, role: str = User.Role.STUDENT) -> User:
+    return user_create(username=username, password=PASSWORD, role=role)
 
 API = "/api/courses/"
 

@@ -9,10 +9,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.services import user_create
 from annotation import services
 from annotation.models import ProjectInvite, ProjectMember
 from annotation.tests.factories import make_project
-from collector.tests.factories import PASSWORD, make_user
+
+PASSWORD = "a-long-test-password-42"
+
+
+def make_user(username: str, role: str = User.Role.STUDENT) -> User:
+    return user_create(username=username, password=PASSWORD, role=role)
 
 
 @pytest.fixture

@@ -4,8 +4,14 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.models import User
-from collector import services
-from collector.tests.factories import make_user
+from accounts.services import user_create
+from courses import services
+
+PASSWORD = "a-long-test-password-42"
+
+
+def make_user(username: str, role: str = User.Role.STUDENT, email: str = "") -> User:
+    return user_create(username=username, password=PASSWORD, role=role, email=email)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('annotation', '0002_second_pass_answers_final_flags_after_reveal'),
+        ('annotation', '0003_house_modelversion_in_modelhub'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -13,15 +13,14 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.recovery_services import password_reset_send
-from collector import selectors
-from collector.exceptions import AccessError
-from collector.models import Enrollment
-from collector.validation import first_message
+from core.exceptions import AccessError
+from courses.models import Enrollment
+from courses.selectors import course_for_manager
 
 
 def course_student_for_manager(*, user: User, course_id: int, student_id: int) -> User:
     """The student if enrolled in a course ``user`` teaches; otherwise an AccessError."""
-    course = selectors.course_for_manager(user=user, course_id=course_id)
+    course = course_for_manager(user=user, course_id=course_id)
     enrollment = Enrollment.objects.select_related("user").filter(course=course, user_id=student_id).first()
     if enrollment is None:
         raise AccessError("That person is not a student of this course.")
@@ -36,7 +35,7 @@ def student_password_reset(request: HttpRequest, course_id: int, student_id: int
         password_reset_send(user=student, domain=request.get_host(), use_https=request.is_secure(),
                             sent_by=request.user)
     except ValidationError as error:
-        messages.error(request, first_message(error))
+        messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, f"A password-reset link is on its way to {student.username} ({student.email}).")
     return redirect("collector:course_detail", course_id=course_id)
