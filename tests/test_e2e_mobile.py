@@ -51,8 +51,8 @@ class MobileEndToEndTests(BrowserTestCase):
         for context in self.contexts:
             context.close()
 
-    def phone(self, username: str | None = None):
-        context = self.browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    def phone(self, username: str | None = None, width: int = WIDTH):
+        context = self.browser.new_context(viewport={"width": width, "height": HEIGHT})
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
@@ -130,6 +130,13 @@ class MobileEndToEndTests(BrowserTestCase):
         self.assert_menu_works(crowd, ["Tasks"])
         self.assert_fits(crowd, reverse("collector:dashboard"))  # the clear 403 page fits too
         assert "This page is for students" in crowd.locator("main").inner_text()
+
+    def test_wide_screens_keep_the_links_in_the_bar_without_a_menu_button(self) -> None:
+        page = self.phone("prof", width=1366)
+        assert not page.locator(".nav-toggle").is_visible()
+        for name in ("Courses", "Validate", "Annotation"):
+            assert page.locator(".nav").get_by_role("link", name=name, exact=True).is_visible()
+        assert page.locator(".site-header").bounding_box()["height"] < 80
 
     def test_a_crowdworker_joins_by_invite_link_on_a_phone(self) -> None:
         owner = self.phone("prof")
