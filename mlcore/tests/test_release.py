@@ -105,11 +105,11 @@ def test_a_folder_loads_with_datasets_and_keeps_class_labels(tmp_path):
     out = tmp_path / "release"
     write_release(out, rows_by_split={"train": [row], "test": [{**row, "id": 2, "weights": [1, 1, 1, 0.5]}]},
                   features=features, card_text=card.text)
-    loaded = datasets.load_dataset(str(out))
+    loaded = datasets.load_dataset(str(out), cache_dir=str(tmp_path / "cache"))
     assert loaded["train"].features["answer"].names == ["A", "B", "C", "D"]
     assert loaded["test"].features["categories"].feature.names == ["idioms", "other"]
     assert loaded["test"][0]["weights"] == [1.0, 1.0, 1.0, 0.5] and loaded["train"][0]["weights"] is None
-    assert [p.name for p in tmp_path.iterdir()] == ["release"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "release"]  # no temporary folder left
 
 
 def test_a_failed_write_leaves_nothing_and_an_existing_folder_is_refused(tmp_path):
