@@ -68,6 +68,8 @@ def release_export(*, out_dir: Path, options: ReleaseOptions, round_: Round | No
                                 card_text=content.card.text, overwrite=overwrite)
     except ReleaseFolderError as error:
         raise ReleaseError(str(error)) from None
+    except OSError as error:
+        raise ReleaseError(f"Cannot write {out_dir}: {error.strerror or error}; nothing was written.") from None
     logger.info("Release %s written to %s: %s", content.name, out_dir, content.counts())
     return ReleaseResult(written.folder, content.name, content.kind, options.license, content.counts(), written.files)
 
