@@ -46,12 +46,14 @@ class SampleInputs:
     ambiguity_predictions: str  # {id: answer}
     articles: str  # article JSON Lines ({"title", "paragraphs"})
     occupations: str  # UnQover occupation list
+    release_dir: str  # a folder that does not exist yet (export_hf creates it)
 
 
 # command name -> its arguments (without --json). Keep one line per command, sorted by name.
 SAMPLES: dict[str, Callable[[SampleInputs], list[str]]] = {
     "ambiguity_retrieval": lambda i: ["--passages", i.articles, "--occupations", i.occupations],
     "ambiguity_selectional": lambda i: ["--questions", i.ambiguity_questions, "--predictions", i.ambiguity_predictions],
+    "export_hf": lambda i: ["--round", i.round_name, "--status", "all", i.release_dir],
     "find_duplicates": lambda i: ["--round", i.round_name],
     "lexical_bias_mc": lambda i: ["--train", i.codah, "--test", i.codah, "--picks", i.codah_picks],
     "lexical_bias": lambda i: ["--train", i.nli_train, "--test", i.nli_test, "--predictions", i.nli_predictions,
@@ -128,6 +130,7 @@ def sample_inputs(tmp_path, round_, student, fake_model) -> SampleInputs:
         articles=_write(tmp_path / "articles.jsonl",
                         "".join(json.dumps({"title": t, "paragraphs": [p]}) + "\n" for t, p in articles.items())),
         occupations=_write(tmp_path / "occupations", "[p_act] was a nurse\n[p_act] was a pilot\n"),
+        release_dir=str(tmp_path / "release"),
     )
 
 
