@@ -1,6 +1,6 @@
 from django.urls import path
 
-from evaluation import apis
+from evaluation import apis, release_apis
 
 app_name = "evaluation_api"
 urlpatterns = [
@@ -10,6 +10,8 @@ urlpatterns = [
     path("projects/<int:project_id>/runs/start/", apis.EvaluationProjectRunStartApi.as_view(), name="project_run_start"),
     path("projects/<int:project_id>/ambiguity-datasets/", apis.AmbiguityDatasetListApi.as_view(),
          name="project_ambiguity_dataset_list"),
+    path("rounds/<int:round_id>/release/", release_apis.RoundReleaseApi.as_view(), name="round_release"),
+    path("projects/<int:project_id>/release/", release_apis.ProjectReleaseApi.as_view(), name="project_release"),
     path("runs/<int:run_id>/", apis.EvaluationRunDetailApi.as_view(), name="run_detail"),
     path("runs/<int:run_id>/sections/<slug:section>/tables/<slug:table>/", apis.EvaluationRunTableCsvApi.as_view(),
          name="run_table_csv"),

@@ -63,3 +63,19 @@ class ReleaseContent:
 
     def counts(self) -> dict[str, int]:
         return {split: len(rows) for split, rows in self.rows_by_split.items()}
+
+
+def release_options_from_query(query) -> ReleaseOptions:
+    """Options from a download's query string (the page's form and the API take the same):
+    ``status``, ``split_by``, ``fields`` (repeated or comma-separated), ``license``, ``authors``
+    (``pseudonyms`` or ``usernames``) and ``seed``."""
+    fields = [part for value in query.getlist("fields") for part in value.split(",") if part.strip()]
+    authors = query.get("authors") or "pseudonyms"
+    if authors not in ("pseudonyms", "usernames"):
+        raise ReleaseError(f"Unknown authors setting {authors!r}: use pseudonyms or usernames.")
+    seed = query.get("seed") or "0"
+    if not seed.isdigit() or int(seed) > 2**31 - 1:
+        raise ReleaseError("The seed must be a whole number from 0 to 2147483647.")
+    return release_options_clean(status=query.get("status") or "accepted", split_by=query.get("split_by") or None,
+                                 fields=fields, pseudonymise=authors == "pseudonyms",
+                                 license=query.get("license") or DEFAULT_LICENSE, seed=int(seed))

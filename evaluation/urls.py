@@ -1,6 +1,6 @@
 from django.urls import path
 
-from evaluation import views
+from evaluation import release_views, views
 
 app_name = "evaluation"
 urlpatterns = [
@@ -8,6 +8,8 @@ urlpatterns = [
     path("rounds/<int:round_id>/start/", views.round_report_start, name="round_report_start"),
     path("projects/<int:project_id>/", views.project_report, name="project_report"),
     path("projects/<int:project_id>/start/", views.project_report_start, name="project_report_start"),
+    path("rounds/<int:round_id>/release.zip", release_views.round_release_download, name="round_release"),
+    path("projects/<int:project_id>/release.zip", release_views.project_release_download, name="project_release"),
     path("runs/<int:run_id>/", views.run_detail, name="run_detail"),
     path("runs/<int:run_id>.json", views.run_json_download, name="run_json"),
     path("runs/<int:run_id>/sections/<slug:section>/tables/<slug:table>.csv", views.run_table_csv,
