@@ -35,8 +35,12 @@ def bias_of(*, round_=None, project=None) -> Bias | None:
     if not lexical:
         return None
     summary = lexical.get("summary") or {}
+    covered = len((run.snapshot or {}).get("question_ids") or ())
+    scope = (f"The report covers the {covered} questions {'the round' if round_ is not None else 'the project'} "
+             "had when it started, released or not.")
+    note = " ".join(part for part in (scope, lexical.get("note") or "") if part)
     return Bias(run.pk, run.finished_at.strftime("%Y-%m-%d %H:%M") if run.finished_at else "",
-                {key: summary[key] for key in BIAS_KEYS if key in summary}, lexical.get("note") or "")
+                {key: summary[key] for key in BIAS_KEYS if key in summary}, note)
 
 
 def weights_of(*, round_=None, project=None) -> dict:

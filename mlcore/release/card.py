@@ -156,7 +156,7 @@ def render_card(inputs: CardInputs) -> DatasetCardText:
     """The card of a release: metadata and a Markdown body, every number taken from ``inputs``."""
     if inputs.kind not in TASKS:
         raise ValueError(f"kind must be one of {sorted(TASKS)}, got {inputs.kind!r}")
-    parts = [f"# {inputs.pretty_name}", _summary(inputs), _collection(inputs), _structure(inputs),
+    parts = [f"# {inputs.pretty_name}\n", _summary(inputs), _collection(inputs), _structure(inputs),
              _counts(inputs), _model_results(inputs), _validation(inputs), _bias(inputs), _limitations(inputs),
              "## Citation\n\nIf you use this dataset, please cite the methods it was collected and analysed with:\n\n"
              + "```bibtex\n" + "\n\n".join(citations_for(inputs.kind)) + "\n```\n"]
@@ -172,9 +172,9 @@ def _summary(i: CardInputs) -> str:
     what = ("four-choice sentence-completion questions (CODAH format)" if i.kind == MULTIPLE_CHOICE
             else "reading-comprehension questions with answer spans (SQuAD 2.0 format)")
     chosen = ("accepted after validation" if i.status == "accepted"
-              else "every question not rejected (accepted, awaiting validation, in review, appealed)")
+              else "every question not rejected (accepted, awaiting validation or in review)")
     return (f"{n} {what}, written by {i.authors} authors in {i.source} with Stumper. Included: {chosen}; "
-            "rejected questions are never released.\n")
+            "rejected questions (and rejected ones under appeal) are never released.\n")
 
 
 def _collection(i: CardInputs) -> str:
@@ -241,6 +241,8 @@ def _validation(i: CardInputs) -> str:
     v = i.validation
     if v is None:
         return "## Validation\n\nNot measured: no blind validation of these questions yet.\n"
+    if v.accuracy is None and v.description:  # span projects: human EM/F1 from the second pass
+        return f"## Validation\n\n- {v.description}\n"
     interval = "" if v.ci_low is None else f", 95% CI {_pct(v.ci_low)}–{_pct(v.ci_high)}"
     kappa = ("not computed (too few shared items per validator pair)" if v.kappa is None
              else f"{v.kappa:.3f} (mean over {v.kappa_pairs} validator pairs)")

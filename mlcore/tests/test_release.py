@@ -124,3 +124,12 @@ def test_a_failed_write_leaves_nothing_and_an_existing_folder_is_refused(tmp_pat
     assert (tmp_path / "full" / "keep.txt").read_text() == "mine"
     with pytest.raises(ValueError, match="fooled_cv"):
         features_for("span", categories=[], fields=["fooled_cv"])
+
+
+def test_span_card_reports_human_performance_in_words_and_squad_citations():
+    inputs = _inputs(kind="span", validation=Validation(None, 0, 6, None, None, None, 0, "Human EM 80.0, F1 85.0."),
+                     category_counts={"answerable": {"train": 8, "test": 2}})
+    card = DatasetCard(render_card(inputs).text)
+    assert card.data.task_ids == ["extractive-qa"]
+    assert "- Human EM 80.0, F1 85.0." in card.text and "not measured" not in card.text
+    assert "rajpurkar-etal-2018-know" in card.text and "darvishi" in card.text
