@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from evaluation import selectors
 from evaluation.export_weights import evaluation_run_weights, evaluation_runs_with_weights
 from evaluation.release_options import ReleaseError
-from mlcore.release.card import Bias, ModelUse
+from mlcore.data.release.card import Bias, ModelUse
 
 BIAS_KEYS = ("instances", "permutation_test", "pvalue_stratified", "acc_usual", "acc_unusual", "pvalue_unstratified",
              "features_selected", "err_initial", "err_final", "ess", "bigram_lb_uniform", "bigram_lb_q")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mlcore.release.files import FIELDS
-from mlcore.release.licenses import DEFAULT_LICENSE, UnknownLicense, check_license
+from mlcore.data.release.files import FIELDS
+from mlcore.data.release.licenses import DEFAULT_LICENSE, UnknownLicense, check_license
 
 STATUSES = ("accepted", "all")
 SPLIT_METHODS = ("author", "folds", "article")
@@ -58,7 +58,7 @@ class ReleaseContent:
     kind: str
     rows_by_split: dict[str, list[dict]]
     features: object  # datasets.Features
-    card: object  # mlcore.release.card.DatasetCardText
+    card: object  # mlcore.data.release.card.DatasetCardText
     warnings: tuple[str, ...] = ()
 
     def counts(self) -> dict[str, int]:

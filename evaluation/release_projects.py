@@ -14,9 +14,9 @@ from annotation.models import Project, QuestionFlag, SpanAnswer, SpanQuestion
 from evaluation import selectors
 from evaluation.release_common import bias_of, model_uses, weights_of
 from evaluation.release_options import ReleaseContent, ReleaseError, ReleaseOptions
-from mlcore.release.card import SPAN, CardInputs, Rate, Validation, render_card
-from mlcore.release.files import features_for
-from mlcore.release.splits import SplitAssignment, article_split, author_split, pseudonymise
+from mlcore.data.release.card import SPAN, CardInputs, Rate, Validation, render_card
+from mlcore.data.release.files import features_for
+from mlcore.data.release.splits import SplitAssignment, article_split, author_split, pseudonymise
 
 GOLD_KINDS = (SpanAnswer.Kind.ORIGINAL, SpanAnswer.Kind.CORRECTION, SpanAnswer.Kind.IMPORTED)
 

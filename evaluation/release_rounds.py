@@ -1,7 +1,7 @@
 """The rows and card inputs of a round's release (ORM reads; the card itself is pure).
 
-Statistics come from the functions the round's pages use: ``mlcore.crossval.fooled_cv`` and
-``answer_only_summary``, ``mlcore.agreement.human_accuracy`` and ``pairwise_cohen_kappa`` (as
+Statistics come from the functions the round's pages use: ``mlcore.models.crossval.fooled_cv`` and
+``answer_only_summary``, ``mlcore.stats.agreement.human_accuracy`` and ``pairwise_cohen_kappa`` (as
 the quality page), and the bias headline of the latest finished evaluation report.
 """
 from __future__ import annotations
@@ -15,12 +15,12 @@ from collector.models import CVPrediction, Prediction, Question, QuestionStatus,
 from collector.validation_selectors import MIN_SHARED_FOR_KAPPA, validation_answers
 from evaluation.release_common import bias_of, model_uses, weights_of
 from evaluation.release_options import ReleaseContent, ReleaseError, ReleaseOptions
-from mlcore.agreement import human_accuracy, pairwise_cohen_kappa
 from mlcore.configs import CATEGORIES, NUM_CHOICES
-from mlcore.crossval import answer_only_summary, fooled_cv
-from mlcore.release.card import MULTIPLE_CHOICE, AnswerOnly, CardInputs, Rate, Validation, render_card
-from mlcore.release.files import features_for
-from mlcore.release.splits import SplitAssignment, author_split, fold_split, pseudonymise
+from mlcore.data.release.card import MULTIPLE_CHOICE, AnswerOnly, CardInputs, Rate, Validation, render_card
+from mlcore.data.release.files import features_for
+from mlcore.data.release.splits import SplitAssignment, author_split, fold_split, pseudonymise
+from mlcore.models.crossval import answer_only_summary, fooled_cv
+from mlcore.stats.agreement import human_accuracy, pairwise_cohen_kappa
 
 NEVER = (QuestionStatus.REJECTED, QuestionStatus.APPEALED)  # an appealed question is rejected until decided
 

@@ -3,7 +3,7 @@
 The content (``release_rounds`` / ``release_projects``) is built from the database first, so
 a release that cannot be made (an empty or unvalidated round, an unknown license, a missing
 scoring run) fails before any file exists; the folder is then written under a temporary name
-and renamed at the end (``mlcore/release/files.py``), so nothing is ever half-written.
+and renamed at the end (``mlcore/data/release/files.py``), so nothing is ever half-written.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from django.conf import settings
 from annotation.models import Project
 from collector.models import Round
 from evaluation.release_options import ReleaseContent, ReleaseError, ReleaseOptions
-from mlcore.release.files import ReleaseFolderError, write_release
+from mlcore.data.release.files import ReleaseFolderError, write_release
 
 logger = logging.getLogger(__name__)
 

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from huggingface_hub import DatasetCard
 
-from mlcore.release.card import CardInputs, ModelUse, Rate, Validation, render_card, size_category
-from mlcore.release.files import ReleaseFolderError, features_for, write_release
-from mlcore.release.licenses import UnknownLicense, check_license
-from mlcore.release.splits import author_split, fold_split, pseudonymise
+from mlcore.data.release.card import CardInputs, ModelUse, Rate, Validation, render_card, size_category
+from mlcore.data.release.files import ReleaseFolderError, features_for, write_release
+from mlcore.data.release.licenses import UnknownLicense, check_license
+from mlcore.data.release.splits import author_split, fold_split, pseudonymise
 
 SIZES = Path(datasets.__file__).parent / "utils" / "resources" / "size_categories.json"
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
 
-from mlcore.release.citations import citations_for
+from mlcore.data.release.citations import citations_for
 
 MULTIPLE_CHOICE, SPAN = "multiple_choice", "span"
 TASKS = {MULTIPLE_CHOICE: ("multiple-choice", "multiple-choice-qa"), SPAN: ("question-answering", "extractive-qa")}
@@ -130,7 +131,7 @@ def size_category(n: int) -> str:
     return "1B<n<10B"
 
 
-def card_metadata(inputs: CardInputs) -> dict:
+def card_metadata(inputs: CardInputs) -> dict[str, Any]:
     task, task_id = TASKS[inputs.kind]
     n = sum(inputs.split_counts.values())
     return {

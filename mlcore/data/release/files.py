@@ -10,10 +10,11 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import datasets
 
-from mlcore.release.card import MULTIPLE_CHOICE
+from mlcore.data.release.card import MULTIPLE_CHOICE
 
 ANSWER_NAMES = ("A", "B", "C", "D")
 # Optional per-item fields (``--fields``); a span project has no cross-validation folds.
@@ -86,7 +87,7 @@ class WrittenRelease:
     rows: Mapping[str, int]  # split -> rows
 
 
-def write_release(out_dir: Path, *, rows_by_split: Mapping[str, Sequence[dict]], features: datasets.Features,
+def write_release(out_dir: Path, *, rows_by_split: Mapping[str, Sequence[dict[str, Any]]], features: datasets.Features,
                   card_text: str, overwrite: bool = False) -> WrittenRelease:
     """Write the folder under a temporary name next to ``out_dir`` and rename it at the end.
 
@@ -113,7 +114,7 @@ def write_release(out_dir: Path, *, rows_by_split: Mapping[str, Sequence[dict]],
     return WrittenRelease(out_dir, files, {split: len(rows) for split, rows in rows_by_split.items()})
 
 
-def _write_files(folder: Path, rows_by_split: Mapping[str, Sequence[dict]], features: datasets.Features,
+def _write_files(folder: Path, rows_by_split: Mapping[str, Sequence[dict[str, Any]]], features: datasets.Features,
                  card_text: str) -> tuple[str, ...]:
     expected = set(features)
     for split, rows in rows_by_split.items():
