@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mlcore.data.release.files import FIELDS
+from mlcore.data.release.card import FIELDS
 from mlcore.data.release.licenses import DEFAULT_LICENSE, UnknownLicense, check_license
 
 STATUSES = ("accepted", "all")

@@ -20,7 +20,6 @@ from django.conf import settings
 from annotation.models import Project
 from collector.models import Round
 from evaluation.release_options import ReleaseContent, ReleaseError, ReleaseOptions
-from mlcore.data.release.files import ReleaseFolderError, write_release
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +61,9 @@ def release_content(*, options: ReleaseOptions, round_: Round | None = None,
 def release_export(*, out_dir: Path, options: ReleaseOptions, round_: Round | None = None,
                    project: Project | None = None, overwrite: bool = False) -> ReleaseResult:
     """Write the release folder ``out_dir`` (Parquet per split + README.md card), atomically."""
+    # datasets (and through it torch) is imported only when a release is written, not with the URLconf.
+    from mlcore.data.release.files import ReleaseFolderError, write_release
+
     content = release_content(options=options, round_=round_, project=project)
     try:
         written = write_release(Path(out_dir), rows_by_split=content.rows_by_split, features=content.features,

@@ -139,6 +139,12 @@ HTTP_MATRIX: dict[str, Row] = {
     "evaluation_api:project_run_list": manager_api(),
     "evaluation_api:project_run_start": manager_api("POST", ok=201),
     "evaluation_api:project_ambiguity_dataset_list": manager_api(),
+    # dataset releases: the world's round has no accepted question and project A's one question an open
+    # flag, so the release is refused with its reason (access passed)
+    "evaluation:round_release": manager_page(ok=REFUSED),
+    "evaluation:project_release": manager_page(ok=REFUSED),
+    "evaluation_api:round_release": manager_api(ok=400),
+    "evaluation_api:project_release": manager_api(ok=400),
     # annotation (crowd projects: crowdworkers and instructors take tasks; students are for courses)
     "annotation:task_list": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
     "annotation:task_start": page("POST", student=403, other_student=403, crowd=REDIRECT, instructor=REDIRECT,

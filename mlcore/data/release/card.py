@@ -12,6 +12,9 @@ import yaml
 from mlcore.data.release.citations import citations_for
 
 MULTIPLE_CHOICE, SPAN = "multiple_choice", "span"
+# Optional per-item fields (``--fields``); a span project has no cross-validation folds.
+FIELDS = ("predictions", "fooled_live", "fooled_cv", "agreement", "weights")
+SPAN_FIELDS = ("predictions", "fooled_live", "agreement", "weights")
 TASKS = {MULTIPLE_CHOICE: ("multiple-choice", "multiple-choice-qa"), SPAN: ("question-answering", "extractive-qa")}
 # datasets/utils/resources/size_categories.json, the values the Hub filters on.
 SIZE_BOUNDS = ((10**3, "n<1K"), (10**4, "1K<n<10K"), (10**5, "10K<n<100K"), (10**6, "100K<n<1M"),

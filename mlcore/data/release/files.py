@@ -14,12 +14,9 @@ from typing import Any
 
 import datasets
 
-from mlcore.data.release.card import MULTIPLE_CHOICE
+from mlcore.data.release.card import FIELDS, MULTIPLE_CHOICE, SPAN_FIELDS
 
 ANSWER_NAMES = ("A", "B", "C", "D")
-# Optional per-item fields (``--fields``); a span project has no cross-validation folds.
-FIELDS = ("predictions", "fooled_live", "fooled_cv", "agreement", "weights")
-SPAN_FIELDS = ("predictions", "fooled_live", "agreement", "weights")
 
 
 class ReleaseFolderError(Exception):
