@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from collector.apis import ApiErrorsMixin, FormatParamNegotiation, file_response
+from core.apis import ApiErrorsMixin, FormatParamNegotiation, file_response
 from evaluation import selectors
 from evaluation.release_options import ReleaseError, release_options_from_query
 from evaluation.release_services import release_zip

@@ -1,7 +1,7 @@
 """The rows and card inputs of a round's release (ORM reads; the card itself is pure).
 
 Statistics come from the functions the round's pages use: ``mlcore.models.crossval.fooled_cv`` and
-``answer_only_summary``, ``mlcore.stats.agreement.human_accuracy`` and ``pairwise_cohen_kappa`` (as
+``answer_only_summary``, ``mlcore.stats.human_accuracy.human_accuracy`` and ``pairwise_cohen_kappa`` (as
 the quality page), and the bias headline of the latest finished evaluation report.
 """
 from __future__ import annotations
@@ -20,7 +20,8 @@ from mlcore.data.release.card import MULTIPLE_CHOICE, AnswerOnly, CardInputs, Ra
 from mlcore.data.release.files import features_for
 from mlcore.data.release.splits import SplitAssignment, author_split, fold_split, pseudonymise
 from mlcore.models.crossval import answer_only_summary, fooled_cv
-from mlcore.stats.agreement import human_accuracy, pairwise_cohen_kappa
+from mlcore.stats.agreement import pairwise_cohen_kappa
+from mlcore.stats.human_accuracy import human_accuracy
 
 NEVER = (QuestionStatus.REJECTED, QuestionStatus.APPEALED)  # an appealed question is rejected until decided
 

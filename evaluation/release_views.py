@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from collector.apis import file_response
+from core.apis import file_response
 from evaluation import selectors
 from evaluation.release_options import ReleaseError, release_options_from_query
 from evaluation.release_services import release_zip

@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.selectors import project_by_name
-from collector.exceptions import AccessError
 from collector.selectors import round_get_by_name
 from collector.validation import first_message
+from core.exceptions import AccessError
 from evaluation.release_options import SPLIT_METHODS, STATUSES, ReleaseError, release_options_clean
 from evaluation.release_services import release_export, release_push_to_hub
 from mlcore.data.release.card import FIELDS

@@ -5,12 +5,13 @@ from collector import services as collector_services
 from collector import validation_services
 from collector.models import Question, Round
 from collector.tests.factories import make_user, question_data, validate
+from courses.services import course_join
 from evaluation.tests.factories import artifact_questions, scoring_run_with_predictions
 
 
 def _author(course, name):
     user = make_user(name)
-    collector_services.course_join(user=user, join_code=course.join_code)
+    course_join(user=user, join_code=course.join_code)
     return user
 
 

@@ -5,11 +5,11 @@ from huggingface_hub import DatasetCard
 
 from annotation.models import QuestionFlag, SpanQuestion
 from annotation.tests.factories import make_project
-from collector.models import ModelVersion
 from evaluation.release_options import ReleaseError, release_options_clean
 from evaluation.release_services import release_export
 from evaluation.tests.factories import span_project
 from evaluation.tests.release.test_release_round import load
+from modelhub.models import ModelVersion
 
 pytestmark = pytest.mark.django_db
 
