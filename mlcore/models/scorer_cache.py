@@ -7,14 +7,22 @@ Kept apart from :mod:`mlcore.models.loading` (checkpoints, weights, the generic
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mlcore.configs import ScorerKind, ScorerSpec
-from mlcore.models.inference import MultipleChoiceModelScorer, MultipleChoiceScorer, ZeroShotEmbeddingScorer
 from mlcore.models.loading import LoadOnceCache, forget_file_hashes
+
+if TYPE_CHECKING:
+    from mlcore.models.inference import MultipleChoiceScorer
 
 __all__ = ["clear_cache", "load_scorer", "scorer_loaded"]
 
 
 def _build_scorer(spec: ScorerSpec) -> MultipleChoiceScorer:
+    # torch comes in with the first load, not when the URLconf imports the inference service
+    # (tests/test_startup_imports.py): a web process starts in a second.
+    from mlcore.models.inference import MultipleChoiceModelScorer, ZeroShotEmbeddingScorer
+
     kind = ScorerKind(spec.kind)
     if kind is ScorerKind.ZERO_SHOT:
         return ZeroShotEmbeddingScorer(spec)

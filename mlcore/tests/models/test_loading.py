@@ -163,18 +163,18 @@ def test_load_scorer_counts_one_load_for_concurrent_callers(tiny_mc_dir: Path, m
     from concurrent.futures import ThreadPoolExecutor
     from threading import Barrier
 
-    import mlcore.models.scorer_cache
+    import mlcore.models.inference
     from mlcore.models.scorer_cache import scorer_loaded
 
     clear_cache()
     built: list[ScorerSpec] = []
-    real = mlcore.models.scorer_cache.MultipleChoiceModelScorer
+    real = mlcore.models.inference.MultipleChoiceModelScorer
 
     def counting(spec: ScorerSpec) -> object:
         built.append(spec)
         return real(spec)
 
-    monkeypatch.setattr(mlcore.models.scorer_cache, "MultipleChoiceModelScorer", counting)
+    monkeypatch.setattr(mlcore.models.inference, "MultipleChoiceModelScorer", counting)
     spec = ScorerSpec(ScorerKind.MULTIPLE_CHOICE, str(tiny_mc_dir), "tiny", "race")
     start = Barrier(4)
     assert not scorer_loaded(spec)
