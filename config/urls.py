@@ -24,6 +24,8 @@ urlpatterns = [
     path("api/", include("collector.api_urls")),
     path("api/annotation/", include("annotation.api_urls")),
     path("api/evaluation/", include("evaluation.api_urls")),
+    path("api/lti/", include("lti.api_urls")),
+    path("lti/", include("lti.urls")),
     path("annotation/", include("annotation.urls")),
     path("evaluation/", include("evaluation.urls")),
     path("", include("collector.urls")),

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "collector",
     "annotation",
     "evaluation",
+    "lti",
 ]
 
 MIDDLEWARE = [
@@ -339,6 +340,20 @@ SPECTACULAR_SETTINGS = {
         "QuestionFlagStatusEnum": "annotation.models.QuestionFlag.Status",
     },
 }
+
+# --- LTI 1.3 (lti/, docs/lms.md) -------------------------------------------------------------
+# A rotated-out signing key stays in /lti/jwks/ this long (our JWTs live 10 minutes at most; LMSs cache key sets).
+STUMPER_LTI_KEY_OVERLAP_SECONDS = env.int("STUMPER_LTI_KEY_OVERLAP_SECONDS", default=3600)
+# Seconds to wait for an LMS (key set, token, roster and grade requests) before giving up.
+STUMPER_LTI_HTTP_TIMEOUT = env.float("STUMPER_LTI_HTTP_TIMEOUT", default=10.0)
+# Grade passback: attempts after the first, waiting STUMPER_LTI_PASSBACK_BACKOFF_SECONDS x 2^n between them.
+STUMPER_LTI_PASSBACK_RETRIES = env.int("STUMPER_LTI_PASSBACK_RETRIES", default=5)
+STUMPER_LTI_PASSBACK_BACKOFF_SECONDS = env.int("STUMPER_LTI_PASSBACK_BACKOFF_SECONDS", default=30)
+# Roster (NRPS) sync of every linked LMS course by Celery beat, in seconds (0 = only by the button).
+STUMPER_LTI_ROSTER_SYNC_SECONDS = env.int("STUMPER_LTI_ROSTER_SYNC_SECONDS", default=6 * 3600)
+CELERY_BEAT_SCHEDULE = {}
+if STUMPER_LTI_ROSTER_SYNC_SECONDS > 0:
+    CELERY_BEAT_SCHEDULE["lti-roster-sync"] = {"task": "lti.roster_sync_all", "schedule": STUMPER_LTI_ROSTER_SYNC_SECONDS}
 
 # LOG_FORMAT=json writes one JSON object per line (production's default) with the request id.
 # Logs go to stderr at LOG_LEVEL (config/logging.py), so stdout stays the commands' output.

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from lti import apis
+
+urlpatterns = [
+    path("platforms/", apis.PlatformListApi.as_view(), name="lti_platform_list"),
+    path("platforms/register/", apis.PlatformRegisterApi.as_view(), name="lti_platform_register"),
+]

@@ -1,0 +1,124 @@
+"""LTI 1.3 registrations, the tool's keys, and what launches link: identities, contexts, resource links,
+the NRPS roster and the per-student state of the AGS grade passback."""
+from django.conf import settings
+from django.db import models
+
+from collector.models import Course, Round
+
+
+class Platform(models.Model):
+    """One LMS registration (IMS LTI 1.3 Core §3: issuer + client id, with its deployments)."""
+
+    name = models.CharField(max_length=200)
+    issuer = models.URLField(max_length=500)
+    client_id = models.CharField(max_length=255)
+    deployment_ids = models.JSONField(default=list, help_text="Deployment ids this registration accepts")
+    auth_login_url = models.URLField("Platform OIDC auth URL", max_length=500)
+    auth_token_url = models.URLField("Platform OAuth2 token URL", max_length=500)
+    auth_audience = models.CharField(max_length=500, blank=True, help_text="Token audience if not the token URL")
+    key_set_url = models.URLField("Platform key set (JWKS) URL", max_length=500)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["issuer", "client_id"], name="lti_unique_platform")]
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.issuer}, {self.client_id})"
+
+
+class ToolKey(models.Model):
+    """An RSA key pair of the tool. The private key is stored encrypted (Fernet, key derived from
+    SECRET_KEY); a retired key stays published in the JWKS until the tokens it signed have expired."""
+
+    kid = models.CharField(max_length=100, unique=True)
+    public_pem = models.TextField()
+    private_pem_encrypted = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+
+class LtiIdentity(models.Model):
+    """A Stumper account linked to an LMS user by issuer + subject (never by e-mail)."""
+
+    platform = models.ForeignKey(Platform, on_delete=models.CASCADE, related_name="identities")
+    subject = models.CharField(max_length=255)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_identities")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["platform", "subject"], name="lti_unique_identity")]
+
+
+class ContextLink(models.Model):
+    """An LMS course (LTI context) and the Stumper course it maps to (null until an instructor links it)."""
+
+    platform = models.ForeignKey(Platform, on_delete=models.CASCADE, related_name="contexts")
+    context_id = models.CharField(max_length=255)
+    title = models.CharField(max_length=255, blank=True)
+    course = models.ForeignKey(Course, null=True, blank=True, on_delete=models.SET_NULL, related_name="lti_contexts")
+    memberships_url = models.URLField(max_length=500, blank=True)
+    roster_synced_at = models.DateTimeField(null=True, blank=True)
+    roster_error = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["platform", "context_id"], name="lti_unique_context")]
+
+
+class ResourceLink(models.Model):
+    """A placement of the tool in an LMS course (an assignment), pointing at a round, with its AGS line item."""
+
+    context = models.ForeignKey(ContextLink, on_delete=models.CASCADE, related_name="resource_links")
+    resource_link_id = models.CharField(max_length=255)
+    title = models.CharField(max_length=255, blank=True)
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="lti_links")
+    lineitem_url = models.URLField(max_length=500, blank=True)
+    lineitems_url = models.URLField(max_length=500, blank=True)
+    ags_scopes = models.JSONField(default=list, blank=True)
+    score_maximum = models.FloatField(default=10.0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["context", "resource_link_id"], name="lti_unique_resource_link")]
+
+
+class RosterMember(models.Model):
+    """One member of an LMS course as the platform's NRPS service listed it at the last sync."""
+
+    context = models.ForeignKey(ContextLink, on_delete=models.CASCADE, related_name="members")
+    subject = models.CharField(max_length=255)
+    name = models.CharField(max_length=255, blank=True)
+    email = models.CharField(max_length=255, blank=True)
+    roles = models.JSONField(default=list)
+    status = models.CharField(max_length=32, default="Active")
+    synced_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["context", "subject"], name="lti_unique_member")]
+        ordering = ["name", "subject"]
+
+
+class GradeSync(models.Model):
+    """The last grade passback of one student's score to one line item."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+
+    resource_link = models.ForeignKey(ResourceLink, on_delete=models.CASCADE, related_name="grade_syncs")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_grade_syncs")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    score_given = models.FloatField(null=True, blank=True)
+    score_maximum = models.FloatField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["resource_link", "user"], name="lti_unique_grade_sync")]

@@ -1,0 +1,1 @@
+"""Signal receivers of the lti app (filled in with the grade passback)."""

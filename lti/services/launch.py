@@ -1,0 +1,130 @@
+"""What a validated launch does: link the account, enrol it, record the context and resource link.
+
+The launch JWT has already been validated by pylti1p3 (signature, expiry, nonce, registration,
+deployment); this module only reads its claims (lti/claims.py).
+"""
+import hashlib
+import logging
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from accounts.models import User
+from accounts.services import user_create
+from collector.models import Course, Round
+from collector.services import course_create, course_join
+from lti import claims
+from lti.models import ContextLink, LtiIdentity, Platform, ResourceLink
+
+logger = logging.getLogger(__name__)
+
+
+class LaunchRefused(Exception):
+    """A valid launch that this tool cannot honour (no usable role, course not set up yet)."""
+
+
+@dataclass(frozen=True)
+class LaunchResult:
+    user: User
+    context: ContextLink
+    role: str  # "instructor" or "student"
+    round: Round | None
+    needs_course_link: bool
+    deep_linking: bool
+
+
+def _context_of(platform: Platform, data: dict) -> ContextLink:
+    context_claim = data.get(claims.CONTEXT) or {}
+    if not context_claim.get("id"):
+        raise LaunchRefused("The LMS sent no course (context) with this launch.")
+    context, _ = ContextLink.objects.get_or_create(platform=platform, context_id=str(context_claim["id"]))
+    context.title = str(context_claim.get("title") or context_claim.get("label") or "")[:255]
+    nrps = data.get(claims.NRPS) or {}
+    if nrps.get("context_memberships_url"):
+        context.memberships_url = nrps["context_memberships_url"]
+    context.save()
+    return context
+
+
+def _username(platform: Platform, subject: str) -> str:
+    return f"lti{platform.pk}-{hashlib.sha256(subject.encode()).hexdigest()[:16]}"
+
+
+def _user_of(platform: Platform, data: dict, role: str) -> User:
+    """The account linked to issuer + subject; a new one if there is none (never matched by e-mail)."""
+    subject = str(data.get("sub") or "")
+    if not subject:
+        raise LaunchRefused("The LMS sent an anonymous launch (no subject); Stumper needs to know who you are.")
+    identity = LtiIdentity.objects.select_related("user").filter(platform=platform, subject=subject).first()
+    if identity is not None:
+        return identity.user
+    user = user_create(
+        username=_username(platform, subject), password=secrets.token_urlsafe(32),  # nobody knows it: LMS sign-in only
+        role=User.Role.INSTRUCTOR if role == "instructor" else User.Role.STUDENT,
+        email=str(data.get("email") or ""), first_name=str(data.get("given_name") or "")[:150],
+        last_name=str(data.get("family_name") or "")[:150])
+    LtiIdentity.objects.create(platform=platform, subject=subject, user=user)
+    logger.info("LTI: new account %s for %s sub=%s", user.username, platform.issuer, subject)
+    return user
+
+
+def _enrol(user: User, course: Course, role: str) -> None:
+    if role == "instructor":
+        course.instructors.add(user)
+    else:
+        course_join(user=user, join_code=course.join_code)
+
+
+def _resource_link(context: ContextLink, data: dict) -> ResourceLink | None:
+    link_claim = data.get(claims.RESOURCE_LINK) or {}
+    if not link_claim.get("id"):
+        return None
+    link, _ = ResourceLink.objects.get_or_create(context=context, resource_link_id=str(link_claim["id"]))
+    link.title = str(link_claim.get("title") or "")[:255]
+    custom = data.get(claims.CUSTOM) or {}
+    round_id = str(custom.get(claims.CUSTOM_ROUND) or "")
+    if round_id.isdigit():
+        # Only a round of the course this context is linked to: a link copied into another LMS course
+        # must not open another course's round.
+        link.round = Round.objects.filter(pk=int(round_id), course=context.course).first() or link.round
+    ags = data.get(claims.AGS_ENDPOINT) or {}
+    link.lineitem_url = ags.get("lineitem") or link.lineitem_url
+    link.lineitems_url = ags.get("lineitems") or link.lineitems_url
+    link.ags_scopes = list(ags.get("scope") or link.ags_scopes)
+    link.save()
+    return link
+
+
+@transaction.atomic
+def launch_accept(*, platform: Platform, data: dict) -> LaunchResult:
+    """Sign-in, enrolment and bookkeeping of one validated launch (resource link or deep linking)."""
+    role = claims.course_role(data.get(claims.ROLES) or [])
+    if role is None:
+        raise LaunchRefused("Your role in this LMS course is neither instructor, teaching assistant nor learner.")
+    deep_linking = data.get(claims.MESSAGE_TYPE) == "LtiDeepLinkingRequest"
+    if deep_linking and role != "instructor":
+        raise LaunchRefused("Only instructors can add Stumper rounds to an LMS course.")
+    context = _context_of(platform, data)
+    if context.course is None and role != "instructor":
+        raise LaunchRefused("Your instructor has not set up Stumper for this course yet. Try again later.")
+    user = _user_of(platform, data, role)
+    round_ = None
+    if context.course is not None:
+        _enrol(user, context.course, role)
+        link = None if deep_linking else _resource_link(context, data)
+        round_ = link.round if link is not None else None
+    return LaunchResult(user=user, context=context, role=role, round=round_,
+                        needs_course_link=context.course is None, deep_linking=deep_linking)
+
+
+@transaction.atomic
+def context_link_course(*, user: User, context_id: int, course: Course | None, new_course_name: str = "") -> ContextLink:
+    """Link an LMS course to an existing Stumper course the user manages, or to a new one."""
+    context = ContextLink.objects.select_for_update().get(pk=context_id)
+    if course is None:
+        course = course_create(owner=user, name=new_course_name or context.title or "LMS course")
+    context.course = course
+    context.save(update_fields=["course"])
+    course.instructors.add(user)
+    return context

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from lti.views import config, context_link, launch, platforms
+
+app_name = "lti"
+
+urlpatterns = [
+    path("login/", launch.lti_login, name="login"),
+    path("launch/", launch.lti_launch, name="launch"),
+    path("jwks/", launch.lti_jwks, name="jwks"),
+    path("config/canvas.json", config.canvas_config, name="canvas_config"),
+    path("platforms/", platforms.platform_list, name="platforms"),
+    path("launches/<str:launch_id>/course/", context_link.context_link, name="context_link"),
+]
