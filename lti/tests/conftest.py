@@ -35,7 +35,12 @@ def login_and_launch(client, lms, claims, **options):
     assert response.status_code == 302, response.content
     auth_url = response["Location"]
     assert urlparse(auth_url).netloc == urlparse(lms.url).netloc
-    with urlopen(auth_url, timeout=5) as answer:  # the platform answers with an auto-submitted form
-        html = answer.read().decode()
-    fields = {name: unescape(value) for name, value in re.findall(r'name="(\w+)" value="([^"]*)"', html)}
+    fields = urlopen_form(auth_url)
     return client.post("/lti/launch/", fields), fields
+
+
+def urlopen_form(auth_url: str) -> dict:
+    """GET the platform's OIDC auth endpoint (real HTTP); it answers with an auto-submitted form."""
+    with urlopen(auth_url, timeout=5) as answer:
+        html = answer.read().decode()
+    return {name: unescape(value) for name, value in re.findall(r'name="(\w+)" value="([^"]*)"', html)}
