@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lti.views import config, context_link, launch, platforms
+from lti.views import config, context_link, deep_link, launch, platforms
 
 app_name = "lti"
 
@@ -11,4 +11,5 @@ urlpatterns = [
     path("config/canvas.json", config.canvas_config, name="canvas_config"),
     path("platforms/", platforms.platform_list, name="platforms"),
     path("launches/<str:launch_id>/course/", context_link.context_link, name="context_link"),
+    path("launches/<str:launch_id>/deep-link/", deep_link.deep_link, name="deep_link"),
 ]

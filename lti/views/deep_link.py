@@ -1,0 +1,47 @@
+"""The instructor picks a round in the LMS's "add content" dialog (Deep Linking 2.0)."""
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+from pylti1p3.contrib.django import DjangoMessageLaunch
+
+from collector.selectors import course_rounds, user_manages_course
+from lti import claims
+from lti.launch_storage import OneTimeNonceCacheStorage
+from lti.models import ContextLink
+from lti.services.deep_linking import deep_link_response_form
+from lti.tool_conf import StumperToolConf, TimeoutSession
+from lti.views.context_link import cached_launch
+
+
+class DeepLinkForm(forms.Form):
+    round = forms.ModelChoiceField(queryset=None, empty_label=None)
+    score_maximum = forms.FloatField(min_value=0.01, initial=10, label="Maximum score in the LMS gradebook")
+
+    def __init__(self, *args, rounds, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["round"].queryset = rounds
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deep_link(request: HttpRequest, launch_id: str) -> HttpResponse:
+    platform, data = cached_launch(request, launch_id)
+    if data.get(claims.MESSAGE_TYPE) != "LtiDeepLinkingRequest":
+        raise PermissionDenied("This launch was not an LMS content selection.")
+    context = ContextLink.objects.select_related("course").get(platform=platform, context_id=str(data[claims.CONTEXT]["id"]))
+    if context.course is None or not user_manages_course(user=request.user, course=context.course):
+        raise PermissionDenied("Only an instructor of the linked course can add its rounds to the LMS.")
+    form = DeepLinkForm(request.POST or None, rounds=course_rounds(course=context.course))
+    if request.method == "POST" and form.is_valid():
+        launch = DjangoMessageLaunch.from_cache(launch_id, request, StumperToolConf(),
+                                                launch_data_storage=OneTimeNonceCacheStorage(),
+                                                requests_session=TimeoutSession())
+        html = deep_link_response_form(launch=launch, round_=form.cleaned_data["round"],
+                                       score_maximum=form.cleaned_data["score_maximum"],
+                                       launch_url=request.build_absolute_uri(reverse("lti:launch")))
+        return HttpResponse(html)
+    return render(request, "lti/deep_link.html", {"form": form, "context": context})
