@@ -1,7 +1,7 @@
 """Reads of the lti app."""
 from django.db.models import QuerySet
 
-from lti.models import ContextLink, GradeSync, Platform, ResourceLink, RosterMember
+from lti.models import ContextLink, GradeSync, LtiIdentity, Platform, ResourceLink, RosterMember
 
 
 def platforms_list() -> QuerySet[Platform]:
@@ -23,3 +23,21 @@ def course_contexts(*, course_id: int) -> QuerySet[ContextLink]:
 
 def context_roster(*, context: ContextLink) -> QuerySet[RosterMember]:
     return RosterMember.objects.filter(context=context)
+
+
+def roster_progress(*, context: ContextLink) -> list[dict]:
+    """The LMS roster with each member's progress: never opened Stumper, or how many questions they wrote."""
+    from collector.selectors import questions_of_author
+
+    users = {identity.subject: identity.user for identity in
+             LtiIdentity.objects.select_related("user").filter(platform_id=context.platform_id,
+                                                                subject__in=context.members.values("subject"))}
+    rows = []
+    for member in context_roster(context=context):
+        user = users.get(member.subject)
+        questions = None
+        if user is not None and context.course_id:
+            questions = questions_of_author(user=user).filter(round__course_id=context.course_id).count()
+        rows.append({"member": member, "user": user, "questions": questions,
+                     "started": bool(questions)})
+    return rows

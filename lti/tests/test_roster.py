@@ -1,0 +1,58 @@
+"""Names and Role Provisioning Services 2.0: roster sync by button and by the periodic task."""
+import pytest
+
+from collector import services as collector_services
+from collector.tests.factories import question_data
+from lti.models import ContextLink, LtiIdentity, RosterMember
+from lti.tasks import roster_sync_all_task
+from lti.tests.conftest import login_and_launch
+from lti.tests.platform_sim import ROLE_INSTRUCTOR, ROLE_LEARNER
+
+pytestmark = pytest.mark.django_db
+
+
+def member(user_id: str, name: str, roles: list[str]) -> dict:
+    """One entry of an NRPS 2.0 membership container's "members" (§3.6), as written by the platform."""
+    return {"status": "Active", "name": name, "given_name": name.split()[0], "family_name": name.split()[-1],
+            "email": f"{user_id}@lms.example", "user_id": user_id, "roles": roles}
+
+
+@pytest.fixture
+def linked(platform, lms, course):
+    return ContextLink.objects.create(platform=platform, context_id=lms.context_id, course=course)
+
+
+def test_roster_sync_button_shows_who_has_not_started(client, lms, linked, round_, instructor, fake_model):
+    login_and_launch(client, lms, lms.resource_link_claims(sub="s1", roles=[ROLE_LEARNER]))  # memberships URL comes with it
+    login_and_launch(client, lms, lms.resource_link_claims(sub="s2", roles=[ROLE_LEARNER]))
+    s1 = LtiIdentity.objects.get(subject="s1").user
+    collector_services.question_submit(user=s1, round_id=round_.pk, **question_data())
+    lms.members = [member("s1", "Ada Lovelace", [ROLE_LEARNER]), member("s2", "Alan Turing", [ROLE_LEARNER]),
+                   member("s3", "Grace Hopper", [ROLE_LEARNER]), member("t1", "Prof Knuth", [ROLE_INSTRUCTOR])]
+    client.force_login(instructor)
+    assert client.post(f"/lti/courses/{linked.course.pk}/roster/sync/").status_code == 302
+    assert set(RosterMember.objects.values_list("subject", flat=True)) == {"s1", "s2", "s3", "t1"}
+    page = client.get(f"/lti/courses/{linked.course.pk}/roster/").content.decode()
+    assert "Ada Lovelace</td>" in page and "1 question</td>" in page
+    assert page.count("not started (0 questions)") == 1  # Alan opened Stumper but wrote nothing
+    assert page.count("not started (never opened Stumper)") == 2  # Grace and the instructor never launched
+
+
+def test_periodic_sync_replaces_the_roster_and_keeps_it_when_the_lms_fails(client, lms, linked, instructor):
+    login_and_launch(client, lms, lms.resource_link_claims(sub="s1", roles=[ROLE_LEARNER]))
+    lms.members = [member("s1", "Ada Lovelace", [ROLE_LEARNER]), member("s2", "Alan Turing", [ROLE_LEARNER])]
+    roster_sync_all_task.delay()
+    lms.members = [member("s1", "Ada Lovelace", [ROLE_LEARNER])]  # Alan dropped the course
+    roster_sync_all_task.delay()
+    assert list(RosterMember.objects.values_list("subject", flat=True)) == ["s1"]
+    ContextLink.objects.filter(pk=linked.pk).update(memberships_url=f"{lms.url}/no-such-service")
+    roster_sync_all_task.delay()
+    linked.refresh_from_db()
+    assert "404" in linked.roster_error and RosterMember.objects.count() == 1
+    client.force_login(instructor)
+    assert "Last sync failed" in client.get(f"/lti/courses/{linked.course.pk}/roster/").content.decode()
+
+
+def test_only_the_course_instructors_see_the_roster(client, linked, student):
+    client.force_login(student)
+    assert client.get(f"/lti/courses/{linked.course.pk}/roster/").status_code == 403
