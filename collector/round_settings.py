@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from collector.models import Round
+from collector.signals import credit_changed
 from mlcore.configs import FineTuneConfig
 from modelhub.models import ModelVersion
 
@@ -79,4 +80,5 @@ def round_update(*, round_: Round, live_model: ModelVersion | None = None, scori
         raise ValidationError({"closes_at": "The round must close after it opens."})
     round_.full_clean()
     round_.save()
+    credit_changed.send(sender=Round, round_id=round_.pk, user_ids=None)  # the weights may have changed
     return round_

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from collector.models import CVPrediction, Question, Round, ScoringFold, ScoringRun, ScoringRunAssignment
+from collector.signals import credit_changed
 from core.jobs import (
     ProgressWriter,
     job_claim,
@@ -276,6 +277,7 @@ def _finish(run: ScoringRun) -> None:
         run, summary=summary,
         progress={**run.progress, "stage": "done", "done_folds": run.folds * run.trials, "eta_seconds": 0},
     )
+    credit_changed.send(sender=ScoringRun, round_id=run.round_id, user_ids=None)
 
 
 def scoring_resume_interrupted() -> int:

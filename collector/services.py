@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from collector import coach, selectors, validation_services
 from collector.models import Prediction, Question, Round
+from collector.signals import credit_changed
 from collector.validation import clean_question
 from core.exceptions import ImportFailed
 from core.jobs import task_delay
@@ -205,6 +206,8 @@ def prediction_compute(*, prediction_id: int, budget: float | None = None) -> Pr
     prediction.refresh_from_db()
     if prediction.kind == Prediction.Kind.ANSWER_ONLY:
         coach.settle_answer_only(question=question)
+    else:
+        credit_changed.send(sender=Prediction, round_id=question.round_id, user_ids=[question.author_id])
     return prediction
 
 

@@ -37,6 +37,7 @@ from collector.models import (
     Round,
     Validation,
 )
+from collector.signals import credit_changed
 from collector.validation import clean_question
 from collector.validation_selectors import LETTERS, TOKEN_SALT, check_may_validate, display_order
 from core.exceptions import AccessError
@@ -81,6 +82,7 @@ def _set_status(question: Question, status: str, *, action: str, reviewer: User 
     for name, value in fields.items():
         setattr(question, name, value)
     ReviewDecision.objects.create(question=question, reviewer=reviewer, action=action, reason=reason, changes=changes or {})
+    credit_changed.send(sender=Question, round_id=question.round_id, user_ids=[question.author_id])
 
 
 def _locked_question(question_id) -> Question:
@@ -318,6 +320,7 @@ def _refresh_model_answers(question: Question, *, text_changed: bool) -> None:
         return
     for prediction in predictions.filter(status=Prediction.Status.DONE):
         Prediction.objects.filter(pk=prediction.pk).update(fooled=prediction.predicted_index != key)
+    credit_changed.send(sender=Question, round_id=question.round_id, user_ids=[question.author_id])
 
 
 # --- Appeals ---------------------------------------------------------------------------------
@@ -392,4 +395,5 @@ def round_quality_settings_update(
     Round.objects.filter(pk=round_.pk).update(**values)
     for question in Question.objects.filter(round=round_, status=QuestionStatus.PENDING, validations__isnull=False).distinct():
         _settle(_locked_question(question.pk))
+    credit_changed.send(sender=Round, round_id=round_.pk, user_ids=None)  # credit_requires_acceptance may have changed
     return round_

@@ -80,7 +80,7 @@ class ResourceLink(models.Model):
     lineitem_url = models.URLField(max_length=500, blank=True)
     lineitems_url = models.URLField(max_length=500, blank=True)
     ags_scopes = models.JSONField(default=list, blank=True)
-    score_maximum = models.FloatField(default=10.0)
+    score_maximum = models.FloatField(null=True, blank=True, help_text="The line item's, read from the LMS")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["context", "resource_link_id"], name="lti_unique_resource_link")]

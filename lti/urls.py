@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lti.views import config, context_link, deep_link, launch, platforms, roster
+from lti.views import config, context_link, deep_link, grades, launch, platforms, roster
 
 app_name = "lti"
 
@@ -10,6 +10,7 @@ urlpatterns = [
     path("jwks/", launch.lti_jwks, name="jwks"),
     path("config/canvas.json", config.canvas_config, name="canvas_config"),
     path("platforms/", platforms.platform_list, name="platforms"),
+    path("rounds/<int:round_id>/grades/resend/", grades.round_grades_resend, name="round_grades_resend"),
     path("courses/<int:course_id>/roster/", roster.course_roster, name="course_roster"),
     path("courses/<int:course_id>/roster/sync/", roster.course_roster_sync, name="course_roster_sync"),
     path("launches/<str:launch_id>/course/", context_link.context_link, name="context_link"),

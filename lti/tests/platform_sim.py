@@ -192,6 +192,10 @@ def _handler(lms: PlatformSimulator):
                         f'<input type="hidden" name="state" value="{q["state"]}"></form>'
                         '<script>document.getElementById("f").submit()</script>')
                 return self._send(200, html, "text/html")
+            if lms.url + url.path in lms.lineitems:  # AGS 2.0 §3.2: GET a line item
+                if not {AGS_SCOPES[0], "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly"} & set(self._scopes()):
+                    return self._send(401, {"error": "invalid_token"})
+                return self._send(200, lms.lineitems[lms.url + url.path], "application/vnd.ims.lis.v2.lineitem+json")
             if url.path.startswith("/nrps/"):
                 if NRPS_SCOPE not in self._scopes():
                     return self._send(401, {"error": "invalid_token"})

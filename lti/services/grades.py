@@ -1,0 +1,124 @@
+"""Assignment and Grade Services 2.0: post each student's points for a round to the LMS line items.
+
+A student's score is the same number as the grade CSV's points (``collector.grades``): credit capped
+at the line item's maximum. ``grade_passback`` is idempotent: it recomputes the current score, and a
+score already sent is not sent again unless ``force`` (the "send all grades again" button).
+"""
+import logging
+from dataclasses import dataclass
+
+import requests
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from pylti1p3.assignments_grades import AssignmentsGradesService
+from pylti1p3.exception import LtiException, LtiServiceException
+from pylti1p3.grade import Grade
+from pylti1p3.service_connector import ServiceConnector
+
+from accounts.models import User
+from collector.grades import round_grades
+from lti.models import GradeSync, LtiIdentity, ResourceLink
+from lti.tool_conf import TimeoutSession, registration_of
+
+logger = logging.getLogger(__name__)
+
+
+class PassbackFailed(Exception):
+    """This attempt failed; the task retries (the reason is stored on the GradeSync)."""
+
+
+@dataclass(frozen=True)
+class PassbackTarget:
+    resource_link_id: int
+    user_id: int
+
+
+def passback_targets(*, round_id: int, user_ids: list[int] | None = None) -> list[PassbackTarget]:
+    """(line item, student) pairs to send: the round's LMS links x the students who have an LMS identity there."""
+    targets = []
+    for link in ResourceLink.objects.filter(round_id=round_id).exclude(lineitem_url="").select_related("context"):
+        identities = LtiIdentity.objects.filter(platform_id=link.context.platform_id)
+        if user_ids is not None:
+            identities = identities.filter(user_id__in=user_ids)
+        course_id = link.context.course_id
+        for user_id in identities.filter(user__enrollments__course_id=course_id).values_list("user_id", flat=True):
+            targets.append(PassbackTarget(link.pk, user_id))
+    return targets
+
+
+def _score(link: ResourceLink, user: User, maximum: float) -> float:
+    rows = round_grades(round_=link.round, points_possible=maximum)
+    return next((row.points for row in rows if row.user.pk == user.pk), 0.0)
+
+
+def _ags(link: ResourceLink) -> AssignmentsGradesService:
+    connector = ServiceConnector(registration_of(link.context.platform), TimeoutSession())
+    return AssignmentsGradesService(connector, {"scope": link.ags_scopes, "lineitem": link.lineitem_url})
+
+
+def _score_maximum(link: ResourceLink) -> float:
+    """The line item's maximum (set in the LMS, e.g. by deep linking), read once from the LMS (AGS 2.0 §3.2)."""
+    if link.score_maximum is None:
+        maximum = float(_ags(link).get_lineitem().get_score_maximum())
+        if maximum <= 0:
+            raise ValueError(f"the LMS line item has scoreMaximum {maximum}")
+        ResourceLink.objects.filter(pk=link.pk).update(score_maximum=maximum)
+        link.score_maximum = maximum
+    return link.score_maximum
+
+
+def _post_score(link: ResourceLink, subject: str, score: float) -> None:
+    service = _ags(link)
+    # AGS 2.0 §3.4 Score: userId, scoreGiven, scoreMaximum, activityProgress, gradingProgress, timestamp.
+    grade = (Grade().set_user_id(subject).set_score_given(score).set_score_maximum(link.score_maximum)
+             .set_activity_progress("Submitted").set_grading_progress("FullyGraded")
+             .set_timestamp(timezone.now().isoformat(timespec="milliseconds")))
+    service.put_grade(grade)
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, LtiServiceException):
+        return f"the LMS answered HTTP {exc.response.status_code}: {exc.response.text[:300]}"
+    if isinstance(exc, requests.Timeout):
+        return f"the LMS did not answer within {settings.STUMPER_LTI_HTTP_TIMEOUT:g} s"
+    return f"{type(exc).__name__}: {exc}"[:500]
+
+
+def grade_passback(*, resource_link_id: int, user_id: int, last_attempt: bool = True, force: bool = False) -> GradeSync:
+    """Send one student's current score to one line item and record the outcome.
+
+    On failure: with ``last_attempt`` the sync is marked failed with the reason; otherwise it stays
+    pending with the reason and PassbackFailed is raised so that the task retries."""
+    link = ResourceLink.objects.select_related("context__platform", "round").get(pk=resource_link_id)
+    user = User.objects.get(pk=user_id)
+    identity = LtiIdentity.objects.get(platform=link.context.platform, user=user)
+    sync, _ = GradeSync.objects.get_or_create(resource_link=link, user=user)
+    try:
+        score = _score(link, user, _score_maximum(link))
+        if not force and sync.status == GradeSync.Status.SENT and sync.score_given == score \
+                and sync.score_maximum == link.score_maximum:
+            return sync
+        _post_score(link, identity.subject, score)
+    except (LtiServiceException, LtiException, requests.RequestException, ValueError, KeyError, TypeError) as exc:
+        reason = _reason(exc)
+        _record(sync, status=GradeSync.Status.FAILED if last_attempt else GradeSync.Status.PENDING, error=reason)
+        logger.warning("LTI grade passback of user %s to %s failed%s: %s", user_id, link.lineitem_url,
+                       "" if last_attempt else " (will retry)", reason)
+        if not last_attempt:
+            raise PassbackFailed(reason) from exc
+        return sync
+    _record(sync, status=GradeSync.Status.SENT, error="", score=score, maximum=link.score_maximum)
+    return sync
+
+
+@transaction.atomic
+def _record(sync: GradeSync, *, status: str, error: str, score: float | None = None, maximum: float | None = None) -> None:
+    sync.status = status
+    sync.last_error = error
+    sync.attempts += 1
+    fields = ["status", "last_error", "attempts", "updated_at"]
+    if status == GradeSync.Status.SENT:
+        sync.score_given, sync.score_maximum, sync.sent_at = score, maximum, timezone.now()
+        fields += ["score_given", "score_maximum", "sent_at"]
+    sync.save(update_fields=fields)
