@@ -19,6 +19,7 @@ class PlatformOutputSerializer(serializers.Serializer):
     auth_token_url = serializers.CharField()
     auth_audience = serializers.CharField()
     key_set_url = serializers.CharField()
+    frame_origins = serializers.ListField(child=serializers.CharField())
 
 
 class PlatformListApi(APIView):
@@ -38,6 +39,7 @@ class PlatformRegisterApi(APIView):
         auth_token_url = serializers.URLField(max_length=500)
         key_set_url = serializers.URLField(max_length=500)
         auth_audience = serializers.CharField(max_length=500, required=False, default="", allow_blank=True)
+        frame_origins = serializers.ListField(child=serializers.CharField(max_length=300), required=False, default=list)
 
     def post(self, request):
         if not request.user.is_instructor:

@@ -1,5 +1,7 @@
 """LTI 1.3 registrations, the tool's keys, and what launches link: identities, contexts, resource links,
 the NRPS roster and the per-student state of the AGS grade passback."""
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.db import models
 
@@ -17,6 +19,9 @@ class Platform(models.Model):
     auth_token_url = models.URLField("Platform OAuth2 token URL", max_length=500)
     auth_audience = models.CharField(max_length=500, blank=True, help_text="Token audience if not the token URL")
     key_set_url = models.URLField("Platform key set (JWKS) URL", max_length=500)
+    frame_origins = models.JSONField(default=list, blank=True, help_text=(
+        "Origins whose pages may show Stumper in an iframe, e.g. https://school.instructure.com "
+        "(the issuer's and the auth URL's origins are always allowed)"))
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -27,6 +32,15 @@ class Platform(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.issuer}, {self.client_id})"
+
+    def allowed_frame_origins(self) -> list[str]:
+        origins = {_origin(self.issuer), _origin(self.auth_login_url), *map(_origin, self.frame_origins)}
+        return sorted(origin for origin in origins if origin)
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url or "")
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
 
 
 class ToolKey(models.Model):

@@ -53,6 +53,7 @@ MIDDLEWARE = [
     "config.logging.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "lti.middleware.LtiFrameMiddleware",  # LTI sessions only: framed by their LMS, SameSite=None cookies
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

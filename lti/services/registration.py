@@ -18,6 +18,7 @@ def platform_register(
     auth_token_url: str,
     key_set_url: str,
     auth_audience: str = "",
+    frame_origins: list[str] | None = None,
 ) -> Platform:
     """Register a platform (or update the one with this issuer + client id)."""
     if not created_by.is_instructor:
@@ -35,6 +36,10 @@ def platform_register(
     platform.auth_token_url = auth_token_url.strip()
     platform.auth_audience = auth_audience.strip()
     platform.key_set_url = key_set_url.strip()
+    platform.frame_origins = [o.strip().rstrip("/") for o in frame_origins or [] if o.strip()]
+    bad = [o for o in platform.frame_origins if not o.startswith(("https://", "http://")) or o.count("/") != 2]
+    if bad:
+        raise ValidationError({"frame_origins": f"Give origins like https://school.instructure.com, not {', '.join(bad)}."})
     platform.full_clean(validate_constraints=False)
     platform.save()
     return platform

@@ -49,8 +49,8 @@ def lti_login(request: HttpRequest) -> HttpResponse:
 @require_POST
 def lti_launch(request: HttpRequest) -> HttpResponse:
     """The signed launch: validate it (pylti1p3), sign the user in, send them where the link points."""
-    launch = message_launch(request)
     try:
+        launch = message_launch(request)  # over HTTPS this already needs the login's session-id cookie
         data = launch.get_launch_data()
     except (LtiException, ValueError, KeyError, requests.RequestException) as exc:
         # ValueError/KeyError: a malformed id_token; RequestException: the platform's key set is unreachable.

@@ -21,6 +21,11 @@ class PlatformForm(forms.Form):
     auth_token_url = forms.URLField(assume_scheme="https", max_length=500, label="Platform token URL")
     key_set_url = forms.URLField(assume_scheme="https", max_length=500, label="Platform key set (JWKS) URL")
     auth_audience = forms.CharField(max_length=500, required=False, label="Token audience (if not the token URL)")
+    frame_origins = forms.CharField(required=False, label="LMS web origins (iframe)",
+                                    help_text="e.g. https://school.instructure.com; separated by commas or spaces")
+
+    def clean_frame_origins(self) -> list[str]:
+        return [o for o in self.cleaned_data["frame_origins"].replace(",", " ").split() if o]
 
     def clean_deployment_ids(self) -> list[str]:
         return [d for d in self.cleaned_data["deployment_ids"].replace(",", " ").split() if d]
