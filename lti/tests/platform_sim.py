@@ -22,7 +22,7 @@ import threading
 import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import jwt
 from cryptography.hazmat.primitives import serialization
@@ -58,7 +58,7 @@ class PlatformSimulator:
     deployment_id = "deployment-1"
     context_id = "course-101"
 
-    def __init__(self):
+    def __init__(self, host: str = "127.0.0.1"):
         self.private_pem, self.public_jwk = rsa_key()
         self.kid = self.public_jwk["kid"]
         self.messages: dict[str, dict] = {}        # lti_message_hint -> {"claims": ..., "sign_with": ..., "header": ...}
@@ -72,7 +72,8 @@ class PlatformSimulator:
         self.ags_delay = 2.0
         self.deep_link_responses: list[dict] = []
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self.url = f"http://127.0.0.1:{self._server.server_port}"
+        # host "localhost" puts the LMS on the same site as a live server on localhost (browser test over HTTP)
+        self.url = f"http://{host}:{self._server.server_port}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     def __enter__(self) -> "PlatformSimulator":
@@ -180,6 +181,17 @@ def _handler(lms: PlatformSimulator):
 
         def do_GET(self) -> None:
             url = urlparse(self.path)
+            if url.path.startswith("/course/"):  # a course page embedding the tool (LTI 1.3 Core §5.1.1: GET login)
+                q = {k: v[0] for k, v in parse_qs(url.query).items()}
+                hint = url.path.removeprefix("/course/")
+                message = lms.messages[hint]["claims"]
+                params = {"iss": lms.url, "login_hint": message["sub"], "client_id": lms.client_id,
+                          "target_link_uri": message[LTI + "target_link_uri"], "lti_message_hint": hint,
+                          "lti_deployment_id": lms.deployment_id}
+                html = (f'<h1>Commonsense 101</h1><iframe name="tool" width="1000" height="700" '
+                        f'src="{q["tool_login"]}?{urlencode(params)}"></iframe>'
+                        f'<iframe name="plain" width="400" height="300" src="{q.get("plain", "about:blank")}"></iframe>')
+                return self._send(200, html, "text/html")
             if url.path == "/jwks":
                 return self._send(200, {"keys": [lms.public_jwk]})
             if url.path == "/auth":  # OIDC authentication request -> auto-posted id_token (IMS Security §5.1.1.2-3)
