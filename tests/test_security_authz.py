@@ -186,6 +186,20 @@ HTTP_MATRIX: dict[str, Row] = {
     "annotation_api:paragraph_restore": manager_api("POST"),
     "annotation_api:project_flags": manager_api(),
     "annotation_api:flag_resolve": manager_api("POST"),
+    # LTI (lti/): the LMS-facing endpoints are public; a bare request is refused with a clear 400 page.
+    "lti:login": Row("GET", 400, 400, 400, 400, 400, 400),
+    "lti:launch": Row("POST", 400, 400, 400, 400, 400, 400),
+    "lti:jwks": PUBLIC,
+    "lti:canvas_config": PUBLIC,
+    "lti:platforms": INSTRUCTORS,
+    "lti:round_grades_resend": manager_page("POST", ok=REDIRECT),
+    "lti:course_roster": manager_page(),
+    "lti:course_roster_sync": manager_page("POST", ok=REDIRECT),
+    # A launch id that is not this session's: refused for everyone signed in.
+    "lti:context_link": page("GET", student=403, other_student=403, crowd=403, instructor=403, other_instructor=403),
+    "lti:deep_link": page("GET", student=403, other_student=403, crowd=403, instructor=403, other_instructor=403),
+    "lti_platform_list": Row("GET", 401, 403, 403, 403, 200, 200),
+    "lti_platform_register": Row("POST", 401, 403, 403, 403, 201, 201),
 }
 
 # Valid bodies and queries, so that a refusal is the access check's and not an input error's.
@@ -210,6 +224,9 @@ BODIES = {
     "annotation_api:question_update": {"question": "Which sea is at the Nile's end?", "is_impossible": True},
     "annotation_api:project_create": {"name": "Matrix project"},
     "annotation_api:flag_resolve": {"decision": "reject"},
+    "lti_platform_register": {"name": "Matrix LMS", "issuer": "https://lms.example", "client_id": "c1",
+                              "deployment_ids": ["d1"], "auth_login_url": "https://lms.example/auth",
+                              "auth_token_url": "https://lms.example/token", "key_set_url": "https://lms.example/jwks"},
 }
 QUERIES = {"collector:round_grades_download": {"format": "csv"}}
 # Multipart uploads, made afresh for every request (a file is read once).
@@ -233,6 +250,8 @@ KWARGS_BY_ROUTE = {
     "accounts:password_reset_confirm": {"uidb64": "MQ", "token": "not-a-token"},
     "annotation:invite_join": {"token": Obj("project_invite.token")},
     "collector:student_password_reset": {"student_id": Obj("question.author_id")},  # course A's student
+    "lti:context_link": {"launch_id": "not-this-sessions-launch"},
+    "lti:deep_link": {"launch_id": "not-this-sessions-launch"},
 }
 KWARGS_BY_NAME = {
     "course_id": "course.pk", "round_id": "round.pk", "question_id": "question.pk", "appeal_id": "appeal.pk",
