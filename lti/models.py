@@ -5,7 +5,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import models
 
-from collector.models import Course, Round
+from collector.models import Round
+from courses.models import Course
 
 
 class Platform(models.Model):

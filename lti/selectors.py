@@ -1,6 +1,7 @@
 """Reads of the lti app."""
 from django.db.models import QuerySet
 
+from collector.selectors import questions_of_author
 from lti.models import ContextLink, GradeSync, LtiIdentity, Platform, ResourceLink, RosterMember
 
 
@@ -27,8 +28,6 @@ def context_roster(*, context: ContextLink) -> QuerySet[RosterMember]:
 
 def roster_progress(*, context: ContextLink) -> list[dict]:
     """The LMS roster with each member's progress: never opened Stumper, or how many questions they wrote."""
-    from collector.selectors import questions_of_author
-
     users = {identity.subject: identity.user for identity in
              LtiIdentity.objects.select_related("user").filter(platform_id=context.platform_id,
                                                                 subject__in=context.members.values("subject"))}

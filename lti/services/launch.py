@@ -12,8 +12,9 @@ from django.db import transaction
 
 from accounts.models import User
 from accounts.services import user_create
-from collector.models import Course, Round
-from collector.services import course_create, course_join
+from collector.models import Round
+from courses.models import Course
+from courses.services import course_create, course_join
 from lti import claims
 from lti.models import ContextLink, LtiIdentity, Platform, ResourceLink
 

@@ -8,9 +8,11 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import user_create
 from collector import services
+from courses.services import course_create
 from lti.models import ContextLink
 from lti.services.registration import platform_register
 from lti.tests.platform_sim import ROLE_LEARNER, PlatformSimulator
+from modelhub.services import model_version_register
 from tests.browser import CHROMIUM, BrowserTestCase
 
 pytestmark = pytest.mark.browser
@@ -21,8 +23,8 @@ class LmsIframeEndToEndTests(BrowserTestCase):
     def setUp(self) -> None:
         self.lms = PlatformSimulator(host="localhost").__enter__()  # same site as the live server (HTTP)
         instructor = user_create(username="prof", password="pw-E2E-long-enough-1", role=User.Role.INSTRUCTOR)
-        course = services.course_create(owner=instructor, name="NLP 101")
-        model = services.model_version_register(name="tiny-bert-lti", kind="multiple_choice",
+        course = course_create(owner=instructor, name="NLP 101")
+        model = model_version_register(name="tiny-bert-lti", kind="multiple_choice",
                                                 path=str(self.model_dir), revision="e2e")
         self.round = services.round_create(course=course, name="lti-e2e", title="Round in the LMS", live_model=model)
         platform = platform_register(created_by=instructor, **self.lms.registration())

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def _eager_retries():
     """Eager Celery re-raises a task's Retry when it propagates errors; without propagation, apply() runs
     the retries at once (countdowns skipped), as a worker would after the back-off."""
-    from config.celery import app
+    from celery import current_app as app
 
     propagates = app.conf.task_eager_propagates
     app.conf.task_eager_propagates = False

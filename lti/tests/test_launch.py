@@ -7,7 +7,7 @@ import time
 import pytest
 
 from accounts.models import User
-from collector.models import Enrollment
+from courses.models import Enrollment
 from lti.models import ContextLink, LtiIdentity, ResourceLink
 from lti.tests.conftest import login_and_launch, urlopen_form
 from lti.tests.platform_sim import (

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods
 from pylti1p3.contrib.django import DjangoMessageLaunch
 from pylti1p3.exception import LtiException
 
-from collector.selectors import courses_managed_by
+from courses.selectors import courses_managed_by
 from lti import claims
 from lti.launch_storage import OneTimeNonceCacheStorage
 from lti.models import ContextLink, Platform

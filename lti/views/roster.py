@@ -5,7 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from collector.selectors import course_for_manager
+from courses.selectors import course_for_manager
 from lti import selectors
 from lti.tasks import roster_sync_task
 
