@@ -30,6 +30,7 @@ def test_roster_sync_button_shows_who_has_not_started(client, lms, linked, round
     lms.members = [member("s1", "Ada Lovelace", [ROLE_LEARNER]), member("s2", "Alan Turing", [ROLE_LEARNER]),
                    member("s3", "Grace Hopper", [ROLE_LEARNER]), member("t1", "Prof Knuth", [ROLE_INSTRUCTOR])]
     client.force_login(instructor)
+    assert f'href="/lti/courses/{linked.course.pk}/roster/"' in client.get(f"/courses/{linked.course.pk}/").content.decode()
     assert client.post(f"/lti/courses/{linked.course.pk}/roster/sync/").status_code == 302
     assert set(RosterMember.objects.values_list("subject", flat=True)) == {"s1", "s2", "s3", "t1"}
     page = client.get(f"/lti/courses/{linked.course.pk}/roster/").content.decode()
