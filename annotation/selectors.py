@@ -12,6 +12,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from annotation.i18n import LANGUAGE_NAMES
 from annotation.invite_selectors import projects_visible_to_worker, worker_may_enter
 from annotation.models import (
     AnnotationSession,
@@ -165,6 +166,10 @@ class ProjectTasks:
     second_pass_left: int
     resume_authoring: AnnotationSession | None
     resume_second_pass: AnnotationSession | None
+
+    @property
+    def language_label(self) -> str:
+        return str(LANGUAGE_NAMES[self.project.language])
 
 
 def projects_for_worker(*, user: User) -> list[ProjectTasks]:

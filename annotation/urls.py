@@ -5,6 +5,7 @@ from annotation import invite_views, views
 app_name = "annotation"
 urlpatterns = [
     path("", views.task_list, name="task_list"),
+    path("i18n/<str:language>.js", views.javascript_catalog, name="javascript_catalog"),
     path("projects/<int:project_id>/start/<str:kind>/", views.task_start, name="task_start"),
     path("sessions/<int:session_id>/", views.session_page, name="session"),
     path("projects/", views.project_list, name="project_list"),

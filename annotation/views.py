@@ -6,13 +6,17 @@ imports and exports. Access rules are in the selectors (``AccessError`` -> 403 p
 """
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.i18n import JavaScriptCatalog
 
 from annotation import selectors, services
 from annotation.forms import (
@@ -24,6 +28,7 @@ from annotation.forms import (
     SquadExportForm,
     SquadImportForm,
 )
+from annotation.i18n import DISCARD_REASONS, SESSION_STATUS, SPLITS, activate_project_language
 from annotation.models import AnnotationSession, Split
 from annotation.presentation import session_payload
 from annotation.squad_selectors import project_squad_dict
@@ -34,14 +39,25 @@ from evaluation.charts import render_chart
 from evaluation.export_weights import evaluation_run_weights, evaluation_runs_with_weights
 
 PAGE_SIZE = 25
+_catalog_view = JavaScriptCatalog.as_view(packages=["annotation"])
+
+
+@require_safe
+def javascript_catalog(request: HttpRequest, language: str) -> HttpResponse:
+    """The worker pages' JavaScript translations (gettext, ngettext) in the page's language."""
+    if language not in dict(settings.LANGUAGES):
+        raise Http404("No such language.")
+    with translation.override(language):
+        return _catalog_view(request)
 
 
 @login_required
 @require_safe
 def task_list(request: HttpRequest) -> HttpResponse:
     """A worker's projects: paragraphs left to write on or to answer, and unfinished ones."""
-    context = {"tasks": selectors.projects_for_worker(user=request.user),
-               "can_annotate": selectors.can_annotate(request.user)}
+    tasks = selectors.projects_for_worker(user=request.user)
+    activate_project_language(request, (task.project.language for task in tasks))
+    context = {"tasks": tasks, "can_annotate": selectors.can_annotate(request.user)}
     return render(request, "annotation/task_list.html", context)
 
 
@@ -49,11 +65,12 @@ def task_list(request: HttpRequest) -> HttpResponse:
 @require_POST
 def task_start(request: HttpRequest, project_id: int, kind: str) -> HttpResponse:
     project = selectors.project_for_worker(user=request.user, project_id=project_id)
+    activate_project_language(request, [project.language])
     if kind not in AnnotationSession.Kind.values:
-        raise AccessError("There is no such kind of task.")
+        raise AccessError(_("There is no such kind of task."))
     session = services.session_start_next(user=request.user, project=project, kind=kind)
     if session is None:
-        messages.info(request, f"Nothing left to do in {project.name} right now. Thank you!")
+        messages.info(request, _("Nothing left to do in %(project)s right now. Thank you!") % {"project": project.name})
         return redirect("annotation:task_list")
     return redirect("annotation:session", session_id=session.pk)
 
@@ -62,14 +79,15 @@ def task_start(request: HttpRequest, project_id: int, kind: str) -> HttpResponse
 @require_safe
 def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     session = selectors.session_for_worker(user=request.user, session_id=session_id)
+    project = session.paragraph.article.project
+    activate_project_language(request, [project.language])
     if session.status != AnnotationSession.Status.IN_PROGRESS:
-        messages.info(request, f"That paragraph is already {session.get_status_display().lower()}.")
+        messages.info(request, _("That paragraph is already %(status)s.") % {"status": SESSION_STATUS[session.status]})
         return redirect("annotation:task_list")
     template = ("annotation/annotate.html" if session.kind == AnnotationSession.Kind.AUTHORING
                 else "annotation/second_pass.html")
-    project = session.paragraph.article.project
     context = {"session": session, "project": project, "payload": session_payload(session),
-               "discard_reasons": AnnotationSession.DiscardReason.choices}
+               "discard_reasons": DISCARD_REASONS, "split_label": SPLITS[session.paragraph.article.split]}
     return render(request, template, context)
 
 

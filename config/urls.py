@@ -17,6 +17,7 @@ urlpatterns = [
     # Signing up is joining a course (courses), under the accounts: URL names the pages know.
     path("accounts/", include(([*account_urls.urlpatterns,
                                 path("signup/", course_views.signup, name="signup")], account_urls.app_name))),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the crowdworker's language switch
     # OpenAPI 3 schema of every /api/ endpoint, and browsable docs generated from it.
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),

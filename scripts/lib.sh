@@ -79,3 +79,14 @@ while time.monotonic() < deadline:
 sys.exit(1)
 PYEOF
 }
+
+# locale/*.po -> .mo with Django's compilemessages when GNU gettext is installed; without it the
+# committed .mo files are used as they are.
+compile_messages() {
+    if command -v msgfmt >/dev/null 2>&1; then
+        log "Compiling translations (locale/)"
+        bash "$ROOT/scripts/messages.sh" compile || die "compilemessages failed; see the messages above."
+    else
+        log "GNU gettext (msgfmt) not found: using the committed translations in locale/"
+    fi
+}

@@ -17,6 +17,7 @@ export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings.local}"
 
 ensure_venv
 install_requirements
+compile_messages
 ensure_env_file
 mkdir -p var/log
 

@@ -13,6 +13,7 @@ cd "$ROOT"
 set -e
 ensure_venv
 install_requirements
+compile_messages
 set +e
 
 export HF_HUB_OFFLINE=1

@@ -52,6 +52,8 @@ class PersianAnnotationEndToEndTests(BrowserTestCase):
         self.paragraph = Paragraph.objects.create(article=article, position=0, context=CONTEXT)
         self.worker = user_create(username="mina", password=PASSWORD, role=User.Role.CROWDWORKER)
         self.open_page(TIMEOUT_MS)
+        # This worker chose the English interface (the Persian one: tests/test_e2e_annotation_persian.py).
+        self.context.add_cookies([{"name": "django_language", "value": "en", "url": self.live_server_url}])
 
     def sign_in(self) -> None:
         page = self.page

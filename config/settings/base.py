@@ -55,6 +55,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "lti.middleware.LtiFrameMiddleware",  # LTI sessions only: framed by their LMS, SameSite=None cookies
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The interface language: the worker's choice (set_language's cookie), else the browser's.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -74,6 +76,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -115,7 +118,11 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "accounts:login"
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# Crowdworker pages are translated (locale/); a project's language is their default.
+LANGUAGES = [("en", "English"), ("fa", "فارسی")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # the worker's choice is remembered for a year
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True

@@ -15,6 +15,8 @@
   if (!root || !dataEl || !window.StumperSpans || !window.StumperApi || !window.fetch) { return; }
 
   var data = JSON.parse(dataEl.textContent);
+  var fmt = window.StumperApi.fmt;
+  var decimal = window.StumperApi.decimal;
   var project = data.project;
   var api = root.dataset.apiBase;
   var CLOSE_FORBIDDEN = 4403;
@@ -64,7 +66,7 @@
   });
 
   function showSelection(selection) {
-    selectionText.textContent = selection ? selection.text : (impossible.checked ? "none (unanswerable)" : "nothing yet");
+    selectionText.textContent = selection ? selection.text : (impossible.checked ? gettext("none (unanswerable)") : gettext("nothing yet"));
     selectionText.classList.toggle("is-empty", !selection);
   }
 
@@ -76,15 +78,16 @@
     if (!project.has_model) { return null; }
     if (!prediction) {
       badge.classList.add("badge-pending");
-      badge.textContent = "model pending";
+      badge.textContent = gettext("model pending");
     } else if (prediction.fooled) {
       badge.classList.add("badge-fooled");
-      badge.textContent = "fooled the model";
+      badge.textContent = gettext("fooled the model");
     } else {
       badge.classList.add("badge-not-fooled");
-      badge.textContent = "model found it";
+      badge.textContent = gettext("model found it");
     }
-    badge.title = prediction ? "Model's answer: " + (prediction.text || "no answer") + " (F1 " + prediction.f1.toFixed(2) + ")" : "";
+    badge.title = prediction ? fmt(gettext("Model's answer: %(text)s (F1 %(f1)s)"),
+                                   {text: prediction.text || gettext("no answer"), f1: decimal(prediction.f1, 2)}) : "";
     return badge;
   }
 
@@ -101,14 +104,14 @@
       var answer = document.createElement("p");
       answer.className = "q-answer";
       if (q.is_impossible) {
-        answer.textContent = "Unanswerable";
+        answer.textContent = gettext("Unanswerable");
         answer.classList.add("muted");
       } else {
         var mark = document.createElement("mark");
         mark.className = "ans-sample";
         mark.dir = "auto";
         mark.textContent = q.answers[0].text;
-        answer.appendChild(document.createTextNode("Answer: "));
+        answer.appendChild(document.createTextNode(gettext("Answer:") + " "));
         answer.appendChild(mark);
       }
       var badge = verdictBadge(q.prediction);
@@ -118,12 +121,12 @@
       var edit = document.createElement("button");
       edit.type = "button";
       edit.className = "button button-quiet";
-      edit.textContent = "Edit";
+      edit.textContent = gettext("Edit");
       edit.addEventListener("click", function () { startEdit(q); });
       var del = document.createElement("button");
       del.type = "button";
       del.className = "button button-quiet";
-      del.textContent = "Delete";
+      del.textContent = gettext("Delete");
       del.addEventListener("click", function () { removeQuestion(q); });
       actions.appendChild(edit);
       actions.appendChild(del);
@@ -143,15 +146,16 @@
 
   function updateCounts() {
     var n = questions.length;
-    countEl.textContent = "(" + n + " of " + project.questions_min + "–" + project.questions_max + ")";
+    countEl.textContent = fmt(gettext("(%(n)s of %(min)s–%(max)s)"), {n: n, min: project.questions_min, max: project.questions_max});
     var full = n >= project.questions_max && editingId === null;
     addButton.disabled = full;
     if (n < project.questions_min) {
-      submitHint.textContent = "Write " + (project.questions_min - n) + " more question" + (project.questions_min - n === 1 ? "" : "s") + " to submit.";
+      var missing = project.questions_min - n;
+      submitHint.textContent = fmt(ngettext("Write %(n)s more question to submit.", "Write %(n)s more questions to submit.", missing), {n: missing});
     } else if (full) {
-      submitHint.textContent = "That is the most questions for one paragraph: submit when you are happy with them.";
+      submitHint.textContent = gettext("That is the most questions for one paragraph: submit when you are happy with them.");
     } else {
-      submitHint.textContent = "Ready to submit (you may add up to " + (project.questions_max - n) + " more).";
+      submitHint.textContent = fmt(gettext("Ready to submit (you may add up to %(n)s more)."), {n: project.questions_max - n});
     }
     submitButton.disabled = n < project.questions_min || n > project.questions_max;
   }
@@ -165,8 +169,8 @@
     paragraph.setSelection(null);
     paragraph.setHighlight("pred", null);
     modelAnswer.hidden = true;
-    modeEl.textContent = "New question";
-    addButton.textContent = "Add question";
+    modeEl.textContent = gettext("New question");
+    addButton.textContent = gettext("Add question");
     cancelButton.hidden = true;
     showErrors(null);
     renderList();
@@ -177,8 +181,8 @@
     input.value = q.question;
     impossible.checked = q.is_impossible;
     paragraph.setSelection(q.answers.length ? {start16: q.answers[0].start16, end16: q.answers[0].end16} : null);
-    modeEl.textContent = "Edit question";
-    addButton.textContent = "Save changes";
+    modeEl.textContent = gettext("Edit question");
+    addButton.textContent = gettext("Save changes");
     cancelButton.hidden = false;
     renderList();
     input.focus();
@@ -186,7 +190,7 @@
   }
 
   function removeQuestion(q) {
-    if (!window.confirm("Delete this question?\n\n" + q.question)) { return; }
+    if (!window.confirm(gettext("Delete this question?") + "\n\n" + q.question)) { return; }
     call("questions/" + q.id + "/delete/", {}).then(function (result) {
       if (!result.ok) { showErrors(result.data); return; }
       questions = questions.filter(function (other) { return other.id !== q.id; });
@@ -214,7 +218,7 @@
         questions = questions.map(function (q) { return q.id === result.data.id ? result.data : q; });
       }
       clearForm();
-      saveState.textContent = "Saved.";
+      saveState.textContent = gettext("Saved.");
       input.focus();
       window.setTimeout(refreshPredictions, 4000);
     });
@@ -239,17 +243,17 @@
     submitButton.disabled = true;
     call("sessions/" + data.id + "/submit/", {}).then(function (result) {
       if (!result.ok) { showErrors(result.data); updateCounts(); return; }
-      finish("Paragraph submitted", "Your " + questions.length + " questions are saved. Thank you!");
+      finish(gettext("Paragraph submitted"), fmt(gettext("Your %(n)s questions are saved. Thank you!"), {n: questions.length}));
     });
   });
 
   document.getElementById("discard-form").addEventListener("submit", function (event) {
     event.preventDefault();
     var body = {reason: document.getElementById("discard-reason").value, note: document.getElementById("discard-note").value};
-    if (!body.reason) { showErrors({reason: "Choose why the paragraph should be discarded."}); return; }
+    if (!body.reason) { showErrors({reason: gettext("Choose why the paragraph should be discarded.")}); return; }
     call("sessions/" + data.id + "/discard/", body).then(function (result) {
       if (!result.ok) { showErrors(result.data); return; }
-      finish("Paragraph discarded", "It will not be shown to anyone again unless the project owner restores it.");
+      finish(gettext("Paragraph discarded"), gettext("It will not be shown to anyone again unless the project owner restores it."));
     });
   });
 
@@ -273,7 +277,7 @@
       var body = formBody();
       body.editing_id = editingId;
       call("sessions/" + data.id + "/draft/", {draft: body}).then(function (result) {
-        saveState.textContent = result.ok ? "Draft saved." : "Draft not saved: " + messagesOf(result.data)[0];
+        saveState.textContent = result.ok ? gettext("Draft saved.") : gettext("Draft not saved:") + " " + messagesOf(result.data)[0];
       });
     }, 700);
   }
@@ -314,25 +318,25 @@
     var body = formBody();
     socket.send(JSON.stringify({type: "draft", question: body.question, selection: body.selection,
                                 is_impossible: body.is_impossible, seq: seq}));
-    setModelStatus("Asking the model…");
+    setModelStatus(gettext("Asking the model…"));
   }
 
   function showPrediction(message) {
     if (message.seq !== seq) { return; }
     paragraph.setHighlight("pred", message.span16);
     modelAnswer.hidden = false;
-    modelAnswerText.textContent = message.text || "no answer (unanswerable)";
+    modelAnswerText.textContent = message.text || gettext("no answer (unanswerable)");
     modelVerdict.className = "badge";
     if (message.f1 === null) {
-      modelVerdict.textContent = "mark your answer to compare";
+      modelVerdict.textContent = gettext("mark your answer to compare");
     } else if (message.fooled) {
       modelVerdict.classList.add("badge-fooled");
-      modelVerdict.textContent = "fooled (F1 " + message.f1.toFixed(2) + ")";
+      modelVerdict.textContent = fmt(gettext("fooled (F1 %(f1)s)"), {f1: decimal(message.f1, 2)});
     } else {
       modelVerdict.classList.add("badge-not-fooled");
-      modelVerdict.textContent = "not fooled (F1 " + message.f1.toFixed(2) + ")";
+      modelVerdict.textContent = fmt(gettext("not fooled (F1 %(f1)s)"), {f1: decimal(message.f1, 2)});
     }
-    setModelStatus("Model " + message.model_version + " answered your current question.");
+    setModelStatus(fmt(gettext("Model %(name)s answered your current question."), {name: message.model_version}));
   }
 
   function connect() {
@@ -351,7 +355,7 @@
     });
     socket.addEventListener("close", function (event) {
       if (finished || event.code === CLOSE_FORBIDDEN) { return; }
-      setModelStatus("Lost the connection to the model; reconnecting. Your questions are saved either way.");
+      setModelStatus(gettext("Lost the connection to the model; reconnecting. Your questions are saved either way."));
       retries += 1;
       window.setTimeout(connect, Math.min(30000, 1000 * Math.pow(2, retries)));
     });
@@ -367,7 +371,7 @@
   function tick() {
     var seconds = Math.floor((Date.now() - started) / 1000);
     var m = Math.floor(seconds / 60), s = seconds % 60;
-    elapsedEl.textContent = m + ":" + (s < 10 ? "0" : "") + s;
+    elapsedEl.textContent = window.StumperApi.digits(m + ":" + (s < 10 ? "0" : "") + s);
     if (barEl) {
       barEl.style.width = Math.min(100, 100 * seconds / limit) + "%";
       barEl.classList.toggle("is-over", seconds > limit);
@@ -383,8 +387,8 @@
     var editing = questions.filter(function (q) { return q.id === draft.editing_id; })[0];
     if (editing) {
       editingId = editing.id;
-      modeEl.textContent = "Edit question";
-      addButton.textContent = "Save changes";
+      modeEl.textContent = gettext("Edit question");
+      addButton.textContent = gettext("Save changes");
       cancelButton.hidden = false;
     }
   }
@@ -392,6 +396,6 @@
   renderList();
   tick();
   window.setInterval(tick, 1000);
-  if (!project.has_model) { setModelStatus("No model is set up for this project: write your questions as usual."); }
+  if (!project.has_model) { setModelStatus(gettext("No model is set up for this project: write your questions as usual.")); }
   connect();
 })();

@@ -15,6 +15,7 @@
   if (!root || !dataEl || !window.StumperSpans || !window.StumperApi || !window.fetch) { return; }
 
   var data = JSON.parse(dataEl.textContent);
+  var fmt = window.StumperApi.fmt;
   var api = root.dataset.apiBase;
   var questions = data.questions;
   var active = firstUnanswered();
@@ -27,16 +28,23 @@
   var submitHint = document.getElementById("submit-hint");
   var selectionText = document.getElementById("selection-text");
   var PROPOSALS = [
-    ["fix_answer", "The answer should be the span I select"],
-    ["mark_unanswerable", "The paragraph does not answer the question"],
-    ["remove_question", "The question should be removed (unclear or broken)"],
+    ["fix_answer", gettext("The answer should be the span I select")],
+    ["mark_unanswerable", gettext("The paragraph does not answer the question")],
+    ["remove_question", gettext("The question should be removed (unclear or broken)")],
   ];
+
+  var FLAG_STATUS = {open: gettext("waiting for the project owner"), accepted: gettext("accepted"), rejected: gettext("rejected")};
+
+  function flagLabel(proposal) {
+    var pair = PROPOSALS.filter(function (p) { return p[0] === proposal; })[0];
+    return pair ? pair[1].charAt(0).toLowerCase() + pair[1].slice(1) : proposal;
+  }
 
   function post(path, body) { return window.StumperApi.call(api + path, body); }
   function showErrors(payload) { window.StumperApi.showErrors(errorsEl, payload); }
 
   var paragraph = window.StumperSpans.mount(document.getElementById("paragraph"), data.paragraph.context, {
-    onChange: function (selection) { selectionText.textContent = selection ? selection.text : "nothing yet"; },
+    onChange: function (selection) { selectionText.textContent = selection ? selection.text : gettext("nothing yet"); },
   });
 
   function firstUnanswered(exceptId) {
@@ -104,7 +112,7 @@
   function spanLine(label, answerLike, sampleClass) {
     var p = el("p", "answer-line", label);
     if (answerLike.is_impossible) {
-      p.appendChild(el("em", "", "unanswerable"));
+      p.appendChild(el("em", "", gettext("unanswerable")));
     } else {
       var mark = el("mark", sampleClass, answerLike.text);
       mark.dir = "auto";
@@ -115,10 +123,10 @@
 
   function originalLine(q) {
     // One line: whether the worker's answer matches, then the original answer itself.
-    var p = spanLine(" Original answer: ", q.original, "orig-sample");
+    var p = spanLine(" " + gettext("Original answer:") + " ", q.original, "orig-sample");
     p.className = "match-line";
     p.insertBefore(el("span", "badge " + (q.original.matches ? "badge-match" : "badge-differs"),
-                      q.original.matches ? "Matches the original" : "Differs from the original"), p.firstChild);
+                      q.original.matches ? gettext("Matches the original") : gettext("Differs from the original")), p.firstChild);
     return p;
   }
 
@@ -126,9 +134,9 @@
     var box = el("details", "flag-box");
     box.open = openFlag === q.id;
     box.addEventListener("toggle", function () { openFlag = box.open ? q.id : (openFlag === q.id ? null : openFlag); });
-    box.appendChild(el("summary", "", "Flag the original answer"));
+    box.appendChild(el("summary", "", gettext("Flag the original answer")));
     var select = el("select");
-    select.setAttribute("aria-label", "What is wrong with the original answer");
+    select.setAttribute("aria-label", gettext("What is wrong with the original answer"));
     PROPOSALS.forEach(function (pair) {
       if (pair[0] === "mark_unanswerable" && q.original.is_impossible) { return; }
       var option = el("option", "", pair[1]);
@@ -139,39 +147,39 @@
     function updateHint() {
       hint.hidden = select.value !== "fix_answer";
       hint.textContent = q.my_answer.is_impossible
-        ? "Select the right span in the paragraph first."
-        : "Select the right span in the paragraph first; with nothing selected, your answer is proposed.";
+        ? gettext("Select the right span in the paragraph first.")
+        : gettext("Select the right span in the paragraph first; with nothing selected, your answer is proposed.");
     }
     select.addEventListener("change", updateHint);
     updateHint();
     var reason = el("input");
     reason.type = "text";
     reason.maxLength = 2000;
-    reason.placeholder = "Why? (optional)";
-    reason.setAttribute("aria-label", "Why the original answer is wrong");
+    reason.placeholder = gettext("Why? (optional)");
+    reason.setAttribute("aria-label", gettext("Why the original answer is wrong"));
     var form = el("div", "flag-form");
     box.appendChild(form);
     form.appendChild(select);
     form.appendChild(hint);
     form.appendChild(reason);
-    form.appendChild(button("Send the flag", function () {
+    form.appendChild(button(gettext("Send the flag"), function () {
       var body = {proposal: select.value, reason: reason.value};
       var selection = paragraph.selection();
       if (select.value === "fix_answer" && selection) { body.selection = {start16: selection.start16, end16: selection.end16}; }
       flag(q, body);
     }));
-    form.appendChild(el("p", "help", "The project owner decides on the flag. It does not change your answer."));
+    form.appendChild(el("p", "help", gettext("The project owner decides on the flag. It does not change your answer.")));
     return box;
   }
 
   function answeredPart(item, q) {
-    item.appendChild(spanLine("Your answer (final): ", q.my_answer, "ans-sample"));
+    item.appendChild(spanLine(gettext("Your answer (final):") + " ", q.my_answer, "ans-sample"));
     if (!q.original) { return; }
     item.appendChild(originalLine(q));
     if (q.flag) {
       var proposed = q.flag.proposed_text ? " “" + q.flag.proposed_text + "”" : "";
-      item.appendChild(el("p", "small", "You flagged the original answer: " + q.flag.proposal_label.toLowerCase() +
-                                        proposed + " (" + q.flag.status_label.toLowerCase() + ")."));
+      item.appendChild(el("p", "small", fmt(gettext("You flagged the original answer: %(proposal)s%(proposed)s (%(status)s)."),
+                                            {proposal: flagLabel(q.flag.proposal), proposed: proposed, status: FLAG_STATUS[q.flag.status] || q.flag.status})));
     } else {
       item.appendChild(flagForm(q));
     }
@@ -179,12 +187,12 @@
 
   function unansweredPart(item, q) {
     var actions = el("div", "q-actions");
-    actions.appendChild(button("Use the selected text as the answer", function () {
+    actions.appendChild(button(gettext("Use the selected text as the answer"), function () {
       var selection = paragraph.selection();
-      if (!selection) { showErrors({answer: "Select the answer in the paragraph first."}); return; }
+      if (!selection) { showErrors({answer: gettext("Select the answer in the paragraph first.")}); return; }
       answer(q, {is_impossible: false, selection: {start16: selection.start16, end16: selection.end16}});
     }, q.id === active));
-    actions.appendChild(button("Unanswerable", function () { answer(q, {is_impossible: true}); }));
+    actions.appendChild(button(gettext("Unanswerable"), function () { answer(q, {is_impossible: true}); }));
     item.appendChild(actions);
   }
 
@@ -220,9 +228,10 @@
       listEl.appendChild(item);
     });
     highlight(byId(shown));
-    countEl.textContent = "(" + answered + " of " + questions.length + " answered)";
+    countEl.textContent = fmt(gettext("(%(n)s of %(total)s answered)"), {n: answered, total: questions.length});
     submitButton.disabled = answered < questions.length;
-    submitHint.textContent = answered < questions.length ? (questions.length - answered) + " left to answer." : "All answered.";
+    submitHint.textContent = answered < questions.length
+      ? fmt(gettext("%(n)s left to answer."), {n: questions.length - answered}) : gettext("All answered.");
   }
 
   submitButton.addEventListener("click", function () {
@@ -237,7 +246,7 @@
   var elapsedEl = document.getElementById("elapsed");
   window.setInterval(function () {
     var seconds = Math.floor((Date.now() - started) / 1000);
-    elapsedEl.textContent = Math.floor(seconds / 60) + ":" + (seconds % 60 < 10 ? "0" : "") + seconds % 60;
+    elapsedEl.textContent = window.StumperApi.digits(Math.floor(seconds / 60) + ":" + (seconds % 60 < 10 ? "0" : "") + seconds % 60);
   }, 1000);
   render();
 })();

@@ -19,6 +19,7 @@ class WorkerPageTests:
 
     def test_task_list_start_and_the_annotation_page(self, client, crowdworker, fa_project, fa_paragraph):
         client.force_login(crowdworker)
+        client.cookies["django_language"] = "en"  # the worker chose English for the Persian project
         page = client.get(reverse("annotation:task_list")).content.decode()
         assert fa_project.name in page and "1 paragraph" in page
         response = client.post(reverse("annotation:task_start", args=[fa_project.pk, "authoring"]))
