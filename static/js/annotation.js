@@ -22,6 +22,8 @@
   var CLOSE_FORBIDDEN = 4403;
   var questions = data.questions;
   var editingId = null;
+  var selectedId = null;  // the question whose answer was clicked in the paragraph (or in the list)
+  var COLOURS = 8;        // hl-c0 … hl-c7 in annotation.css
   var seq = 0;
   var socket = null;
   var retries = 0;
@@ -63,7 +65,30 @@
       scheduleDraft();
       scheduleModel();
     },
+    onMarkClick: function (id) { selectQuestion(id, true); },
   });
+
+  function selectQuestion(id, focus) {
+    selectedId = id;
+    renderList();
+    var item = listEl.querySelector('[data-question-id="' + id + '"]');
+    if (item && focus) {
+      item.scrollIntoView({block: "nearest"});
+      item.focus();
+    }
+  }
+
+  function answerSpan(q) {
+    return q.answers.length && q.answers[0].end16 !== undefined ? {start16: q.answers[0].start16, end16: q.answers[0].end16} : null;
+  }
+
+  function showMarks() {
+    // Every added answer in its question's colour; the one being edited shows as the selection instead.
+    paragraph.setMarks(questions.map(function (q, index) {
+      var span = answerSpan(q);
+      return span && q.id !== editingId ? {id: q.id, start16: span.start16, end16: span.end16, colour: index % COLOURS} : null;
+    }), selectedId);
+  }
 
   function showSelection(selection) {
     selectionText.textContent = selection ? selection.text : (impossible.checked ? gettext("none (unanswerable)") : gettext("nothing yet"));
@@ -93,9 +118,11 @@
 
   function renderList() {
     listEl.textContent = "";
-    questions.forEach(function (q) {
+    questions.forEach(function (q, index) {
       var item = document.createElement("li");
-      item.className = "span-question" + (q.id === editingId ? " is-editing" : "");
+      item.className = "span-question q-c" + (index % COLOURS) + (q.id === editingId ? " is-editing" : "") +
+                       (q.id === selectedId ? " is-selected" : "");
+      item.dataset.questionId = q.id;
       item.tabIndex = 0;
       var text = document.createElement("p");
       text.className = "q-text";
@@ -108,7 +135,7 @@
         answer.classList.add("muted");
       } else {
         var mark = document.createElement("mark");
-        mark.className = "ans-sample";
+        mark.className = "ans-sample hl-c" + (index % COLOURS);
         mark.dir = "auto";
         mark.textContent = q.answers[0].text;
         answer.appendChild(document.createTextNode(gettext("Answer:") + " "));
@@ -133,13 +160,12 @@
       item.appendChild(text);
       item.appendChild(answer);
       item.appendChild(actions);
-      var span = q.answers.length ? {start16: q.answers[0].start16, end16: q.answers[0].end16} : null;
-      item.addEventListener("mouseenter", function () { paragraph.setHighlight("ans", span); });
-      item.addEventListener("mouseleave", function () { paragraph.setHighlight("ans", null); });
-      item.addEventListener("focusin", function () { paragraph.setHighlight("ans", span); });
-      item.addEventListener("focusout", function () { paragraph.setHighlight("ans", null); });
+      item.addEventListener("click", function (event) {
+        if (!event.target.closest("button") && selectedId !== q.id) { selectQuestion(q.id, false); }
+      });
       listEl.appendChild(item);
     });
+    showMarks();
     emptyEl.hidden = questions.length > 0;
     updateCounts();
   }
@@ -307,6 +333,16 @@
 
   function setModelStatus(text) { modelStatus.textContent = text; }
 
+  // The websocket's status messages (annotation/consumers.py) in the page's language, by state.
+  var STATUS = {
+    no_model: gettext("No model is set up for this project: write your questions as usual."),
+    loading: gettext("The model is loading (it takes a moment after the server starts); it answers once it is ready."),
+    ready: gettext("The model answers your question as you write it."),
+    busy: gettext("The model is busy; it will answer your next change. Your questions are saved either way."),
+    rate_limited: gettext("You are sending drafts faster than the model can follow; this one was skipped. Keep writing."),
+    unavailable: gettext("The model is unavailable right now. Keep writing: your questions are saved, and the model's answer is added once it is back."),
+  };
+
   function scheduleModel() {
     window.clearTimeout(wsTimer);
     wsTimer = window.setTimeout(sendDraft, 350);
@@ -348,7 +384,7 @@
       var message = JSON.parse(event.data);
       if (message.type === "prediction") { showPrediction(message); }
       else if (message.type === "status") {
-        setModelStatus(message.message);
+        setModelStatus(STATUS[message.state] || message.message);
         if (message.state === "no_model") { project.has_model = false; }
         if (message.state === "ready") { project.has_model = true; scheduleModel(); }
       } else if (message.type === "error") { setModelStatus(message.message); }

@@ -45,6 +45,11 @@
 
   var paragraph = window.StumperSpans.mount(document.getElementById("paragraph"), data.paragraph.context, {
     onChange: function (selection) { selectionText.textContent = selection ? selection.text : gettext("nothing yet"); },
+    onMarkClick: function (id) {
+      var q = byId(id);
+      var item = listEl.querySelector('[data-question-id="' + id + '"]');
+      if (q && item) { show(q); item.scrollIntoView({block: "nearest"}); }
+    },
   });
 
   function firstUnanswered(exceptId) {
@@ -90,6 +95,11 @@
   }
 
   function highlight(q) {
+    // Your other answers in their questions' colours; the shown one with the original answer.
+    paragraph.setMarks(questions.map(function (other, index) {
+      var span = other.my_answer && !other.my_answer.is_impossible && other !== q ? span16(other.my_answer) : null;
+      return span ? {id: other.id, start16: span.start16, end16: span.end16, colour: index % 8} : null;
+    }));
     var answered = q && q.my_answer;
     paragraph.setHighlight("ans", answered && !q.my_answer.is_impossible ? span16(q.my_answer) : null);
     paragraph.setHighlight("orig", answered && q.original ? span16(q.original) : null);

@@ -8,8 +8,11 @@
  * textContent, so the DOM text is exactly the stored context (zero-width non-joiners, Arabic
  * and Persian letter variants, combining marks and emoji included).
  *
- * Usage: var p = StumperSpans.mount(element, context, {onChange: fn({start16, end16, text} | null)});
+ * Usage: var p = StumperSpans.mount(element, context, {onChange: fn({start16, end16, text} | null),
+ *                                                        onMarkClick: fn(id)});
  *        p.setHighlight("pred", {start16, end16} | null); p.setSelection(range | null); p.selection();
+ *        p.setMarks([{id, start16, end16, colour}]): the answers already added, each in its colour
+ *        (hl-c0 … hl-c7, like Label Studio's and doccano's labels); a click on one calls onMarkClick.
  */
 (function () {
   "use strict";
@@ -47,6 +50,8 @@
     var rtl = (el.getAttribute("dir") || "ltr") === "rtl";
     var state = {anchor: null, focus: null, keyboard: false};
     var highlights = {}; // name -> {start16, end16}
+    var marks = [];      // [{id, start16, end16, colour}]
+    var activeMark = null;
 
     function current() {
       if (state.anchor === null || state.focus === null || state.anchor === state.focus) { return null; }
@@ -68,6 +73,7 @@
       // would detach the nodes the browser's selection is anchored in.
       var caret = (state.keyboard && state.focus !== null && !sel && document.activeElement === el) ? state.focus : null;
       if (caret !== null) { cuts.push(caret); }
+      marks.forEach(function (m) { cuts.push(m.start16, m.end16); });
       cuts = Array.from(new Set(cuts)).filter(function (c) { return c >= 0 && c <= context.length; })
         .sort(function (a, b) { return a - b; });
       var fragment = document.createDocumentFragment();
@@ -82,9 +88,17 @@
         var s = cuts[i], e = cuts[i + 1];
         if (s === e) { continue; }
         var names = ranges.filter(function (r) { return r.s <= s && e <= r.e; }).map(function (r) { return "hl-" + r.name; });
+        // Overlapping answers: the shortest one covering this piece shows (and takes the click).
+        var owner = marks.filter(function (m) { return m.start16 <= s && e <= m.end16; })
+          .sort(function (a, b) { return (a.end16 - a.start16) - (b.end16 - b.start16); })[0];
         var piece = context.slice(s, e);
-        if (names.length) {
+        if (names.length || owner) {
           var span = document.createElement("span");
+          if (owner) {
+            names.push("hl-q", "hl-c" + owner.colour);
+            if (owner.id === activeMark) { names.push("hl-active"); }
+            span.dataset.markId = owner.id;
+          }
           span.className = names.join(" ");
           span.textContent = piece;
           fragment.appendChild(span);
@@ -136,6 +150,12 @@
     el.textContent = context;
     el.addEventListener("mousedown", function () { state.keyboard = false; });
     el.addEventListener("mouseup", function () { window.setTimeout(fromDomSelection, 0); });
+    el.addEventListener("click", function (event) {
+      // A plain click (no text dragged) on an added answer selects its question.
+      var target = event.target.closest ? event.target.closest("[data-mark-id]") : null;
+      var sel = window.getSelection();
+      if (target && options.onMarkClick && (!sel || sel.isCollapsed)) { options.onMarkClick(Number(target.dataset.markId)); }
+    });
     el.addEventListener("blur", function () { if (state.keyboard) { render(); } });
     el.addEventListener("keydown", function (event) {
       var key = event.key;
@@ -171,6 +191,11 @@
         state.anchor = range ? range.start16 : null;
         state.focus = range ? range.end16 : state.focus;
         changed();
+      },
+      setMarks: function (list, active) {
+        marks = list.filter(function (m) { return m && m.end16 > m.start16; });
+        activeMark = active === undefined ? null : active;
+        render();
       },
       setHighlight: function (name, range) {
         highlights[name] = range && range.end16 > range.start16 ? range : null;

@@ -1,0 +1,127 @@
+"""End to end in real Chromium: a Persian crowdworker's pages in Persian, right to left.
+
+The task list and the annotation page speak Persian (the project's language) with Persian
+digits; answers already added are highlighted in the paragraph, each question in its own
+colour; a click on a highlight selects its question; the current selection stands out; the
+worker switches to English and the choice is remembered. Screenshots at 1366x900 and 390x844
+go to docs/img/ (the README shows the Persian annotation page).
+"""
+from pathlib import Path
+
+import pytest
+
+from accounts.models import User
+from accounts.services import user_create
+from annotation import services
+from annotation.models import AnnotationSession, Article, Paragraph
+from annotation.tests.factories import answer
+from tests.browser import CHROMIUM, BrowserTestCase
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-long-test-password-42"
+Z = "\u200c"
+CONTEXT = ("تهران، پایتخت ایران، در دامنهٔ جنوبی رشته" + Z + "کوه البرز قرار دارد. آقامحمدخان قاجار در سال ۱۱۶۴ "
+           "خورشیدی این شهر را پایتخت کرد و جمعیت آن اکنون بیش از ۹ میلیون نفر است. کتاب" + Z + "خانهٔ ملی ایران "
+           "در سال ۱۳۱۶ در تهران گشایش یافت و امروز بیش از ۱۵ میلیون سند دارد. برج میلاد با ۴۳۵ متر "
+           "بلندی، بلندترین سازهٔ کشور است و در شمال غربی شهر دیده می" + Z + "شود.")
+QUESTIONS = [("پایتخت ایران در دامنهٔ کدام رشته" + Z + "کوه است؟", "البرز"),
+             ("چه کسی تهران را پایتخت کرد؟", "آقامحمدخان قاجار"),
+             ("برج میلاد چند متر بلندی دارد؟", "۴۳۵ متر")]
+DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
+TIMEOUT_MS = 30_000
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
+class PersianWorkerPagesTests(BrowserTestCase):
+    build_model = "import sys"  # no model in the loop: nothing to build
+
+    def setUp(self) -> None:
+        owner = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
+        self.project = services.project_create(owner=owner, name="پرسش و پاسخ فارسی", language="fa",
+                                               questions_min=3, questions_max=6,
+                                               instructions="۱. پرسش را با واژه" + Z + "های خودتان بنویسید.\n"
+                                                            "۲. پاسخ را در متن انتخاب کنید.")
+        article = Article.objects.create(project=self.project, title="تهران", split="train", rank=1)
+        paragraph = Paragraph.objects.create(article=article, position=0, context=CONTEXT)
+        self.worker = user_create(username="sara", password=PASSWORD, role=User.Role.CROWDWORKER)
+        self.session = services.session_start_on(user=self.worker, paragraph=paragraph)
+        for question, text in QUESTIONS:  # answers already added (drafts of this session)
+            services.question_add(session=self.session, user=self.worker, question=question,
+                                  answer=answer(CONTEXT, text))
+        self.open_page(TIMEOUT_MS)
+        self.page.set_viewport_size({"width": 1366, "height": 900})
+
+    def sign_in(self) -> None:
+        page = self.page
+        page.goto(self.url("accounts:login"))
+        page.get_by_label("Username").fill("sara")
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_url(self.url("annotation:task_list"))
+
+    def shoot(self, name: str) -> None:
+        for width, height in ((1366, 900), (390, 844)):
+            self.page.set_viewport_size({"width": width, "height": height})
+            self.page.evaluate("window.scrollTo(0, 0)")
+            self.page.screenshot(path=str(DOCS_IMG / f"{name}-{width}.png"))
+            assert self.page.evaluate("document.documentElement.scrollWidth") <= width, f"{name} wider than {width}px"
+        self.page.set_viewport_size({"width": 1366, "height": 900})
+
+    def test_persian_pages_coloured_answers_and_the_language_switch(self) -> None:
+        page = self.page
+        self.sign_in()
+        assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["fa", "rtl"]
+        page.get_by_role("heading", name=f"کارهای برچسب{Z}گذاری").wait_for()
+        assert "۳ تا ۶ پرسش" in page.locator(".task-card").inner_text()  # Persian digits
+        self.shoot("crowd-tasks-fa")
+
+        page.get_by_role("link", name=f"ادامهٔ نوشتن پرسش{Z}ها").click()
+        page.wait_for_url(self.url("annotation:session", self.session.pk))
+        # "Article #1" keeps its order inside right-to-left text (isolated, Persian digits).
+        assert page.locator(".eyebrow bdi").nth(1).inner_text() == "مقالهٔ شمارهٔ ۱"
+        assert page.locator("#question-count").inner_text() == "(۳ از ۳ تا ۶)"
+        assert page.evaluate("getComputedStyle(document.getElementById('question-list')).listStyleType") == "persian"
+
+        # Each added answer is highlighted in the paragraph in its own colour.
+        marks = page.locator("#paragraph .hl-q")
+        assert marks.count() == 3
+        assert [marks.nth(i).inner_text() for i in range(3)] == ["البرز", "آقامحمدخان قاجار", "۴۳۵ متر"]
+        colours = {marks.nth(i).evaluate("el => getComputedStyle(el).backgroundColor") for i in range(3)}
+        assert len(colours) == 3, colours
+        # The list item of each question carries the same colour as its highlight.
+        first_item = page.locator("#question-list li").first
+        assert (first_item.evaluate("el => getComputedStyle(el).borderInlineStartColor")
+                == marks.first.evaluate("el => getComputedStyle(el).boxShadow.match(/rgb\\([^)]*\\)/)[0]"))
+
+        # Clicking a highlight selects its question.
+        marks.nth(1).click()
+        selected = page.locator("#question-list li.is-selected")
+        assert selected.count() == 1 and "چه کسی تهران را پایتخت کرد؟" in selected.inner_text()
+        assert page.evaluate("document.activeElement.dataset.questionId") == selected.get_attribute("data-question-id")
+        assert "hl-active" in marks.nth(1).get_attribute("class")
+
+        # The current selection (keyboard: from the end, one word back) is clearly visible.
+        page.get_by_label("پرسش", exact=True).fill("بلندترین سازهٔ کشور کدام است؟")
+        page.locator("#paragraph").focus()
+        page.keyboard.press("End")
+        page.keyboard.press("Control+Shift+ArrowRight")
+        page.keyboard.press("Control+Shift+ArrowRight")
+        current = page.locator("#paragraph .hl-sel")
+        current.first.wait_for()
+        assert current.first.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(31, 95, 209)"
+        chosen = page.locator("#selection-text").inner_text()
+        assert chosen and CONTEXT.endswith(chosen) and current.first.inner_text() in chosen
+        page.wait_for_function("document.getElementById('save-state').textContent.length > 0")
+        assert page.locator("#model-status").inner_text() == f"برای این پروژه مدلی تنظیم نشده است: پرسش{Z}هایتان را مثل همیشه بنویسید."
+        self.shoot("crowd-annotation-fa")
+        assert not self.console_errors, self.console_errors
+
+        # The worker switches to English; the choice is remembered on the next pages.
+        page.get_by_role("button", name="English").click()
+        page.get_by_role("button", name="Add question").wait_for()
+        assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["en", "ltr"]
+        assert page.locator("#question-count").inner_text() == "(3 of 3–6)"
+        page.goto(self.url("annotation:task_list"))
+        page.get_by_role("heading", name="Annotation tasks").wait_for()
+        assert AnnotationSession.objects.filter(pk=self.session.pk, status="in_progress").exists()
