@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation import apis, project_apis, review_apis
+from annotation import apis, project_apis, review_apis, time_apis
 
 app_name = "annotation_api"
 urlpatterns = [
@@ -21,6 +21,7 @@ urlpatterns = [
     path("projects/<int:project_id>/stats/", apis.ProjectStatsApi.as_view(), name="project_stats"),
     path("projects/<int:project_id>/export/", apis.ProjectExportApi.as_view(), name="project_export"),
     path("sessions/<int:session_id>/", apis.SessionDetailApi.as_view(), name="session_detail"),
+    path("sessions/<int:session_id>/heartbeat/", time_apis.SessionHeartbeatApi.as_view(), name="session_heartbeat"),
     path("sessions/<int:session_id>/draft/", apis.SessionDraftSaveApi.as_view(), name="session_draft"),
     path("sessions/<int:session_id>/questions/", apis.QuestionAddApi.as_view(), name="question_add"),
     path("sessions/<int:session_id>/submit/", apis.SessionSubmitApi.as_view(), name="session_submit"),

@@ -174,6 +174,10 @@ class AnnotationSession(models.Model):
     discard_note = models.TextField(blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
+    # Time on the paragraph: the page's heartbeats add up while it is open (gaps longer than
+    # services.session_time.HEARTBEAT_GAP_MAX, a closed page, do not count).
+    active_seconds = models.PositiveIntegerField(default=0)
+    last_active_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at"]

@@ -3,7 +3,6 @@
 Spans are given both in code points (``answer_start``, SQuAD's convention) and in UTF-16
 units (``start16``/``end16``), which is what the browser needs to highlight them.
 """
-from django.utils import timezone
 
 from annotation import selectors
 from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
@@ -94,7 +93,8 @@ def session_payload(session: AnnotationSession) -> dict:
         "paragraph": {"id": paragraph.pk, "title": paragraph.article.title, "context": paragraph.context,
                       "split": paragraph.article.split},
         "draft": session.draft or {},
-        "elapsed_seconds": int((timezone.now() - session.started_at).total_seconds()),
+        # Time on the paragraph (heartbeats of an open page), not the time since the task was opened.
+        "elapsed_seconds": session.active_seconds,
     }
     if session.kind == AnnotationSession.Kind.AUTHORING:
         payload["questions"] = [question_payload(q, paragraph.context) for q in selectors.session_questions(session=session)]

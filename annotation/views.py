@@ -34,6 +34,7 @@ from annotation.presentation import session_payload
 from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats, stats_charts
 from annotation.validation import first_message
+from annotation.worker_selectors import worker_progress
 from core.exceptions import AccessError, ImportFailed
 from evaluation.charts import render_chart
 from evaluation.export_weights import evaluation_run_weights, evaluation_runs_with_weights
@@ -57,7 +58,8 @@ def task_list(request: HttpRequest) -> HttpResponse:
     """A worker's projects: paragraphs left to write on or to answer, and unfinished ones."""
     tasks = selectors.projects_for_worker(user=request.user)
     activate_project_language(request, (task.project.language for task in tasks))
-    context = {"tasks": tasks, "can_annotate": selectors.can_annotate(request.user)}
+    rows = [(task, worker_progress(user=request.user, project=task.project)) for task in tasks]
+    context = {"tasks": rows, "can_annotate": selectors.can_annotate(request.user)}
     return render(request, "annotation/task_list.html", context)
 
 

@@ -6,6 +6,7 @@ colour; a click on a highlight selects its question; the current selection stand
 worker switches to English and the choice is remembered. Screenshots at 1366x900 and 390x844
 go to docs/img/ (the README shows the Persian annotation page).
 """
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from accounts.models import User
 from accounts.services import user_create
 from annotation import services
-from annotation.models import AnnotationSession, Article, Paragraph
+from annotation.models import AnnotationSession, Article, Paragraph, QuestionFlag
 from annotation.tests.factories import answer
 from tests.browser import CHROMIUM, BrowserTestCase
 
@@ -45,12 +46,24 @@ class PersianWorkerPagesTests(BrowserTestCase):
         article = Article.objects.create(project=self.project, title="تهران", split="train", rank=1)
         paragraph = Paragraph.objects.create(article=article, position=0, context=CONTEXT)
         self.worker = user_create(username="sara", password=PASSWORD, role=User.Role.CROWDWORKER)
+        self.finished_earlier(owner)
         self.session = services.session_start_on(user=self.worker, paragraph=paragraph)
         for question, text in QUESTIONS:  # answers already added (drafts of this session)
             services.question_add(session=self.session, user=self.worker, question=question,
                                   answer=answer(CONTEXT, text))
         self.open_page(TIMEOUT_MS)
         self.page.set_viewport_size({"width": 1366, "height": 900})
+
+    def finished_earlier(self, owner: User) -> None:
+        """A paragraph the worker submitted before (10 minutes on it), one of its questions flagged."""
+        article = Article.objects.create(project=self.project, title="کتاب" + Z + "خانهٔ ملی", split="train", rank=2)
+        paragraph = Paragraph.objects.create(article=article, position=0, context=CONTEXT)
+        session = services.session_start_on(user=self.worker, paragraph=paragraph)
+        for question, text in QUESTIONS:
+            services.question_add(session=session, user=self.worker, question=question, answer=answer(CONTEXT, text))
+        services.session_submit(session=session, user=self.worker)
+        AnnotationSession.objects.filter(pk=session.pk).update(active_seconds=610)
+        QuestionFlag.objects.create(question=session.questions.first(), raised_by=owner, proposal="remove_question")
 
     def sign_in(self) -> None:
         page = self.page
@@ -73,11 +86,22 @@ class PersianWorkerPagesTests(BrowserTestCase):
         self.sign_in()
         assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["fa", "rtl"]
         page.get_by_role("heading", name=f"کارهای برچسب{Z}گذاری").wait_for()
-        assert "۳ تا ۶ پرسش" in page.locator(".task-card").inner_text()  # Persian digits
+        card = page.locator(".task-card").inner_text()
+        assert "۳ تا ۶ پرسش" in card  # Persian digits
+        # Progress: one paragraph finished, its time, its review state (a flag waits for the owner).
+        assert "۱۰ دقیقه" in card and "در دست بررسی" in card, card
         self.shoot("crowd-tasks-fa")
 
         page.get_by_role("link", name=f"ادامهٔ نوشتن پرسش{Z}ها").click()
         page.wait_for_url(self.url("annotation:session", self.session.pk))
+        # The timer counts time on the paragraph from the server's heartbeats (none yet before the page).
+        page.wait_for_function("document.getElementById('elapsed').textContent === '۰:۰۰'")
+        for _ in range(50):
+            self.session.refresh_from_db()
+            if self.session.last_active_at is not None:
+                break
+            time.sleep(0.1)
+        assert self.session.last_active_at is not None
         # "Article #1" keeps its order inside right-to-left text (isolated, Persian digits).
         assert page.locator(".eyebrow bdi").nth(1).inner_text() == "مقالهٔ شمارهٔ ۱"
         assert page.locator("#question-count").inner_text() == "(۳ از ۳ تا ۶)"

@@ -37,6 +37,7 @@ from annotation.services.second_pass import (
     second_pass_flag_save,
     second_pass_submit,
 )
+from annotation.services.session_time import HEARTBEAT_SECONDS, session_heartbeat
 
 __all__ = [
     "ArticleImportResult", "SquadImportResult", "articles_import", "squad_import", "flag_resolve", "fool_verdict", "lock_session",
@@ -44,5 +45,5 @@ __all__ = [
     "new_qid", "paragraph_refresh_status", "paragraph_restore", "prediction_schedule", "project_create",
     "project_update", "question_add", "question_delete", "question_prediction_compute", "question_update",
     "second_pass_answer_save", "second_pass_flag_save", "second_pass_submit", "session_discard", "session_draft_save",
-    "session_start_next", "session_start_on", "session_submit",
+    "session_start_next", "session_start_on", "session_submit", "HEARTBEAT_SECONDS", "session_heartbeat",
 ]

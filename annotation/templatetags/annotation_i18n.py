@@ -15,3 +15,9 @@ register = template.Library()
 def local_digits(value: object) -> str:
     """``value`` as text, with Persian digits when the page is in Persian."""
     return _local_digits(value, get_language() or "en")
+
+
+@register.filter
+def minutes(seconds: int) -> int:
+    """Whole minutes of a time in seconds (rounded half up), for "about N minutes"."""
+    return (int(seconds) + 30) // 60

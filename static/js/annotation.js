@@ -285,6 +285,7 @@
 
   function finish(title, text) {
     finished = true;
+    if (timer) { timer.stop(); }
     if (socket) { socket.close(); }
     root.hidden = true;
     document.getElementById("done-title").textContent = title;
@@ -399,13 +400,12 @@
 
   // ---- timer -------------------------------------------------------------------------------
 
-  var started = Date.now() - data.elapsed_seconds * 1000;
   var limit = project.minutes_per_paragraph * 60;
   var elapsedEl = document.getElementById("elapsed");
   var barEl = document.getElementById("elapsed-bar");
+  var timer = null;
 
-  function tick() {
-    var seconds = Math.floor((Date.now() - started) / 1000);
+  function tick(seconds) {
     var m = Math.floor(seconds / 60), s = seconds % 60;
     elapsedEl.textContent = window.StumperApi.digits(m + ":" + (s < 10 ? "0" : "") + s);
     if (barEl) {
@@ -430,8 +430,7 @@
   }
   if (draft.selection) { paragraph.setSelection(draft.selection); } else { showSelection(null); }
   renderList();
-  tick();
-  window.setInterval(tick, 1000);
+  timer = window.StumperApi.paragraphTimer(api, data.id, data.elapsed_seconds, tick);
   if (!project.has_model) { setModelStatus(gettext("No model is set up for this project: write your questions as usual.")); }
   connect();
 })();

@@ -6,7 +6,8 @@
  * StumperApi.messagesOf(payload) -> [str]; StumperApi.showErrors(element, payload | null)
  * StumperApi.fmt(translated, {n: 3}) with translated = gettext("…%(n)s…") -> the translated text with its values;
  * StumperApi.digits("3:05") -> the page language's digits ("۳:۰۵" in Persian);
- * StumperApi.decimal(0.5, 2) -> "0.50" / "۰٫۵۰". The catalogue (gettext) is /i18n/js/.
+ * StumperApi.decimal(0.5, 2) -> "0.50" / "۰٫۵۰". The catalogue (gettext) is /annotation/i18n/<lang>.js.
+ * StumperApi.paragraphTimer(base, sessionId, seconds, onTick(seconds)) -> {stop()}: time on the paragraph.
  */
 (function () {
   "use strict";
@@ -74,6 +75,35 @@
     });
   }
 
+  function paragraphTimer(base, sessionId, seconds, onTick) {
+    // The server adds up the page's heartbeats (annotation/services/session_time.py); between
+    // them the page counts on while it is visible, and a hidden page stops counting.
+    var known = seconds, since = Date.now(), every = 15000, stopped = false, beatTimer = null;
+    function visible() { return document.visibilityState !== "hidden"; }
+    function now() { return known + (visible() ? Math.floor((Date.now() - since) / 1000) : 0); }
+    function beat() {
+      window.clearTimeout(beatTimer);
+      if (stopped || !visible()) { return; }
+      call(base + "sessions/" + sessionId + "/heartbeat/", {}).then(function (result) {
+        if (result.ok) {
+          known = result.data.active_seconds;
+          since = Date.now();
+          every = result.data.heartbeat_seconds * 1000;
+        } else if (result.data && result.data.session) {
+          stopped = true;  // submitted or discarded (in another tab): the time is final
+        }
+        if (!stopped) { beatTimer = window.setTimeout(beat, every); }
+      });
+    }
+    document.addEventListener("visibilitychange", function () {
+      if (visible()) { since = Date.now(); beat(); } else { known += Math.floor((Date.now() - since) / 1000); }
+    });
+    var tickTimer = window.setInterval(function () { if (!stopped) { onTick(now()); } }, 1000);
+    onTick(now());
+    beat();
+    return {stop: function () { stopped = true; window.clearInterval(tickTimer); window.clearTimeout(beatTimer); }};
+  }
+
   window.StumperApi = {call: call, messagesOf: messagesOf, showErrors: showErrors, fmt: fmt, digits: digits,
-                      decimal: decimal};
+                      decimal: decimal, paragraphTimer: paragraphTimer};
 })();

@@ -247,16 +247,15 @@
   submitButton.addEventListener("click", function () {
     post("sessions/" + data.id + "/submit/", {}).then(function (result) {
       if (!result.ok) { showErrors(result.data); return; }
+      timer.stop();
       root.hidden = true;
       document.getElementById("done-panel").hidden = false;
     });
   });
 
-  var started = Date.now() - data.elapsed_seconds * 1000;
   var elapsedEl = document.getElementById("elapsed");
-  window.setInterval(function () {
-    var seconds = Math.floor((Date.now() - started) / 1000);
+  var timer = window.StumperApi.paragraphTimer(api, data.id, data.elapsed_seconds, function (seconds) {
     elapsedEl.textContent = window.StumperApi.digits(Math.floor(seconds / 60) + ":" + (seconds % 60 < 10 ? "0" : "") + seconds % 60);
-  }, 1000);
+  });
   render();
 })();

@@ -1,0 +1,49 @@
+"""A worker's progress in a project: finished paragraphs, time spent, review state of each."""
+import pytest
+from django.urls import reverse
+
+from annotation import services
+from annotation.models import QuestionFlag
+from annotation.tests.factories import submitted_paragraph
+from annotation.worker_selectors import worker_progress
+
+pytestmark = pytest.mark.django_db
+
+
+def flag(question, user, status):
+    return QuestionFlag.objects.create(question=question, raised_by=user, proposal="remove_question", status=status)
+
+
+class WorkerProgressTests:
+    def test_counts_time_and_review_states(self, crowdworker, worker2, project):
+        first = submitted_paragraph(project, crowdworker)
+        second = submitted_paragraph(project, crowdworker)
+        first.sessions.update(active_seconds=300)
+        second.sessions.update(active_seconds=420)
+        progress = worker_progress(user=crowdworker, project=project)
+        assert (progress.authored, progress.answered, progress.completed, progress.active_seconds) == (2, 0, 2, 720)
+        assert [row.state for row in progress.recent] == ["accepted", "accepted"]
+        assert [row.questions for row in progress.recent] == [3, 3]
+
+        flag(first.questions.first(), worker2, QuestionFlag.Status.OPEN)
+        flag(second.questions.first(), worker2, QuestionFlag.Status.ACCEPTED)
+        states = {row.title: row.state for row in worker_progress(user=crowdworker, project=project).recent}
+        assert states == {first.article.title: "review", second.article.title: "corrected"}
+        assert worker_progress(user=worker2, project=project).completed == 0
+
+    def test_a_discarded_paragraph(self, crowdworker, project, paragraph):
+        session = services.session_start_next(user=crowdworker, project=project)
+        services.session_discard(session=session, user=crowdworker, reason="hard_to_understand")
+        progress = worker_progress(user=crowdworker, project=project)
+        assert (progress.completed, progress.discarded, [r.state for r in progress.recent]) == (0, 1, ["discarded"])
+
+    def test_the_task_list_shows_them(self, client, crowdworker, worker2, project):
+        paragraph = submitted_paragraph(project, crowdworker)
+        paragraph.sessions.update(active_seconds=14 * 60 + 40)
+        flag(paragraph.questions.first(), worker2, QuestionFlag.Status.OPEN)
+        project.instructions = "Line one of the instructions.\n\nA second paragraph, only in the full text."
+        project.save()
+        client.force_login(crowdworker)
+        html = client.get(reverse("annotation:task_list")).content.decode()
+        assert "Paragraphs finished" in html and "15 min" in html and "In review" in html and "3 questions" in html
+        assert '<details class="task-instructions">' in html and "A second paragraph, only in the full text." in html

@@ -1,0 +1,82 @@
+"""What a crowdworker has done in a project, for their task list: counts, time, review states.
+
+A submitted paragraph's state comes from the project owner's review of the second pass's flags
+on its questions: ``review`` while a flag waits for the owner, ``corrected`` once the owner
+accepted one (a question was changed or removed), otherwise ``accepted``.
+"""
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Q, Sum
+
+from accounts.models import User
+from annotation.models import AnnotationSession, Project, QuestionFlag, SpanQuestion
+
+Kind, Status = AnnotationSession.Kind, AnnotationSession.Status
+
+
+@dataclass(frozen=True)
+class FinishedParagraph:
+    session_id: int
+    title: str
+    kind: str
+    submitted_at: datetime | None
+    active_seconds: int
+    questions: int
+    open_flags: int
+    accepted_flags: int
+    state: str  # review | corrected | accepted | discarded
+
+
+@dataclass(frozen=True)
+class WorkerProgress:
+    authored: int
+    answered: int
+    discarded: int
+    active_seconds: int
+    recent: list[FinishedParagraph]
+
+    @property
+    def completed(self) -> int:
+        return self.authored + self.answered
+
+
+def _state(session: AnnotationSession) -> str:
+    if session.status == Status.DISCARDED:
+        return "discarded"
+    if session.open_flags:
+        return "review"
+    return "corrected" if session.accepted_flags else "accepted"
+
+
+def worker_progress(*, user: User, project: Project, recent: int = 5) -> WorkerProgress:
+    """Paragraphs ``user`` finished in ``project`` (counts, time on them) and the latest ``recent``."""
+    sessions = AnnotationSession.objects.filter(worker=user, paragraph__article__project=project)
+    totals = sessions.aggregate(
+        authored=Count("pk", filter=Q(kind=Kind.AUTHORING, status=Status.SUBMITTED)),
+        answered=Count("pk", filter=Q(kind=Kind.SECOND_PASS, status=Status.SUBMITTED)),
+        discarded=Count("pk", filter=Q(status=Status.DISCARDED)),
+        seconds=Sum("active_seconds"),
+    )
+    # Flags that matter: on this worker's questions (authoring) or raised by them (second pass).
+    flag_of_mine = Q(questions__flags__isnull=False) & ~Q(kind=Kind.SECOND_PASS)
+    finished = (
+        sessions.exclude(status=Status.IN_PROGRESS).select_related("paragraph__article")
+        .annotate(
+            n_questions=Count("questions", distinct=True, filter=~Q(questions__status=SpanQuestion.Status.REMOVED))
+            + Count("second_pass_answers", distinct=True),  # written, or answered in the second pass
+            open_flags=Count("questions__flags", distinct=True,
+                             filter=flag_of_mine & Q(questions__flags__status=QuestionFlag.Status.OPEN))
+            + Count("flags", distinct=True, filter=Q(flags__status=QuestionFlag.Status.OPEN)),
+            accepted_flags=Count("questions__flags", distinct=True,
+                                 filter=flag_of_mine & Q(questions__flags__status=QuestionFlag.Status.ACCEPTED))
+            + Count("flags", distinct=True, filter=Q(flags__status=QuestionFlag.Status.ACCEPTED)),
+        )
+        .order_by("-submitted_at", "-started_at")[:recent]
+    )
+    rows = [FinishedParagraph(session_id=s.pk, title=s.paragraph.article.title, kind=s.kind,
+                              submitted_at=s.submitted_at, active_seconds=s.active_seconds, questions=s.n_questions,
+                              open_flags=s.open_flags, accepted_flags=s.accepted_flags, state=_state(s))
+            for s in finished]
+    return WorkerProgress(authored=totals["authored"], answered=totals["answered"], discarded=totals["discarded"],
+                          active_seconds=totals["seconds"] or 0, recent=rows)
