@@ -149,3 +149,40 @@ class PersianWorkerPagesTests(BrowserTestCase):
         page.goto(self.url("annotation:task_list"))
         page.get_by_role("heading", name="Annotation tasks").wait_for()
         assert AnnotationSession.objects.filter(pk=self.session.pk, status="in_progress").exists()
+
+    def test_second_pass_in_persian_is_blind_then_shows_the_original(self) -> None:
+        """Another worker's questions: the answer is final, then "matches"/"differs" and the original."""
+        author = user_create(username="reza", password=PASSWORD, role=User.Role.CROWDWORKER)
+        article = Article.objects.create(project=self.project, title="برج میلاد", split="validation", rank=3)
+        paragraph = Paragraph.objects.create(article=article, position=0, context=CONTEXT)
+        session = services.session_start_on(user=author, paragraph=paragraph)
+        for question, text in (("پایتخت ایران کجاست؟", "تهران"), *QUESTIONS):
+            services.question_add(session=session, user=author, question=question, answer=answer(CONTEXT, text))
+        services.session_submit(session=session, user=author)
+        page = self.page
+        self.sign_in()
+        page.get_by_role("button", name=f"پاسخ به پرسش{Z}های دیگران").click()
+        page.locator("#review-list > li").first.wait_for()
+        items = page.locator("#review-list > li")
+        assert page.locator("#paragraph .hl-orig").count() == 0  # blind
+
+        assert "is-empty" in page.locator("#selection-text").get_attribute("class")  # no blue box around "nothing"
+        # Question 1: the first word, selected with the keyboard (in right-to-left text, ← goes forward).
+        page.locator("#paragraph").focus()
+        page.keyboard.press("Home")
+        page.keyboard.press("Control+Shift+ArrowLeft")
+        assert page.locator("#selection-text").inner_text() == "تهران"
+        items.nth(0).get_by_role("button", name=f"متن انتخاب{Z}شده پاسخ است").click()
+        items.nth(0).locator(".badge-match").wait_for()
+        assert items.nth(0).locator(".badge-match").inner_text() == "با پاسخ اصلی یکسان است"
+        # Question 2: "unanswerable", which differs; the original span is highlighted.
+        items.nth(1).get_by_role("button", name=f"بی{Z}پاسخ").click()
+        items.nth(1).locator(".badge-differs").wait_for()
+        assert "".join(page.locator("#paragraph .hl-orig").all_inner_texts()) == "البرز"
+        # Nothing changes the worker's answers; flagging is one link per answered question.
+        for i in (0, 1):
+            assert items.nth(i).get_by_role("button").count() == 0
+            assert items.nth(i).locator("summary").inner_text() == "گزارش پاسخ اصلی"
+        assert page.locator("#answered-count").inner_text() == "(۲ از ۴ پاسخ داده شده)"
+        self.shoot("crowd-second-pass-fa")
+        assert not self.console_errors, self.console_errors

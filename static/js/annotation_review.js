@@ -44,7 +44,10 @@
   function showErrors(payload) { window.StumperApi.showErrors(errorsEl, payload); }
 
   var paragraph = window.StumperSpans.mount(document.getElementById("paragraph"), data.paragraph.context, {
-    onChange: function (selection) { selectionText.textContent = selection ? selection.text : gettext("nothing yet"); },
+    onChange: function (selection) {
+      selectionText.textContent = selection ? selection.text : gettext("nothing yet");
+      selectionText.classList.toggle("is-empty", !selection);
+    },
     onMarkClick: function (id) {
       var q = byId(id);
       var item = listEl.querySelector('[data-question-id="' + id + '"]');
