@@ -109,7 +109,8 @@ def project_list(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"Project “{project.name}” created. Import passages to start.")
             return redirect("annotation:project_import", project_id=project.pk)
     return render(request, "annotation/project_list.html",
-                  {"projects": selectors.projects_of_owner(user=request.user), "form": form})
+                  {"projects": selectors.projects_of_owner(user=request.user), "form": form,
+                   "more_settings": form.fieldsets(exclude=("name", "language", "instructions"))})
 
 
 @login_required

@@ -186,3 +186,17 @@ class PersianWorkerPagesTests(BrowserTestCase):
         assert page.locator("#answered-count").inner_text() == "(۲ از ۴ پاسخ داده شده)"
         self.shoot("crowd-second-pass-fa")
         assert not self.console_errors, self.console_errors
+
+    def test_the_project_settings_in_groups_with_the_persian_instructions_right_to_left(self) -> None:
+        page = self.page
+        page.goto(self.url("accounts:login"))
+        page.get_by_label("Username").fill("prof")
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_load_state()
+        page.goto(self.url("annotation:project_settings", self.project.pk))
+        assert page.locator("fieldset legend").all_inner_texts()[:3] == ["Crowdworkers", "Writing questions", "Second pass"]
+        box = page.get_by_label("Instructions for workers")
+        assert box.evaluate("el => getComputedStyle(el).direction") == "rtl"
+        assert page.evaluate("document.documentElement.dir") == "ltr"  # the owner's pages stay English
+        self.shoot("annotation-settings")
