@@ -344,3 +344,4 @@ class QuestionFlag(models.Model):
 
 
 from annotation.invite_models import ProjectInvite, ProjectMember  # noqa: E402, F401
+from annotation.job_models import QATrainingJob  # noqa: E402, F401

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation import invite_views, views
+from annotation import invite_views, model_views, views
 
 app_name = "annotation"
 urlpatterns = [
@@ -10,6 +10,11 @@ urlpatterns = [
     path("sessions/<int:session_id>/", views.session_page, name="session"),
     path("projects/", views.project_list, name="project_list"),
     path("projects/<int:project_id>/", views.project_dashboard, name="project_dashboard"),
+    path("projects/<int:project_id>/model/train/", model_views.project_model_train, name="project_model_train"),
+    path("projects/<int:project_id>/model/checkpoint/", model_views.project_model_checkpoint,
+         name="project_model_checkpoint"),
+    path("projects/<int:project_id>/model/jobs/<int:job_id>/", model_views.qa_training_job_status,
+         name="qa_training_job_status"),
     path("projects/<int:project_id>/settings/", views.project_settings, name="project_settings"),
     path("projects/<int:project_id>/import/", views.project_import, name="project_import"),
     path("projects/<int:project_id>/export/", views.project_export, name="project_export"),

@@ -29,6 +29,7 @@ from annotation.forms import (
     SquadImportForm,
 )
 from annotation.i18n import DISCARD_REASONS, SESSION_STATUS, SPLITS, activate_project_language
+from annotation.model_selectors import project_model_panel
 from annotation.models import AnnotationSession, Split
 from annotation.presentation import session_payload
 from annotation.squad_selectors import project_squad_dict
@@ -119,7 +120,7 @@ def project_dashboard(request: HttpRequest, project_id: int) -> HttpResponse:
     project = selectors.project_for_owner(user=request.user, project_id=project_id)
     stats = project_stats(project=project)
     context = {"project": project, "stats": stats, "charts": [(c["title"], render_chart(c)) for c in stats_charts(stats)],
-               "splits": Split.choices,
+               "splits": Split.choices, "model_panel": project_model_panel(project=project),
                "export_form": SquadExportForm(runs=evaluation_runs_with_weights(project=project))}
     return render(request, "annotation/project_dashboard.html", context)
 

@@ -200,3 +200,14 @@ class PersianWorkerPagesTests(BrowserTestCase):
         assert box.evaluate("el => getComputedStyle(el).direction") == "rtl"
         assert page.evaluate("document.documentElement.dir") == "ltr"  # the owner's pages stay English
         self.shoot("annotation-settings")
+
+        # No model in the loop yet: the project page says so and offers the two ways to add one.
+        page.goto(self.url("annotation:project_dashboard", self.project.pk))
+        page.locator("#no-model").wait_for()
+        assert "No model is in the loop." in page.locator("#no-model").inner_text()
+        assert page.get_by_role("button", name="Train the model").is_enabled()  # 3 answered train questions
+        page.get_by_label("Model, folder or hub id").fill("/no/such/checkpoint")
+        page.get_by_role("button", name="Use this model").click()
+        page.get_by_text("The model in the loop did not change.").wait_for()
+        page.locator("#model-loop").scroll_into_view_if_needed()
+        page.screenshot(path=str(DOCS_IMG / "annotation-model-in-the-loop-1366.png"))

@@ -1,0 +1,35 @@
+"""What the project page shows about its model in the loop: the model, the latest training job,
+how many answered questions a training would use, and the registered QA checkpoints."""
+from dataclasses import dataclass
+
+from annotation.models import Project, QATrainingJob, SpanQuestion, Split
+from collector.models import ModelVersion
+
+
+@dataclass(frozen=True)
+class ModelPanel:
+    model: ModelVersion | None
+    job: QATrainingJob | None
+    answered_train_questions: int
+    checkpoints: list[ModelVersion]
+
+    @property
+    def job_active(self) -> bool:
+        return self.job is not None and self.job.status in QATrainingJob.ACTIVE
+
+
+def project_model_panel(*, project: Project) -> ModelPanel:
+    answered = SpanQuestion.objects.filter(project=project, paragraph__article__split=Split.TRAIN,
+                                           status=SpanQuestion.Status.SUBMITTED).count()
+    return ModelPanel(
+        model=project.qa_model,
+        job=project.qa_training_jobs.select_related("model_version").first(),
+        answered_train_questions=answered,
+        checkpoints=list(ModelVersion.objects.filter(kind=ModelVersion.Kind.QUESTION_ANSWERING).order_by("name")),
+    )
+
+
+def qa_training_job_payload(job: QATrainingJob) -> dict:
+    """A job as the project page's progress bar reads it."""
+    return {"id": job.pk, "name": job.name, "status": job.status, "progress": job.progress, "error": job.error,
+            "model_version": job.model_version.name if job.model_version_id else None}

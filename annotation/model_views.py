@@ -1,0 +1,52 @@
+"""The project page's model-in-the-loop actions: train a QA model on the project's answered questions
+(a background job whose progress the page polls) or use a registered checkpoint by name, folder or hub id."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST, require_safe
+
+from annotation import selectors
+from annotation.model_selectors import qa_training_job_payload
+from annotation.models import QATrainingJob
+from annotation.services.qa_training_jobs import project_checkpoint_use, qa_training_job_start
+from annotation.validation import first_message
+
+
+@login_required
+@require_POST
+def project_model_train(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = selectors.project_for_owner(user=request.user, project_id=project_id)
+    try:
+        job = qa_training_job_start(project=project, name=request.POST.get("name", "").strip(), user=request.user)
+    except ValidationError as error:
+        messages.error(request, f"Training not started. {first_message(error)}")
+    else:
+        messages.success(request, f"Training {job.name} on this project's answered questions; "
+                                  "the progress shows below.")
+    return redirect("annotation:project_dashboard", project_id=project.pk)
+
+
+@login_required
+@require_POST
+def project_model_checkpoint(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = selectors.project_for_owner(user=request.user, project_id=project_id)
+    try:
+        version = project_checkpoint_use(project=project, source=request.POST.get("source", ""),
+                                         name=request.POST.get("name", ""))
+    except ValidationError as error:
+        messages.error(request, f"The model in the loop did not change. {first_message(error)}")
+    else:
+        messages.success(request, f"{version.name} is now the model in the loop: it answers while workers write.")
+    return redirect("annotation:project_dashboard", project_id=project.pk)
+
+
+@login_required
+@require_safe
+def qa_training_job_status(request: HttpRequest, project_id: int, job_id: int) -> JsonResponse:
+    project = selectors.project_for_owner(user=request.user, project_id=project_id)
+    job = QATrainingJob.objects.select_related("model_version").filter(project=project, pk=job_id).first()
+    if job is None:
+        return JsonResponse({"detail": "No such training job in this project."}, status=404)
+    return JsonResponse(qa_training_job_payload(job))

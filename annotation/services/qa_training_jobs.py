@@ -1,0 +1,167 @@
+"""A model in the loop for a project without one: train it on the project's answered questions, or
+use a registered checkpoint (a folder or a hub id).
+
+``qa_training_job_start`` checks the request and queues a ``QATrainingJob``; a worker runs
+``qa_training_job_run``, which claims the job once, writes progress on it (the project page shows
+it) and stores the model or the error, exactly as ``collector.training_jobs`` does for a round.
+"""
+import logging
+import re
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from annotation.models import Project, QATrainingJob, Split
+from annotation.services.qa_training import qa_model_name_check, qa_model_train
+from annotation.squad_selectors import project_squad_dict
+from collector import services as collector_services
+from collector.models import ModelVersion
+from mlcore.configs import TrainProgress
+from mlcore.stats.squad_metrics import SquadQuestion, parse_squad_json
+
+logger = logging.getLogger(__name__)
+PROGRESS_WRITE_SECONDS = 1.0
+HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+def project_answered_questions(*, project: Project, split: str = Split.TRAIN) -> tuple[SquadQuestion, ...]:
+    """The project's submitted questions of ``split`` with their answers, as training examples."""
+    return parse_squad_json(project_squad_dict(project=project, split=split)).questions
+
+
+def qa_training_job_start(*, project: Project, name: str, user: User | None = None) -> QATrainingJob:
+    """Check the name and the data now, store a queued job and enqueue it once the transaction commits."""
+    qa_model_name_check(name=name)
+    if ModelVersion.objects.filter(name=name).exists():
+        raise ValidationError({"name": f"A model named {name!r} already exists; choose a new name."})
+    if not project_answered_questions(project=project):
+        raise ValidationError("The project has no answered train questions yet: workers must submit some first.")
+    try:
+        with transaction.atomic():
+            job = QATrainingJob.objects.create(project=project, name=name, created_by=user, progress={"stage": "queued"})
+    except IntegrityError:
+        raise ValidationError("A model is already being trained for this project; wait for it to finish.") from None
+    transaction.on_commit(lambda: _enqueue(job.pk))
+    return job
+
+
+def _enqueue(job_id: int) -> None:
+    from annotation.tasks import qa_training_job_run_task
+
+    try:
+        qa_training_job_run_task.delay(job_id)
+    except Exception:
+        logger.exception("Could not enqueue QA training job %s", job_id)  # resumed when a worker starts
+
+
+def _claim(job_id: int) -> QATrainingJob | None:
+    with transaction.atomic():
+        job = QATrainingJob.objects.select_for_update().get(pk=job_id)
+        if job.status != QATrainingJob.Status.QUEUED:
+            return None  # running elsewhere or finished: never train twice
+        job.status = QATrainingJob.Status.RUNNING
+        job.started_at = job.heartbeat_at = timezone.now()
+        job.progress = {"stage": "loading"}
+        job.save(update_fields=["status", "started_at", "heartbeat_at", "progress"])
+    return job
+
+
+class _ProgressWriter:
+    """Stores step, loss and time left on the job at most once a second."""
+
+    def __init__(self, job: QATrainingJob):
+        self.job, self.last = job, 0.0
+
+    def __call__(self, step: TrainProgress) -> None:
+        now = time.monotonic()
+        if now - self.last < PROGRESS_WRITE_SECONDS and step.step < step.total_steps:
+            return
+        self.last = now
+        per_step = step.elapsed_seconds / max(step.step, 1)
+        self.job.progress = {"stage": "training", "step": step.step, "total_steps": step.total_steps,
+                             "epoch": step.epoch, "loss": round(step.loss, 4),
+                             "eta_seconds": round(per_step * (step.total_steps - step.step))}
+        QATrainingJob.objects.filter(pk=self.job.pk).update(progress=self.job.progress, heartbeat_at=timezone.now())
+
+
+def qa_training_job_run(*, job_id: int) -> QATrainingJob:
+    """Train the job's model (it becomes the project's model in the loop) unless it already ran."""
+    job = _claim(job_id)
+    if job is None:
+        return QATrainingJob.objects.get(pk=job_id)
+    project = job.project
+    try:
+        version = qa_model_train(
+            name=job.name, questions=project_answered_questions(project=project),
+            eval_questions=project_answered_questions(project=project, split=Split.VALIDATION),
+            language=project.language, project=project, progress=_ProgressWriter(job),
+            description=f"Trained from the project page on {project.name}'s answered train questions.",
+        )
+    except Exception as error:
+        logger.exception("QA training job %s failed", job_id)
+        QATrainingJob.objects.filter(pk=job_id).update(
+            status=QATrainingJob.Status.FAILED, error=f"{type(error).__name__}: {error}"[:4000],
+            finished_at=timezone.now(), progress={**job.progress, "stage": "failed"})
+    else:
+        QATrainingJob.objects.filter(pk=job_id).update(
+            status=QATrainingJob.Status.DONE, model_version=version, finished_at=timezone.now(),
+            progress={**job.progress, "stage": "done", "eta_seconds": 0})
+    return QATrainingJob.objects.get(pk=job_id)
+
+
+def qa_training_jobs_resume_interrupted() -> int:
+    """Re-enqueue queued jobs and fail running ones whose worker went silent (called when a worker starts)."""
+    stale = timezone.now() - timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)
+    QATrainingJob.objects.filter(status=QATrainingJob.Status.RUNNING, heartbeat_at__lt=stale).update(
+        status=QATrainingJob.Status.FAILED, finished_at=timezone.now(),
+        error="The worker stopped during training; nothing was registered. Start the training again.")
+    queued = list(QATrainingJob.objects.filter(status=QATrainingJob.Status.QUEUED).values_list("pk", flat=True))
+    for job_id in queued:
+        _enqueue(job_id)
+    return len(queued)
+
+
+def _checkpoint_exists(source: str) -> bool:
+    folder = Path(source).expanduser()
+    if folder.is_dir():
+        return (folder / "config.json").is_file()
+    if not HUB_ID.match(source):
+        return False
+    from huggingface_hub import constants, try_to_load_from_cache
+
+    # Offline (HF_HUB_OFFLINE) the hub id must already be in the local cache; online it is fetched on first use.
+    return isinstance(try_to_load_from_cache(source, "config.json"), str) or not constants.HF_HUB_OFFLINE
+
+
+@transaction.atomic
+def project_checkpoint_use(*, project: Project, source: str, name: str = "") -> ModelVersion:
+    """Make a registered checkpoint (version name, folder or hub id) the project's model in the loop.
+
+    A folder or hub id not registered yet is registered as a question-answering version ``name``.
+    """
+    source = source.strip()
+    source = source.rstrip("/") or source  # a folder typed with its trailing slash is the same folder
+    version = (ModelVersion.objects.filter(name=source).first()
+               or ModelVersion.objects.filter(path=source, kind=ModelVersion.Kind.QUESTION_ANSWERING).first())
+    if version is None:
+        if not _checkpoint_exists(source):
+            raise ValidationError({"source": f"{source!r} is neither a registered model, a folder with a "
+                                             "config.json, nor a hub id available here (owner/name)."})
+        name = name.strip() or re.sub(r"[^\w.-]+", "-", source.rstrip("/").split("/")[-1])[:100]
+        qa_model_name_check(name=name)
+        if ModelVersion.objects.filter(name=name).exists():
+            raise ValidationError({"name": f"A model named {name!r} already exists; choose another name."})
+        version = collector_services.model_version_register(
+            name=name, kind=ModelVersion.Kind.QUESTION_ANSWERING, path=source,
+            description=f"Registered from the page of project {project.name}.")
+    if version.kind != ModelVersion.Kind.QUESTION_ANSWERING:
+        raise ValidationError({"source": f"{version.name} is a {version.get_kind_display()}, not an extractive "
+                                         "question-answering model."})
+    Project.objects.filter(pk=project.pk).update(qa_model=version)
+    return version
