@@ -151,6 +151,12 @@ HTTP_MATRIX: dict[str, Row] = {
                                   other_instructor=REDIRECT),
     "annotation:session": page("GET", student=403, other_student=403, crowd=200, instructor=403, other_instructor=403),
     "annotation:project_list": INSTRUCTORS,
+    # the worker pages' JavaScript translations, and the language switch (Django's set_language)
+    "annotation:javascript_catalog": PUBLIC,
+    "set_language": Row("POST", REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
+    "annotation:project_model_train": manager_page("POST", ok=REFUSED),  # no name, no answered questions
+    "annotation:project_model_checkpoint": manager_page("POST", ok=REFUSED),  # no source; access passed
+    "annotation:qa_training_job_status": manager_page(ok=404),  # job_id names a round's job; access passed
     "annotation:project_dashboard": manager_page(),
     "annotation:project_settings": manager_page(),
     "annotation:project_invites": manager_page(),
@@ -167,6 +173,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "annotation_api:task_next": Row("POST", 401, 403, 403, 200, 200, 200),
     "annotation_api:session_detail": own_api(),
     "annotation_api:session_draft": own_api("POST"),
+    "annotation_api:session_heartbeat": own_api("POST"),
     "annotation_api:question_add": own_api("POST", ok=201),
     "annotation_api:session_submit": own_api("POST"),
     "annotation_api:session_discard": own_api("POST"),
@@ -252,6 +259,7 @@ KWARGS_BY_ROUTE = {
     "collector:student_password_reset": {"student_id": Obj("question.author_id")},  # course A's student
     "lti:context_link": {"launch_id": "not-this-sessions-launch"},
     "lti:deep_link": {"launch_id": "not-this-sessions-launch"},
+    "annotation:javascript_catalog": {"language": "fa"},
 }
 KWARGS_BY_NAME = {
     "course_id": "course.pk", "round_id": "round.pk", "question_id": "question.pk", "appeal_id": "appeal.pk",
