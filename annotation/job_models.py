@@ -1,38 +1,22 @@
-"""A project's "train a QA model on its answered questions" job (the round training job's twin).
-
-Same fields and life cycle as ``collector.models.TrainingJob`` (queued, running with a
-heartbeat and progress, done with the model it made, or failed with the error), run by
-``annotation.services.qa_training_jobs`` the way ``collector.training_jobs`` runs a round's.
-When the shared ``core`` job base lands, both derive from it.
+"""A project's "train a QA model on its answered questions" job: a ``core`` background job like the
+round's ``collector.models.TrainingJob`` (queued, running with a heartbeat and progress, done with
+the model it made, or failed with the error), run through ``core.jobs``.
 """
 from django.conf import settings
 from django.db import models
 
+from core.models import BackgroundJob
 
-class QATrainingJob(models.Model):
+
+class QATrainingJob(BackgroundJob):
     """Fine-tuning an extractive QA model on a project's answered train questions, from its page."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-
-    ACTIVE = (Status.QUEUED, Status.RUNNING)
 
     project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="qa_training_jobs")
     name = models.CharField(max_length=100, help_text="Name of the model version to create")
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
-    progress = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
-    model_version = models.ForeignKey("collector.ModelVersion", null=True, blank=True, on_delete=models.SET_NULL,
+    model_version = models.ForeignKey("modelhub.ModelVersion", null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="+")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -3,7 +3,7 @@ how many answered questions a training would use, and the registered QA checkpoi
 from dataclasses import dataclass
 
 from annotation.models import Project, QATrainingJob, SpanQuestion, Split
-from collector.models import ModelVersion
+from modelhub.models import ModelVersion
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation import selectors, services
-from collector.apis import ApiErrorsMixin
+from core.apis import ApiErrorsMixin
 
 
 class SessionHeartbeatApi(ApiErrorsMixin, APIView):

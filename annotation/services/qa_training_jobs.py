@@ -3,30 +3,30 @@ use a registered checkpoint (a folder or a hub id).
 
 ``qa_training_job_start`` checks the request and queues a ``QATrainingJob``; a worker runs
 ``qa_training_job_run``, which claims the job once, writes progress on it (the project page shows
-it) and stores the model or the error, exactly as ``collector.training_jobs`` does for a round.
+it) and stores the model or the error through ``core.jobs``, as ``collector.training_jobs`` does
+for a round.
 """
 import logging
 import re
-import time
 from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from accounts.models import User
 from annotation.models import Project, QATrainingJob, Split
 from annotation.services.qa_training import qa_model_name_check, qa_model_train
 from annotation.squad_selectors import project_squad_dict
-from collector import services as collector_services
-from collector.models import ModelVersion
+from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
 from mlcore.configs import TrainProgress
 from mlcore.stats.squad_metrics import SquadQuestion, parse_squad_json
+from modelhub import services as modelhub_services
+from modelhub.models import ModelVersion
 
 logger = logging.getLogger(__name__)
-PROGRESS_WRITE_SECONDS = 1.0
+TASK_NAME = "annotation.qa_training_job_run"
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
 
@@ -52,47 +52,28 @@ def qa_training_job_start(*, project: Project, name: str, user: User | None = No
 
 
 def _enqueue(job_id: int) -> None:
-    from annotation.tasks import qa_training_job_run_task
-
-    try:
-        qa_training_job_run_task.delay(job_id)
-    except Exception:
-        logger.exception("Could not enqueue QA training job %s", job_id)  # resumed when a worker starts
+    job_enqueue(TASK_NAME, job_id)  # if the broker refuses, the job stays queued and is resumed later
 
 
-def _claim(job_id: int) -> QATrainingJob | None:
-    with transaction.atomic():
-        job = QATrainingJob.objects.select_for_update().get(pk=job_id)
-        if job.status != QATrainingJob.Status.QUEUED:
-            return None  # running elsewhere or finished: never train twice
-        job.status = QATrainingJob.Status.RUNNING
-        job.started_at = job.heartbeat_at = timezone.now()
-        job.progress = {"stage": "loading"}
-        job.save(update_fields=["status", "started_at", "heartbeat_at", "progress"])
-    return job
+def _stale_after() -> timedelta:
+    return timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)
 
 
-class _ProgressWriter:
+class _ProgressWriter(ProgressWriter):
     """Stores step, loss and time left on the job at most once a second."""
 
-    def __init__(self, job: QATrainingJob):
-        self.job, self.last = job, 0.0
-
     def __call__(self, step: TrainProgress) -> None:
-        now = time.monotonic()
-        if now - self.last < PROGRESS_WRITE_SECONDS and step.step < step.total_steps:
-            return
-        self.last = now
         per_step = step.elapsed_seconds / max(step.step, 1)
-        self.job.progress = {"stage": "training", "step": step.step, "total_steps": step.total_steps,
-                             "epoch": step.epoch, "loss": round(step.loss, 4),
-                             "eta_seconds": round(per_step * (step.total_steps - step.step))}
-        QATrainingJob.objects.filter(pk=self.job.pk).update(progress=self.job.progress, heartbeat_at=timezone.now())
+        self.save(final=step.step >= step.total_steps, stage="training", step=step.step,
+                  total_steps=step.total_steps, epoch=step.epoch, loss=round(step.loss, 4),
+                  eta_seconds=round(per_step * (step.total_steps - step.step)))
 
 
 def qa_training_job_run(*, job_id: int) -> QATrainingJob:
     """Train the job's model (it becomes the project's model in the loop) unless it already ran."""
-    job = _claim(job_id)
+    # Only a queued job: never train twice (a job whose worker died is failed, not resumed).
+    job = job_claim(QATrainingJob, job_id, resumable=False, stale_after=_stale_after(),
+                    progress=lambda stored: {"stage": "loading"})
     if job is None:
         return QATrainingJob.objects.get(pk=job_id)
     project = job.project
@@ -105,26 +86,16 @@ def qa_training_job_run(*, job_id: int) -> QATrainingJob:
         )
     except Exception as error:
         logger.exception("QA training job %s failed", job_id)
-        QATrainingJob.objects.filter(pk=job_id).update(
-            status=QATrainingJob.Status.FAILED, error=f"{type(error).__name__}: {error}"[:4000],
-            finished_at=timezone.now(), progress={**job.progress, "stage": "failed"})
+        job_fail(job, error, progress={**job.progress, "stage": "failed"})
     else:
-        QATrainingJob.objects.filter(pk=job_id).update(
-            status=QATrainingJob.Status.DONE, model_version=version, finished_at=timezone.now(),
-            progress={**job.progress, "stage": "done", "eta_seconds": 0})
+        job_done(job, model_version=version, progress={**job.progress, "stage": "done", "eta_seconds": 0})
     return QATrainingJob.objects.get(pk=job_id)
 
 
 def qa_training_jobs_resume_interrupted() -> int:
     """Re-enqueue queued jobs and fail running ones whose worker went silent (called when a worker starts)."""
-    stale = timezone.now() - timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)
-    QATrainingJob.objects.filter(status=QATrainingJob.Status.RUNNING, heartbeat_at__lt=stale).update(
-        status=QATrainingJob.Status.FAILED, finished_at=timezone.now(),
-        error="The worker stopped during training; nothing was registered. Start the training again.")
-    queued = list(QATrainingJob.objects.filter(status=QATrainingJob.Status.QUEUED).values_list("pk", flat=True))
-    for job_id in queued:
-        _enqueue(job_id)
-    return len(queued)
+    return jobs_resume(QATrainingJob, enqueue=_enqueue, resumable=False, stale_after=_stale_after(),
+                       stale_error="The worker stopped during training; nothing was registered. Start the training again.")
 
 
 def _checkpoint_exists(source: str) -> bool:
@@ -157,7 +128,7 @@ def project_checkpoint_use(*, project: Project, source: str, name: str = "") -> 
         qa_model_name_check(name=name)
         if ModelVersion.objects.filter(name=name).exists():
             raise ValidationError({"name": f"A model named {name!r} already exists; choose another name."})
-        version = collector_services.model_version_register(
+        version = modelhub_services.model_version_register(
             name=name, kind=ModelVersion.Kind.QUESTION_ANSWERING, path=source,
             description=f"Registered from the page of project {project.name}.")
     if version.kind != ModelVersion.Kind.QUESTION_ANSWERING:

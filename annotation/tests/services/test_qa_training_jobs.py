@@ -13,7 +13,7 @@ from annotation.services.qa_training_jobs import (
     qa_training_job_start,
 )
 from annotation.tests.factories import submitted_paragraph
-from collector.models import ModelVersion
+from modelhub.models import ModelVersion
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation import services
-from annotation.exceptions import AccessError
 from annotation.presentation import session_payload
 from annotation.services.session_time import HEARTBEAT_GAP_MAX, active_seconds_between
+from core.exceptions import AccessError
 
 pytestmark = pytest.mark.django_db
 
