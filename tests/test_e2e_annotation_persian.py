@@ -145,7 +145,7 @@ class PersianWorkerPagesTests(BrowserTestCase):
         page.get_by_role("button", name="English").click()
         page.get_by_role("button", name="Add question").wait_for()
         assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["en", "ltr"]
-        assert page.locator("#question-count").inner_text() == "(3 of 3–6)"
+        page.wait_for_function("document.getElementById('question-count').textContent === '(3 of 3–6)'")
         page.goto(self.url("annotation:task_list"))
         page.get_by_role("heading", name="Annotation tasks").wait_for()
         assert AnnotationSession.objects.filter(pk=self.session.pk, status="in_progress").exists()
