@@ -267,8 +267,8 @@
 
   submitButton.addEventListener("click", function () {
     submitButton.disabled = true;
-    call("sessions/" + data.id + "/submit/", {}).then(function (result) {
-      if (!result.ok) { showErrors(result.data); updateCounts(); return; }
+    timer.hold().then(function () { return call("sessions/" + data.id + "/submit/", {}); }).then(function (result) {
+      if (!result.ok) { timer.release(); showErrors(result.data); updateCounts(); return; }
       finish(gettext("Paragraph submitted"), fmt(gettext("Your %(n)s questions are saved. Thank you!"), {n: questions.length}));
     });
   });
@@ -277,8 +277,8 @@
     event.preventDefault();
     var body = {reason: document.getElementById("discard-reason").value, note: document.getElementById("discard-note").value};
     if (!body.reason) { showErrors({reason: gettext("Choose why the paragraph should be discarded.")}); return; }
-    call("sessions/" + data.id + "/discard/", body).then(function (result) {
-      if (!result.ok) { showErrors(result.data); return; }
+    timer.hold().then(function () { return call("sessions/" + data.id + "/discard/", body); }).then(function (result) {
+      if (!result.ok) { timer.release(); showErrors(result.data); return; }
       finish(gettext("Paragraph discarded"), gettext("It will not be shown to anyone again unless the project owner restores it."));
     });
   });

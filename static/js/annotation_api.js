@@ -78,13 +78,15 @@
   function paragraphTimer(base, sessionId, seconds, onTick) {
     // The server adds up the page's heartbeats (annotation/services/session_time.py); between
     // them the page counts on while it is visible, and a hidden page stops counting.
-    var known = seconds, since = Date.now(), every = 15000, stopped = false, beatTimer = null;
+    var known = seconds, since = Date.now(), every = 15000, stopped = false, held = false, beatTimer = null;
+    var inflight = null;  // the heartbeat request on its way, if any
     function visible() { return document.visibilityState !== "hidden"; }
     function now() { return known + (visible() ? Math.floor((Date.now() - since) / 1000) : 0); }
     function beat() {
       window.clearTimeout(beatTimer);
-      if (stopped || !visible()) { return; }
-      call(base + "sessions/" + sessionId + "/heartbeat/", {}).then(function (result) {
+      if (stopped || held || !visible()) { return; }
+      inflight = call(base + "sessions/" + sessionId + "/heartbeat/", {}).then(function (result) {
+        inflight = null;
         if (result.ok) {
           known = result.data.active_seconds;
           since = Date.now();
@@ -101,7 +103,12 @@
     var tickTimer = window.setInterval(function () { if (!stopped) { onTick(now()); } }, 1000);
     onTick(now());
     beat();
-    return {stop: function () { stopped = true; window.clearInterval(tickTimer); window.clearTimeout(beatTimer); }};
+    return {
+      stop: function () { stopped = true; window.clearInterval(tickTimer); window.clearTimeout(beatTimer); },
+      // Before submitting: no heartbeat may reach the server after the paragraph is finished.
+      hold: function () { held = true; window.clearTimeout(beatTimer); return inflight || Promise.resolve(); },
+      release: function () { held = false; beat(); },
+    };
   }
 
   window.StumperApi = {call: call, messagesOf: messagesOf, showErrors: showErrors, fmt: fmt, digits: digits,

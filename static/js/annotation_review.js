@@ -248,8 +248,8 @@
   }
 
   submitButton.addEventListener("click", function () {
-    post("sessions/" + data.id + "/submit/", {}).then(function (result) {
-      if (!result.ok) { showErrors(result.data); return; }
+    timer.hold().then(function () { return post("sessions/" + data.id + "/submit/", {}); }).then(function (result) {
+      if (!result.ok) { timer.release(); showErrors(result.data); return; }
       timer.stop();
       root.hidden = true;
       document.getElementById("done-panel").hidden = false;
