@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('annotation', '0003_house_modelversion_in_modelhub'),
+        ('annotation', '0004_accounts_project_invites'),
         ('modelhub', '0001_house_modelversion_from_collector'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
