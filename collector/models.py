@@ -18,6 +18,7 @@ from modelhub.models import ModelVersion
 
 CATEGORY_CHOICES = [(c, c.capitalize()) for c in CATEGORIES]
 NUM_CHOICES = 4
+LETTERS = "ABCD"  # how pages, exports and messages name choices 0..3
 
 
 def all_categories() -> list[str]:

@@ -7,9 +7,7 @@ from dataclasses import dataclass
 
 from collector import selectors
 from collector.cv_accuracy import FOLD_MEAN_LABEL, POOLED_LABEL, fold_questions, small_folds_warning
-from collector.models import Prediction, Question, ScoringRun, TrainingJob
-
-LETTERS = "ABCD"
+from collector.models import LETTERS, Prediction, Question, ScoringRun, TrainingJob
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,9 @@ horizontal bars with an optional interval whisker, scaled to a fixed width.
 from dataclasses import dataclass
 
 from collector import selectors
-from collector.models import Question, Validation
+from collector.models import LETTERS, Question, Validation
 from collector.validation_selectors import appeal_of
 
-LETTERS = "ABCD"
 LABEL_WIDTH = 150
 PLOT_WIDTH = 360
 VALUE_WIDTH = 90
