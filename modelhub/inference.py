@@ -29,6 +29,7 @@ from mlcore.configs import MCExample, MCPrediction, ScorerKind, ScorerSpec
 from mlcore.models.inference_cache import shared_cache
 from mlcore.models.loading import set_torch_threads
 from mlcore.models.qa import QAExample, QAPrediction, QASpec, load_qa_model, qa_model_loaded
+from mlcore.models.scorer_cache import load_scorer, scorer_loaded  # torch only with the first model
 from mlcore.models.serving import DraftBatcher
 from modelhub.models import ModelVersion
 from modelhub.selectors import model_version_get
@@ -36,21 +37,6 @@ from modelhub.selectors import model_version_get
 logger = logging.getLogger(__name__)
 
 Record = TypeVar("Record")
-
-
-def load_scorer(spec: ScorerSpec) -> Any:
-    """``mlcore.models.scorer_cache.load_scorer``, imported when a model is needed: that module
-    imports torch, which the URLconf and ``manage.py`` must not (tests/test_startup_imports.py)."""
-    from mlcore.models.scorer_cache import load_scorer as load
-
-    return load(spec)
-
-
-def scorer_loaded(spec: ScorerSpec) -> bool:
-    """``mlcore.models.scorer_cache.scorer_loaded``, imported on first use (see :func:`load_scorer`)."""
-    from mlcore.models.scorer_cache import scorer_loaded as loaded
-
-    return loaded(spec)
 
 
 def scorer_spec_for(version: ModelVersion) -> ScorerSpec:
