@@ -78,11 +78,11 @@ def leaderboard(*, round_: Round | None = None, project: Project | None = None) 
     """Every evaluated model (its newest finished evaluation), best headline first."""
     live_id = round_.live_model_id if round_ is not None else None
     current = _current_snapshot(round_, project)
-    entries = [evaluation_payload(e, live_model_id=live_id)
-               for e in selectors.leaderboard_entries(round_=round_, project=project)]
-    for entry, evaluation in zip(entries, selectors.leaderboard_entries(round_=round_, project=project)):
-        entry["on_current_data"] = evaluation.snapshot_id == current
-        entry["result"] = {k: v for k, v in (evaluation.result or {}).items() if k != "predictions"}
+    entries = [
+        {**evaluation_payload(evaluation, live_model_id=live_id), "on_current_data": evaluation.snapshot_id == current,
+         "result": {k: v for k, v in (evaluation.result or {}).items() if k != "predictions"}}
+        for evaluation in selectors.leaderboard_entries(round_=round_, project=project)
+    ]
     entries.sort(key=lambda e: -((e["headline"] or {}).get("value") or 0.0))
     return {
         "target": "round" if round_ is not None else "project",

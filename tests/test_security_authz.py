@@ -145,6 +145,25 @@ HTTP_MATRIX: dict[str, Row] = {
     "evaluation:project_release": manager_page(ok=REFUSED),
     "evaluation_api:round_release": manager_api(ok=400),
     "evaluation_api:project_release": manager_api(ok=400),
+    # leaderboards and vMER (the world's round has no accepted question, the project no test split:
+    # a start is refused with that message, after the access check)
+    "evaluation:round_leaderboard": manager_page(),
+    "evaluation:round_leaderboard_evaluate": manager_page("POST", ok=REFUSED),
+    "evaluation:round_leaderboard_csv": manager_page(),
+    "evaluation:round_leaderboard_json": manager_page(),
+    "evaluation:project_leaderboard": manager_page(),
+    "evaluation:project_leaderboard_evaluate": manager_page("POST", ok=REFUSED),
+    "evaluation:project_leaderboard_csv": manager_page(),
+    "evaluation:project_leaderboard_json": manager_page(),
+    "evaluation:model_evaluation_json": manager_page(),
+    "evaluation_api:round_leaderboard": manager_api(),
+    "evaluation_api:round_leaderboard_csv": manager_api(),
+    "evaluation_api:round_model_evaluation_start": manager_api("POST", ok=400),
+    "evaluation_api:project_leaderboard": manager_api(),
+    "evaluation_api:project_leaderboard_csv": manager_api(),
+    "evaluation_api:project_model_evaluation_start": manager_api("POST", ok=400),
+    "evaluation_api:model_evaluation_detail": manager_api(),
+    "evaluation_api:course_vmer": manager_api(),
     # annotation (crowd projects: crowdworkers and instructors take tasks; students are for courses)
     "annotation:task_list": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
     "annotation:task_start": page("POST", student=403, other_student=403, crowd=REDIRECT, instructor=REDIRECT,
@@ -256,6 +275,7 @@ KWARGS_BY_ROUTE = {
 KWARGS_BY_NAME = {
     "course_id": "course.pk", "round_id": "round.pk", "question_id": "question.pk", "appeal_id": "appeal.pk",
     "run_id": "evaluation_run.pk", "job_id": "training_job.pk", "project_id": "project.pk",
+    "evaluation_id": "model_evaluation.pk",
     "session_id": "annotation_session.pk", "paragraph_id": "paragraph.pk", "flag_id": "flag.pk",
     "invite_id": "project_invite.pk",
 }
@@ -271,6 +291,9 @@ WS_MATRIX: dict[str, dict[str, bool]] = {
                                                          "instructor": False, "other_instructor": False},
     "ws/evaluation/runs/<int:run_id>/": {"anon": False, "student": False, "other_student": False, "crowd": False,
                                              "instructor": True, "other_instructor": False},
+    "ws/evaluation/model-evaluations/<int:evaluation_id>/": {
+        "anon": False, "student": False, "other_student": False, "crowd": False, "instructor": True,
+        "other_instructor": False},
 }
 
 
