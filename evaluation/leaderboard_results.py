@@ -2,7 +2,7 @@
 
 Multiple choice (a round): accuracy overall and per category with Wilson 95% intervals.
 Span QA (a project's test split): SQuAD-2.0 EM and F1 overall, HasAns and NoAns (the repo's
-``mlcore.squad_metrics``), EM with its Wilson interval. Every document keeps the per-question
+``mlcore.stats.squad_metrics``), EM with its Wilson interval. Every document keeps the per-question
 predictions, so the JSON download is the whole evidence.
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from mlcore.proportions import ProportionResult, grouped_proportions, proportion
-from mlcore.squad_metrics import score_question
+from mlcore.stats.proportions import ProportionResult, grouped_proportions, proportion
+from mlcore.stats.squad_metrics import score_question
 
 CONFIDENCE_LEVEL = 0.95
 

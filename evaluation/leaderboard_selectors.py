@@ -16,7 +16,7 @@ from collector.exceptions import AccessError
 from collector.models import Course, ModelVersion, Prediction, Question, QuestionStatus, Round
 from evaluation import selectors as evaluation_selectors
 from evaluation.leaderboard_models import ModelEvaluation
-from mlcore.proportions import ProportionResult, validated_model_error_rate
+from mlcore.stats.proportions import ProportionResult, validated_model_error_rate
 
 MC_KINDS = (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE)
 # A question's validation is over once it is accepted or rejected (an appeal may reopen it).

@@ -208,7 +208,8 @@ def _compute(evaluation: ModelEvaluation, progress: Progress) -> dict:
 def _compute_round(evaluation: ModelEvaluation, version: ModelVersion, progress: Progress) -> dict:
     from collector.inference import scorer_spec_for
     from mlcore.configs import MCExample
-    from mlcore.loading import load_scorer, set_torch_threads
+    from mlcore.models.loading import set_torch_threads
+    from mlcore.models.scorer_cache import load_scorer
 
     questions = selectors.mc_questions(question_ids=evaluation.question_ids)
     if not questions:
@@ -225,8 +226,8 @@ def _compute_round(evaluation: ModelEvaluation, version: ModelVersion, progress:
 
 def _compute_project(evaluation: ModelEvaluation, version: ModelVersion, progress: Progress) -> dict:
     from annotation.inference import qa_spec_for
-    from mlcore.loading import set_torch_threads
-    from mlcore.qa import QAExample, load_qa_model
+    from mlcore.models.loading import set_torch_threads
+    from mlcore.models.qa import QAExample, load_qa_model
 
     questions = selectors.span_questions(question_ids=evaluation.question_ids)
     if not questions:

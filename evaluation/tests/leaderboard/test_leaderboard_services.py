@@ -12,8 +12,8 @@ from collector.models import Question
 from evaluation import leaderboard_selectors, leaderboard_services
 from evaluation.leaderboard_models import ModelEvaluation
 from mlcore.configs import MCExample
-from mlcore.loading import load_scorer
-from mlcore.proportions import wilson_interval
+from mlcore.models.scorer_cache import load_scorer
+from mlcore.stats.proportions import wilson_interval
 
 pytestmark = pytest.mark.django_db
 
@@ -130,8 +130,8 @@ class ModelEvaluationBadInputTests:
 class ModelEvaluationProjectTests:
     def test_em_f1_on_the_test_split_only(self, test_split_project, qa_model_version):
         from annotation.inference import qa_spec_for
-        from mlcore.qa import QAExample, load_qa_model
-        from mlcore.squad_metrics import score_question
+        from mlcore.models.qa import QAExample, load_qa_model
+        from mlcore.stats.squad_metrics import score_question
 
         evaluation = evaluate(qa_model_version, project=test_split_project)
         assert evaluation.status == ModelEvaluation.Status.DONE, evaluation.error

@@ -6,7 +6,7 @@ from collector.services import round_create
 from evaluation import leaderboard_selectors, leaderboard_services
 from evaluation.leaderboard_models import ModelEvaluation
 from evaluation.tests.leaderboard.conftest import make_questions
-from mlcore.proportions import wilson_interval
+from mlcore.stats.proportions import wilson_interval
 
 pytestmark = pytest.mark.django_db
 

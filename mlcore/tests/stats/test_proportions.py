@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
-from mlcore.proportions import (
+from mlcore.stats.proportions import (
     grouped_proportions,
     proportion,
     proportion_difference,
