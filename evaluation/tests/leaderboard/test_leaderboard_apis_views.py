@@ -200,3 +200,17 @@ async def test_progress_socket_follows_an_evaluation(instructor, board_round, ti
             break
     assert message["run"]["display"]["percent"] == 100.0 and message["run"]["headline"]["n"] == 5
     await communicator.disconnect()
+
+
+@pytest.mark.django_db
+def test_an_entry_on_older_data_is_marked_after_a_question_is_accepted(api, instructor, live_round, tiny_model_version):
+    from collector.models import Question
+
+    evaluation = evaluated(tiny_model_version, live_round)
+    api.force_authenticate(instructor)
+    url = reverse("evaluation_api:round_leaderboard", args=[live_round.pk])
+    assert api.get(url).data["entries"][0]["on_current_data"] is True
+    Question.objects.filter(round=live_round, status="pending").update(status="accepted")
+    board = api.get(url).data
+    assert board["entries"][0]["id"] == evaluation.pk and board["entries"][0]["on_current_data"] is False
+    assert board["current_snapshot_id"] != evaluation.snapshot_id
