@@ -10,9 +10,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from collector import selectors as collector_selectors
-from collector.apis import ApiErrorsMixin, file_response
-from collector.exceptions import AccessError
+from core.apis import ApiErrorsMixin, file_response
+from core.exceptions import AccessError
+from courses import selectors as course_selectors
 from evaluation import leaderboard_selectors, leaderboard_services
 from evaluation import selectors as evaluation_selectors
 from evaluation.leaderboard_presentation import (
@@ -125,5 +125,5 @@ class CourseVmerApi(ApiErrorsMixin, APIView):
     Wilson 95% intervals: the "model gets harder to fool" curve."""
 
     def get(self, request: Request, course_id: int) -> Response:
-        course = collector_selectors.course_for_manager(user=request.user, course_id=course_id)
+        course = course_selectors.course_for_manager(user=request.user, course_id=course_id)
         return Response(vmer_curve(course=course))

@@ -5,8 +5,10 @@ Imported at the end of ``evaluation/models.py`` so Django registers the model th
 from django.conf import settings
 from django.db import models
 
+from core.models import BackgroundJob
 
-class ModelEvaluation(models.Model):
+
+class ModelEvaluation(BackgroundJob):
     """A model version's score on a round's accepted questions or a project's test split.
 
     ``question_ids`` and ``snapshot_id`` freeze the data (sha256 of the sorted ids and each
@@ -19,14 +21,6 @@ class ModelEvaluation(models.Model):
         ROUND = "round", "Collector round"
         PROJECT = "project", "Annotation project"
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-
-    ACTIVE = (Status.QUEUED, Status.RUNNING)
-
     target = models.CharField(max_length=16, choices=Target.choices)
     round = models.ForeignKey(
         "collector.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="model_evaluations"
@@ -35,22 +29,15 @@ class ModelEvaluation(models.Model):
         "annotation.Project", null=True, blank=True, on_delete=models.CASCADE, related_name="model_evaluations"
     )
     model_version = models.ForeignKey(
-        "collector.ModelVersion", on_delete=models.CASCADE, related_name="model_evaluations"
+        "modelhub.ModelVersion", on_delete=models.CASCADE, related_name="model_evaluations"
     )
     model_revision = models.CharField(max_length=64, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     question_ids = models.JSONField(default=list, help_text="The questions evaluated, fixed when the job was queued")
     snapshot_id = models.CharField(max_length=64, help_text="sha256 of the sorted question ids and content versions")
-    progress = models.JSONField(default=dict, blank=True)
     result = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

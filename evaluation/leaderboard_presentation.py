@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.urls import reverse
 
 from annotation.models import Project
-from collector.models import Course, Round
+from collector.models import Round
+from courses.models import Course
 from evaluation import leaderboard_selectors as selectors
 from evaluation.leaderboard_models import ModelEvaluation
 from evaluation.leaderboard_results import headline, proportion_json

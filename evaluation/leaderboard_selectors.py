@@ -12,11 +12,13 @@ from django.db.models import QuerySet
 
 from accounts.models import User
 from annotation.models import Project, SpanQuestion, Split
-from collector.exceptions import AccessError
-from collector.models import Course, ModelVersion, Prediction, Question, QuestionStatus, Round
+from collector.models import Prediction, Question, QuestionStatus, Round
+from core.exceptions import AccessError
+from courses.models import Course
 from evaluation import selectors as evaluation_selectors
 from evaluation.leaderboard_models import ModelEvaluation
 from mlcore.stats.proportions import ProportionResult, validated_model_error_rate
+from modelhub.models import ModelVersion
 
 MC_KINDS = (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE)
 # A question's validation is over once it is accepted or rejected (an appeal may reopen it).

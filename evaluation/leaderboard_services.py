@@ -1,9 +1,9 @@
 """Leaderboard services: evaluate a registered model version on a round's accepted questions or
 a project's test split, as a background job with progress.
 
-The job follows the evaluation runs' mechanism (``evaluation/services.py``): the start freezes
-the data (question ids and a snapshot id) and queues ``model_evaluation_run`` on commit; the run
-claims the row (``host:pid`` owner and heartbeat, ``collector/ownership.py``), reports progress
+The job is a ``core.models.BackgroundJob`` run by the one job mechanism (``core.jobs``): the
+start freezes the data (question ids and a snapshot id) and enqueues ``model_evaluation_run`` on
+commit; the run claims the row (``host:pid`` owner and heartbeat), reports progress
 that the page's websocket polls, and writes the result once, whole, at the end. It is
 idempotent: a finished or failed evaluation is left alone and one another live worker holds is
 skipped. A worker restart re-runs an interrupted evaluation from the start (the interrupted
@@ -13,25 +13,30 @@ message. A model that does not load fails the job with a message naming the mode
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from accounts.models import User
 from annotation.models import Project
-from collector.models import ModelVersion, Round
-from collector.ownership import held_by_another_worker, worker_owner
+from collector.models import Round
+from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
 from evaluation import leaderboard_selectors as selectors
 from evaluation.leaderboard_models import ModelEvaluation
 from evaluation.leaderboard_results import mc_result, span_result
+from mlcore.configs import MCExample
+from mlcore.models.loading import set_torch_threads
+from mlcore.models.qa import QAExample, load_qa_model
+from mlcore.models.scorer_cache import load_scorer
+from modelhub.inference import qa_spec_for, scorer_spec_for
+from modelhub.models import ModelVersion
 
 logger = logging.getLogger(__name__)
 
+TASK_NAME = "evaluation.model_evaluation_run"
 STALE_AFTER = timedelta(minutes=10)
 MAX_ATTEMPTS = 3
 BATCH_SIZE = 16
@@ -97,67 +102,37 @@ def model_evaluation_start(*, model_version: ModelVersion, round_: Round | None 
 
 
 def model_evaluation_schedule(*, evaluation_id: int) -> None:
-    from evaluation.tasks import model_evaluation_run_task
-
-    try:
-        model_evaluation_run_task.delay(evaluation_id)
-    except Exception:
-        logger.exception("Could not enqueue model evaluation %s; a worker will resume it when it starts", evaluation_id)
+    job_enqueue(TASK_NAME, evaluation_id)
 
 
-def _fail(evaluation_id: int, message: str, percent: float = 0.0) -> None:
-    ModelEvaluation.objects.filter(pk=evaluation_id).update(
-        status=ModelEvaluation.Status.FAILED, error=message[:4000], finished_at=timezone.now(),
-        progress={"stage": "Failed", "percent": percent}, result={},
-    )
+def _next_attempt(stored: dict) -> dict:
+    """The progress of a fresh claim: one more attempt, and a note when an attempt was interrupted."""
+    interrupted = bool(stored.get("owner"))  # a worker had claimed it and never finished it
+    note = ("Restarted after a worker restart: the interrupted attempt stored nothing, so the evaluation "
+            "runs again from the start." if interrupted else "")
+    return {"stage": "Loading the model", "percent": 0.0, "attempt": int(stored.get("attempt", 0)) + 1,
+            **({"note": note} if note else {})}
 
 
 def _claim(evaluation_id: int) -> ModelEvaluation | None:
     """Mark the evaluation as ours unless it is finished, or another live worker is on it."""
-    with transaction.atomic():
-        evaluation = ModelEvaluation.objects.select_for_update().get(pk=evaluation_id)
-        if evaluation.status in (ModelEvaluation.Status.DONE, ModelEvaluation.Status.FAILED):
-            return None
-        progress = evaluation.progress or {}
-        running = evaluation.status == ModelEvaluation.Status.RUNNING
-        if held_by_another_worker(running=running, owner=progress.get("owner", ""),
-                                  heartbeat_at=evaluation.heartbeat_at, stale_after=STALE_AFTER):
-            return None
-        attempt = int(progress.get("attempt", 0)) + 1
-        if attempt > MAX_ATTEMPTS:
-            evaluation.status = ModelEvaluation.Status.FAILED
-            evaluation.error = (f"The evaluation was interrupted by a worker restart {MAX_ATTEMPTS} times; nothing "
-                                "was stored. Start it again (a smaller model or fewer questions may help).")
-            evaluation.finished_at = timezone.now()
-            evaluation.progress = {"stage": "Failed", "percent": 0.0, "attempt": attempt - 1}
-            evaluation.save()
-            return None
-        note = ("Restarted after a worker restart: the interrupted attempt stored nothing, so the evaluation "
-                "runs again from the start." if running else "")
-        evaluation.status = ModelEvaluation.Status.RUNNING
-        evaluation.started_at = evaluation.heartbeat_at = timezone.now()
-        evaluation.progress = {"owner": worker_owner(), "stage": "Loading the model", "percent": 0.0,
-                               "attempt": attempt, **({"note": note} if note else {})}
-        evaluation.error = ""
-        evaluation.save()
+    evaluation = job_claim(ModelEvaluation, evaluation_id, progress=_next_attempt, resumable=True,
+                           stale_after=STALE_AFTER)
+    if evaluation is not None and evaluation.progress["attempt"] > MAX_ATTEMPTS:
+        job_fail(evaluation, f"The evaluation was interrupted by a worker restart {MAX_ATTEMPTS} times; nothing "
+                             "was stored. Start it again (a smaller model or fewer questions may help).",
+                 progress={"stage": "Failed", "percent": 0.0, "attempt": MAX_ATTEMPTS})
+        return None
     return evaluation
 
 
-class _ProgressWriter:
+class _ProgressWriter(ProgressWriter):
     """Writes ``{stage, percent}`` and the heartbeat at most twice a second (the socket polls it)."""
 
-    def __init__(self, evaluation: ModelEvaluation):
-        self.evaluation, self.last = evaluation, 0.0
+    every = PROGRESS_WRITE_SECONDS
 
     def __call__(self, stage: str, fraction: float) -> None:
-        now = time.monotonic()
-        if now - self.last < PROGRESS_WRITE_SECONDS and fraction < 1.0:
-            return
-        self.last = now
-        progress = {**self.evaluation.progress, "stage": stage,
-                    "percent": round(100 * min(max(fraction, 0.0), 1.0), 1)}
-        self.evaluation.progress = progress
-        ModelEvaluation.objects.filter(pk=self.evaluation.pk).update(progress=progress, heartbeat_at=timezone.now())
+        self.save(final=fraction >= 1.0, stage=stage, percent=round(100 * min(max(fraction, 0.0), 1.0), 1))
 
 
 def model_evaluation_run(*, evaluation_id: int) -> ModelEvaluation:
@@ -165,21 +140,22 @@ def model_evaluation_run(*, evaluation_id: int) -> ModelEvaluation:
     evaluation = _claim(evaluation_id)
     if evaluation is None:
         return selectors.model_evaluation_get(evaluation_id=evaluation_id)
-    progress = _ProgressWriter(evaluation)
     try:
-        result = _compute(evaluation, progress)
+        result = _compute(evaluation, _ProgressWriter(evaluation))
     except ModelLoadFailed as error:
-        _fail(evaluation_id, str(error))
+        job_fail(evaluation, str(error), progress=_final(evaluation, "Failed"), result={})
     except Exception as error:
         logger.exception("Model evaluation %s failed", evaluation_id)
-        _fail(evaluation_id, f"{type(error).__name__}: {error}", evaluation.progress.get("percent", 0.0))
+        job_fail(evaluation, error, progress=_final(evaluation, "Failed"), result={})
     else:
-        ModelEvaluation.objects.filter(pk=evaluation_id).update(
-            status=ModelEvaluation.Status.DONE, result=result, finished_at=timezone.now(),
-            progress={"stage": "Done", "percent": 100.0,
-                      **{k: v for k, v in evaluation.progress.items() if k in ("attempt", "note")}},
-        )
+        job_done(evaluation, result=result, progress={**_final(evaluation, "Done"), "percent": 100.0})
     return selectors.model_evaluation_get(evaluation_id=evaluation_id)
+
+
+def _final(evaluation: ModelEvaluation, stage: str) -> dict:
+    """The last progress: the stage, and the attempt and note the page keeps showing (no owner)."""
+    kept = {k: v for k, v in evaluation.progress.items() if k in ("percent", "attempt", "note")}
+    return {**kept, "stage": stage}
 
 
 def _load(version: ModelVersion, load: Callable[[], object]) -> object:
@@ -206,11 +182,6 @@ def _compute(evaluation: ModelEvaluation, progress: Progress) -> dict:
 
 
 def _compute_round(evaluation: ModelEvaluation, version: ModelVersion, progress: Progress) -> dict:
-    from collector.inference import scorer_spec_for
-    from mlcore.configs import MCExample
-    from mlcore.models.loading import set_torch_threads
-    from mlcore.models.scorer_cache import load_scorer
-
     questions = selectors.mc_questions(question_ids=evaluation.question_ids)
     if not questions:
         raise ValueError("None of the snapshot's questions exist any more; start a new evaluation.")
@@ -225,10 +196,6 @@ def _compute_round(evaluation: ModelEvaluation, version: ModelVersion, progress:
 
 
 def _compute_project(evaluation: ModelEvaluation, version: ModelVersion, progress: Progress) -> dict:
-    from annotation.inference import qa_spec_for
-    from mlcore.models.loading import set_torch_threads
-    from mlcore.models.qa import QAExample, load_qa_model
-
     questions = selectors.span_questions(question_ids=evaluation.question_ids)
     if not questions:
         raise ValueError("None of the snapshot's questions are still submitted; start a new evaluation.")
@@ -244,7 +211,5 @@ def _compute_project(evaluation: ModelEvaluation, version: ModelVersion, progres
 
 def model_evaluations_resume_interrupted() -> int:
     """Re-enqueue evaluations that are queued or whose worker stopped (called when a worker starts)."""
-    ids = list(ModelEvaluation.objects.filter(status__in=ModelEvaluation.ACTIVE).values_list("pk", flat=True))
-    for evaluation_id in ids:
-        model_evaluation_schedule(evaluation_id=evaluation_id)
-    return len(ids)
+    return jobs_resume(ModelEvaluation, enqueue=lambda pk: model_evaluation_schedule(evaluation_id=pk),
+                       resumable=True, stale_after=STALE_AFTER)

@@ -9,9 +9,9 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST, require_safe
 
-from collector.apis import file_response
-from collector.exceptions import AccessError
 from collector.validation import first_message
+from core.apis import file_response
+from core.exceptions import AccessError
 from evaluation import leaderboard_selectors, leaderboard_services
 from evaluation import selectors as evaluation_selectors
 from evaluation.charts import render_chart

@@ -42,7 +42,7 @@ def board_round(round_, student, fake_model):
 
 @pytest.fixture
 def broken_version(db, tmp_path):
-    from collector.services import model_version_register
+    from modelhub.services import model_version_register
 
     return model_version_register(name="missing-weights", kind="multiple_choice", path=str(tmp_path / "nowhere"))
 
@@ -56,7 +56,7 @@ def leaderboard_qa_dir(tmp_path_factory):
 
 @pytest.fixture
 def qa_model_version(db, leaderboard_qa_dir):
-    from collector.services import model_version_register
+    from modelhub.services import model_version_register
 
     return model_version_register(name="tiny-qa-board", kind="question_answering", path=str(leaderboard_qa_dir))
 

@@ -10,11 +10,11 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from collector.models import ModelVersion
 from evaluation import leaderboard_services
-from evaluation.consumers import EvaluationProgressConsumer
+from evaluation.leaderboard_consumers import ModelEvaluationProgressConsumer
 from evaluation.leaderboard_models import ModelEvaluation
 from evaluation.routing import websocket_urlpatterns
+from modelhub.models import ModelVersion
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def live_round(board_round, tiny_model_version):
 
 @pytest.fixture
 def second_version(db, tiny_model_dir):
-    from collector.services import model_version_register
+    from modelhub.services import model_version_register
 
     return model_version_register(name="tiny-second", kind="multiple_choice", path=str(tiny_model_dir),
                                   revision="r2")
@@ -176,7 +176,7 @@ class LeaderboardPageTests:
 @pytest.mark.django_db(transaction=True)
 async def test_progress_socket_follows_an_evaluation(instructor, board_round, tiny_model_version, monkeypatch,
                                                     student):
-    monkeypatch.setattr(EvaluationProgressConsumer, "poll_seconds", 0.05)
+    monkeypatch.setattr(ModelEvaluationProgressConsumer, "poll_seconds", 0.05)
     monkeypatch.setattr(leaderboard_services, "model_evaluation_schedule", lambda **kw: None)
     evaluation = await database_sync_to_async(leaderboard_services.model_evaluation_start)(
         model_version=tiny_model_version, round_=board_round)

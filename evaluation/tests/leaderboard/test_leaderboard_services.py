@@ -7,13 +7,13 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from collector.inference import scorer_spec_for
 from collector.models import Question
 from evaluation import leaderboard_selectors, leaderboard_services
 from evaluation.leaderboard_models import ModelEvaluation
 from mlcore.configs import MCExample
 from mlcore.models.scorer_cache import load_scorer
 from mlcore.stats.proportions import wilson_interval
+from modelhub.inference import scorer_spec_for
 
 pytestmark = pytest.mark.django_db
 
@@ -129,9 +129,9 @@ class ModelEvaluationBadInputTests:
 
 class ModelEvaluationProjectTests:
     def test_em_f1_on_the_test_split_only(self, test_split_project, qa_model_version):
-        from annotation.inference import qa_spec_for
         from mlcore.models.qa import QAExample, load_qa_model
         from mlcore.stats.squad_metrics import score_question
+        from modelhub.inference import qa_spec_for
 
         evaluation = evaluate(qa_model_version, project=test_split_project)
         assert evaluation.status == ModelEvaluation.Status.DONE, evaluation.error
