@@ -50,7 +50,7 @@ def home(request: HttpRequest) -> HttpResponse:
     if not user.is_authenticated:
         return redirect("accounts:login")
     if user.is_instructor:
-        return redirect("collector:course_list")
+        return redirect("inbox:inbox")
     if user.is_student:
         return redirect("collector:dashboard")
     return redirect("collector:crowd_home")

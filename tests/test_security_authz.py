@@ -72,6 +72,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "collector:crowd_home": page("GET", student=REDIRECT, other_student=REDIRECT, crowd=REDIRECT, instructor=REDIRECT,
                                  other_instructor=REDIRECT),  # now forwards to the annotation task list
     "collector:course_list": INSTRUCTORS,
+    "inbox:inbox": INSTRUCTORS,
     "collector:course_detail": manager_page(),
     # The world's student has no email: past the access check the instructor is told so.
     "collector:student_password_reset": manager_page("POST", ok=REFUSED),

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "annotation",
     "evaluation",
     "lti",
+    "inbox",
 ]
 
 MIDDLEWARE = [
