@@ -35,12 +35,13 @@ from collector.presentation import (
     submit_message,
     training_job_payload,
 )
+from collector.scoring_control_views import SCORING_TAG, back_to_scoring
 from collector.validation import first_message
 from courses.selectors import course_enrollments, course_for_manager
 from modelhub.selectors import live_model_choices, model_version_get
 
 DASHBOARD_PAGE_SIZE = 25
-ROUND_TABLE_PAGE_SIZE = 50
+ROUND_TABLE_PAGE_SIZE = 25
 
 
 @require_safe
@@ -153,7 +154,6 @@ def _round_choices(round_: Round) -> list[tuple[int, str]]:
 
 
 def _back_to_round(round_: Round) -> HttpResponse:
-    # No "#scoring" anchor: the flash message is at the top of the page and must be seen.
     return redirect("collector:round_detail", round_id=round_.pk)
 
 
@@ -171,22 +171,23 @@ def _form_errors(form) -> str:
 def round_scoring_start(request: HttpRequest, round_id: int) -> HttpResponse:
     """Queue cross-validation scoring or the answer-only baseline of the round."""
     round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
+    # The page opens at the scoring section again, its message there beside the progress bar.
     form = ScoringStartForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Scoring not started. {_form_errors(form)}")
-        return _back_to_round(round_)
+        messages.error(request, f"Scoring not started. {_form_errors(form)}", extra_tags=SCORING_TAG)
+        return back_to_scoring(round_.pk)
     try:
         run = scoring.scoring_start(round_=round_, user=request.user, **form.cleaned_data)
     except scoring.ScoringRefused as error:
-        messages.error(request, error.message)
+        messages.error(request, error.message, extra_tags=SCORING_TAG)
     except ValidationError as error:
-        messages.error(request, f"Scoring not started. {first_message(error)}")
+        messages.error(request, f"Scoring not started. {first_message(error)}", extra_tags=SCORING_TAG)
     else:
         messages.success(
             request, f"{run.get_kind_display()} run {run.pk} of {run.folds} folds queued; a worker will run it. "
-            "Its progress shows below."
+            "Its progress shows below.", extra_tags=SCORING_TAG,
         )
-    return _back_to_round(round_)
+    return back_to_scoring(round_.pk)
 
 
 @login_required

@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 from annotation.models import Project, QuestionFlag
 from collector.models import Appeal, Question, Round, ScoringRun, TrainingJob
-from collector.selectors import courses_managed_by
+from courses.selectors import courses_managed_by
 from evaluation.models import EvaluationRun
 
 RECENT_RUNS = timedelta(days=7)

@@ -4,7 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from collector.exceptions import AccessError
+from core.exceptions import AccessError
 from inbox.selectors import instructor_inbox
 
 

@@ -82,6 +82,9 @@ HTTP_MATRIX: dict[str, Row] = {
     # Empty forms: past the access check, the instructor is sent back with the form's error.
     "collector:round_scoring_start": manager_page("POST", ok=REFUSED),
     "collector:round_model_train": manager_page("POST", ok=REFUSED),
+    # The world's run is done: past the access check, cancelling or resuming it is refused.
+    "collector:scoring_run_cancel": manager_page("POST", ok=REFUSED),
+    "collector:scoring_run_resume": manager_page("POST", ok=REFUSED),
     "collector:round_grades_download": manager_page(),
     "collector:round_quality": manager_page(),
     "collector:round_answer_only_model": manager_page("POST", ok=REFUSED),
@@ -121,6 +124,8 @@ HTTP_MATRIX: dict[str, Row] = {
     "api:scoring_start": manager_api("POST", ok=409),  # one question is too few to score; access passed
     "api:scoring_run_list": manager_api(),
     "api:scoring_run_detail": manager_api(),
+    "api:scoring_run_cancel": manager_api("POST", ok=409),  # the run is done; access passed
+    "api:scoring_run_resume": manager_api("POST", ok=409),
     "api:training_start": manager_api("POST", ok=201),
     "api:training_job_list": manager_api(),
     "api:training_job_detail": manager_api(),
@@ -264,6 +269,10 @@ KWARGS_BY_ROUTE = {
     "evaluation:run_table_csv": {"section": "lexical", "table": "no-such-table"},
     "evaluation_api:run_table_csv": {"section": "lexical", "table": "no-such-table"},
     "api:scoring_run_detail": {"run_id": Obj("scoring_run.pk")},
+    "api:scoring_run_cancel": {"run_id": Obj("scoring_run.pk")},
+    "api:scoring_run_resume": {"run_id": Obj("scoring_run.pk")},
+    "collector:scoring_run_cancel": {"run_id": Obj("scoring_run.pk")},
+    "collector:scoring_run_resume": {"run_id": Obj("scoring_run.pk")},
     "annotation_api:question_update": {"question_id": Obj("span_question.pk")},
     "annotation_api:question_delete": {"question_id": Obj("span_question.pk")},
     "annotation:task_start": {"kind": "authoring"},

@@ -60,7 +60,29 @@
     return li;
   }
 
+  var ACTIVE = ["queued", "running"];
+  var RESUMABLE = ["cancelled", "failed"];
+
+  // The start button of a kind is disabled while a run of that kind is active; the card's
+  // cancel / resume forms point at the shown run (their action built from a template with id 0).
+  function renderControls(card, run) {
+    var status = run ? run.status : "";
+    var active = ACTIVE.indexOf(status) >= 0;
+    var startForm = section.querySelector('.scoring-form[data-kind="' + card.dataset.kind + '"]');
+    if (startForm) {
+      field(startForm, "start").disabled = active;
+      show(field(startForm, "busy"), active);
+    }
+    [["cancel-form", active], ["resume-form", RESUMABLE.indexOf(status) >= 0]].forEach(function (pair) {
+      var form = field(card, pair[0]);
+      if (!form) { return; }
+      if (run) { form.action = form.dataset.actionTemplate.replace("/0/", "/" + run.id + "/"); }
+      show(form, pair[1]);
+    });
+  }
+
   function renderCard(card, run) {
+    renderControls(card, run);
     show(field(card, "empty"), !run);
     show(field(card, "status"), !!run);
     show(field(card, "run-id"), !!run);
