@@ -144,7 +144,10 @@ else:
 # --- Celery ------------------------------------------------------------------------------------
 BROKER_DIR = Path(env.str("STUMPER_BROKER_DIR", default=str(VAR_DIR / "broker")))
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
-if CELERY_BROKER_URL == "filesystem://":
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # The folder broker has no host; naming one keeps kombu from warning "No hostname was
+    # supplied. Reverting to default 'localhost'" on every connection of web and worker.
+    CELERY_BROKER_URL = "filesystem://localhost/"
     # Celery's filesystem transport: web and worker exchange messages through one folder.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "out"),
