@@ -35,8 +35,10 @@ from collector.presentation import (
     submit_message,
     training_job_payload,
 )
+from collector.round_settings_all import round_settings_save
 from collector.scoring_control_views import SCORING_TAG, back_to_scoring
 from collector.validation import first_message
+from collector.validation_forms import QualitySettingsForm
 from courses.selectors import course_enrollments, course_for_manager
 from modelhub.selectors import live_model_choices, model_version_get
 
@@ -246,16 +248,22 @@ def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
         "live_model": round_.live_model_id, **round_settings.round_scoring_settings(round_=round_),
     }
     form = RoundSettingsForm(request.POST or None, initial=initial, model_choices=choices)
-    if request.method == "POST" and form.is_valid():
+    # Validation and coach settings are part of the same form; a client that leaves them out keeps them.
+    quality_posted = request.method == "POST" and "validations_required" in request.POST
+    quality = QualitySettingsForm.for_round(round_, request.POST if quality_posted else None)
+    if request.method == "POST" and form.is_valid() and (not quality_posted or quality.is_valid()):
         kwargs = form.service_kwargs()
         try:
-            round_settings.round_update(round_=round_, **{**kwargs, "live_model": model_version_get(
-                model_id=kwargs["live_model"])})
+            round_settings_save(round_=round_, **{**kwargs, "live_model": model_version_get(
+                model_id=kwargs["live_model"])}, quality=quality.cleaned_data if quality_posted else None)
         except ValidationError as error:
-            form.add_service_errors(error)
+            on_quality = quality_posted and set(getattr(error, "error_dict", {})) & set(quality.fields)
+            (quality if on_quality else form).add_service_errors(error)
         else:
-            messages.success(request, "Round settings saved. New scoring settings apply to the next scoring run.")
+            messages.success(request, "Round settings saved. New scoring settings apply to the next scoring run; "
+                             "authors see new coach settings when they reconnect.")
             return _back_to_round(round_)
     note = worker_hardware.precision_note(setting=round_settings.round_scoring_settings(round_=round_)["bf16"],
                                           reports=worker_hardware.worker_hardware_latest())
-    return render(request, "collector/round_settings.html", {"round": round_, "form": form, "precision": note})
+    return render(request, "collector/round_settings.html",
+                  {"round": round_, "form": form, "quality": quality, "precision": note})
