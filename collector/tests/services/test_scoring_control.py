@@ -7,7 +7,7 @@ import pytest
 from collector import scoring, scoring_control
 from collector.models import CVPrediction, ScoringFold, ScoringRun
 from collector.tests.services.conftest import start
-from mlcore.cv_runner import FoldRunner
+from mlcore.models.cv_runner import FoldRunner
 
 REAL_RUN_FOLD = FoldRunner.run_fold
 
