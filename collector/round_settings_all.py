@@ -7,9 +7,9 @@ if either is refused, nothing changes.
 from django.db import transaction
 
 from collector.models import Round
-from modelhub.models import ModelVersion
 from collector.round_settings import round_update
 from collector.validation_services import round_quality_settings_update
+from modelhub.models import ModelVersion
 
 
 @transaction.atomic

@@ -60,6 +60,18 @@ class SignupTests:
         assert message in html.unescape(response.content.decode())
         assert not User.objects.filter(username="alice").exists()
 
+    def test_every_problem_is_shown_at_once(self, client, course):
+        user_create(username="Alice", password=PASSWORD)
+        response = client.post(reverse("accounts:signup"), signup_data(
+            course, join_code="ZZZZZZZZ", password1="short", password2="different", email="not-an-email"))
+        errors = response.context["form"].errors
+        assert set(errors) == {"join_code", "username", "email", "password1", "password2"}
+        page = html.unescape(response.content.decode())
+        for message in ("No course has this join code.", "This username is taken.", "too short",
+                        "The two passwords differ.", "Enter a valid email address."):
+            assert message in page
+        assert User.objects.count() == 2  # prof and the existing Alice
+
     def test_taken_username_is_explained(self, client, course):
         user_create(username="Alice", password=PASSWORD)
         response = client.post(reverse("accounts:signup"), signup_data(course))
