@@ -27,6 +27,7 @@ class QuestionForm(ServiceErrorsMixin, forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": settings.STUMPER_MAX_PROMPT_CHARS, "autofocus": True}),
     )
     answer = forms.TypedChoiceField(
+        label="Right answer",
         required=False,
         coerce=int,
         empty_value=None,

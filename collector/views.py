@@ -17,6 +17,7 @@ from django.views.decorators.http import (
 
 from accounts.roles import not_for_crowdworkers
 from collector import grades, round_settings, scoring, selectors, services, training_jobs, worker_hardware
+from collector.author_selectors import author_round_tally
 from collector.forms import (
     GradesExportForm,
     ModelTrainForm,
@@ -100,7 +101,8 @@ def round_write(request: HttpRequest, round_id: int) -> HttpResponse:
             # The extra tag tells author.js that the saved draft can be forgotten.
             messages.success(request, submit_message(question), extra_tags="question-saved")
             return redirect("collector:round_write", round_id=round_.pk)
-    context = {"round": round_, "form": form, "live_model": round_.live_model}
+    context = {"round": round_, "form": form, "live_model": round_.live_model,
+               "tally": author_round_tally(user=request.user, round_=round_)}
     return render(request, "collector/round_write.html", context)
 
 

@@ -34,6 +34,7 @@
   var timeInput = form.elements.time_spent_seconds;
   var tokenInput = form.elements.client_token;
   var verdictEl = document.getElementById("verdict");
+  var updatingEl = document.getElementById("updating");
   var noticeEl = document.getElementById("notice");
   var coachEl = document.getElementById("coach");
   var connectionEl = document.getElementById("connection");
@@ -134,8 +135,10 @@
     noticeEl.textContent = "";
   }
 
+  // While the shown guess belongs to an older draft: bars dimmed and an "updating…" cue by the verdict.
   function setStale(stale) {
     form.classList.toggle("is-stale", stale);
+    if (updatingEl) { updatingEl.hidden = !stale; }
   }
 
   // The artifact coach's warnings arrive with each prediction (collector/coach.py).
@@ -322,7 +325,31 @@
 
   function onEdit() {
     saveDraft();
+    // The guess is out of date from the first keystroke, not only once the new draft is sent.
+    if (lastPrediction !== null) {
+      var draft = currentDraft();
+      setStale(draftKey(draft) !== lastPrediction.key || draft.answer !== lastPrediction.answer);
+    }
     scheduleSend();
+  }
+
+  // After the server sent the form back with errors: the first field in error gets the focus,
+  // and each line of the error summary focuses its field.
+  function focusField(name) {
+    var target = form.elements[name];
+    if (target && !target.tagName && target.length) { target = target[0]; } // a radio group
+    if (target && typeof target.focus === "function") { target.focus(); }
+    return target;
+  }
+
+  function focusFirstError() {
+    var links = Array.prototype.slice.call(form.querySelectorAll("[data-field-link]"));
+    links.forEach(function (link) {
+      link.addEventListener("click", function (event) {
+        if (focusField(link.dataset.fieldLink)) { event.preventDefault(); }
+      });
+    });
+    if (links.length) { focusField(links[0].dataset.fieldLink); }
   }
 
   form.addEventListener("input", onEdit);
@@ -375,6 +402,7 @@
   } else if (form.dataset.bound === "1") {
     // The server sent the form back with errors and the author's input: it wins over storage.
     elapsed = parseInt(timeInput && timeInput.value, 10) || 0;
+    focusFirstError();
   } else {
     restoreDraft();
   }
