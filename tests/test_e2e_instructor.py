@@ -16,6 +16,8 @@ from accounts.models import User
 from accounts.services import user_create
 from collector import services
 from collector.models import Appeal, Prediction, Question, ScoringRun
+from courses.services import course_create, student_register
+from modelhub.services import model_version_register
 from tests.browser import CHROMIUM, BrowserTestCase
 
 pytestmark = pytest.mark.browser
@@ -33,8 +35,8 @@ CHOICES = ["was very hungry .", "was not hungry .", "gave the cake to a dog .", 
 class InstructorPagesEndToEndTests(BrowserTestCase):
     def setUp(self) -> None:
         self.prof = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
-        course = services.course_create(owner=self.prof, name="NLP 101")
-        model = services.model_version_register(name="tiny-bert-e2e", kind="multiple_choice",
+        course = course_create(owner=self.prof, name="NLP 101")
+        model = model_version_register(name="tiny-bert-e2e", kind="multiple_choice",
                                                 path=str(self.model_dir), revision="e2e")
         self.round = services.round_create(
             course=course, name="idioms", title="Idioms and negation", live_model=model,
@@ -42,7 +44,7 @@ class InstructorPagesEndToEndTests(BrowserTestCase):
                          "reads them literally.\n\nAvoid giving the answer away by its length.",
             closes_at=timezone.now() + timezone.timedelta(days=2), categories=["idioms", "negation", "other"],
         )
-        self.student = services.student_register(username="alice", password=PASSWORD, join_code=course.join_code)
+        self.student = student_register(username="alice", password=PASSWORD, join_code=course.join_code)
         for i in range(30):
             status = "review" if i < 3 else "appealed" if i == 3 else "pending"
             question = Question.objects.create(

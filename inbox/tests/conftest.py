@@ -28,7 +28,8 @@ def busy_world(instructor, other_instructor, course, student, crowdworker):
     """prof's course with two questions in review, an open appeal, a round closing in two days,
     runs that ended (one failed), a project with two open flags; otherprof has the same, hidden."""
     from collector.models import Appeal, Question, ScoringRun, TrainingJob
-    from collector.services import course_create, round_create
+    from collector.services import round_create
+    from courses.services import course_create
 
     now = timezone.now()
     mine = round_create(course=course, name="mine", title="Idioms", closes_at=now + timedelta(days=2))
