@@ -26,6 +26,7 @@ from collector.validation_forms import (
     ReviewFilterForm,
     ValidationForm,
 )
+from evaluation.charts import chart_view
 
 REVIEW_PAGE_SIZE = 20
 SKIP_SESSION_KEY = "validation_skip"
@@ -186,8 +187,9 @@ def round_quality(request: HttpRequest, round_id: int) -> HttpResponse:
     report = validation_selectors.round_quality_report(round_=round_)
     context = {
         "round": round_, "report": report, "notes": coach.coach_notes(round_=round_),
-        "accuracy_chart": accuracy_chart(report), "workload_chart": workload_chart(report),
-        "coach_chart": coach_chart(report),
+        **{f"{name}_chart": chart_view(f"{name}-chart", chart) if chart else None
+           for name, chart in (("accuracy", accuracy_chart(report)), ("workload", workload_chart(report)),
+                               ("coach", coach_chart(report)))},
     }
     return render(request, "collector/round_quality.html", context)
 

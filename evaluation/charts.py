@@ -1,54 +1,100 @@
-"""Inline SVG charts drawn on the server from a section's chart JSON (no JavaScript, no CDN).
+"""The one chart module: Vega-Lite specs (plain dicts) built from a chart's JSON, drawn in the browser.
 
-``render_chart(chart)`` dispatches on ``chart["kind"]``:
+The reports store charts as small JSON documents (``evaluation/sections.py``); the quality page and
+the annotation dashboard build the same documents. ``chart_view(name, chart)`` turns one into what a
+page shows (``templates/includes/chart.html``): a Vega-Lite spec that ``static/js/charts.js`` embeds
+with the vendored vega-embed, the same numbers as an accessible table beside it, and CSV/JSON
+downloads of the chart's data. Kinds (``chart["kind"]``):
 
-* ``bar``: ``{"items": [{"label", "value"}], "max"?, "reference"?: {"value", "label"}, "format"?}``
+* ``bar``: ``{"items": [{"label", "value", "low"?, "high"?, "detail"?}], "max"?, "reference"?: {"value",
+  "label"}}``; ``low``/``high`` draw an interval, ``detail`` is extra tooltip text
 * ``grouped_bar``: ``{"groups": [label], "series": [{"name", "values": [number | None]}], "max"?,
-  "reference"?, "format"?}`` (a missing value is drawn as "n/a")
-* ``scatter``: ``{"points": [{"x", "y", "label", "highlight"?}], "x_label", "y_label",
-  "diagonal"?: bool}`` (highlighted points are labelled; the paper's Figure 2)
+  "reference"?}`` (a missing value is left out of the chart and shown as "—" in the table)
+* ``scatter``: ``{"points": [{"x", "y", "label", "highlight"?}], "diagonal"?: bool, "highlight_label"?,
+  "other_label"?}``; only the top highlighted points are labelled (:func:`top_points`), the rest
+  have tooltips
 * ``diverging_bar``: ``{"items": [{"label", "value"}], "negative_label", "positive_label"}``
-  (bars left/right of zero; Mao et al.'s Figure 1)
 
-Every chart has ``title``; ``format`` is ``"percent"`` (0-1 shown as %), ``"int"`` or ``"float"``.
-All text is escaped; the SVG carries ``role="img"`` and a ``<title>`` for screen readers.
+Every chart has ``title``; optional ``x_label``/``y_label`` (axis titles), ``value_label`` (the
+legend's name for the values) and ``format``: ``"percent"`` (0-1 shown with one decimal), ``"int"``
+or ``"float"``. Charts stored by older runs lack the optional keys and get defaults.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from html import escape
+import csv
+import io
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
-WIDTH = 640
-LABEL_WIDTH = 150
-ROW = 22
-PALETTE = ("#5b7fd6", "#d9822b", "#3a9d5d", "#a35bb5", "#7a828f")
+SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"  # an identifier: vega-embed never fetches it
+WIDTH = 480  # plot width of every chart, in CSS pixels
+STEP = 22  # height of one bar row
+SCATTER_HEIGHT = 320
+TITLE_CHARS = 60  # a longer title puts its trailing remark in the subtitle
+TOP_LABELS = 6  # at most this many points of a scatter carry a text label
+PALETTE = ["#3b6fd4", "#d9822b", "#2e8b57", "#9b59b6", "#6b7280"]
+REFERENCE_COLOR = "#a12a1a"
+FORMATS = {"percent": ".1%", "int": ",d", "float": ".3~f"}  # tooltips: the exact number, as in the table
+AXIS_FORMATS = {"percent": ".0%", "int": ",d", "float": ".3~f"}
+# One look for every chart: the same font, sizes and legend place on every page.
+CONFIG = {
+    "font": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+    "title": {"fontSize": 14, "fontWeight": 600, "anchor": "start", "offset": 10, "subtitleFontSize": 12,
+              "subtitleColor": "#5a6272"},
+    "axis": {"labelFontSize": 12, "titleFontSize": 12, "titleFontWeight": 600, "labelLimit": 170,
+             "gridColor": "#e5e7eb"},
+    "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "direction": "horizontal",
+               "labelLimit": 260},
+    "text": {"fontSize": 11},
+    "view": {"stroke": None},
+}
 
 
 class ChartError(ValueError):
     """Chart JSON that cannot be drawn."""
 
 
-def _fmt(value: float | None, fmt: str) -> str:
+@dataclass(frozen=True)
+class ChartView:
+    """One chart as a page shows it."""
+
+    dom_id: str
+    title: str
+    spec: dict
+    columns: list[str]
+    rows: list[list[str]]  # formatted for people, like the chart's tooltips
+    data: list[dict]  # raw numbers: the downloads
+
+    @property
+    def spec_id(self) -> str:
+        return f"{self.dom_id}-spec"
+
+    @property
+    def csv_href(self) -> str:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(self.data[0]) if self.data else ["label"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(self.data)
+        return "data:text/csv;charset=utf-8," + quote(out.getvalue())
+
+    @property
+    def json_href(self) -> str:
+        return "data:application/json;charset=utf-8," + quote(json.dumps(self.data, indent=1))
+
+
+def format_number(value: float | None, fmt: str) -> str:
+    """A chart number for people, the same way the chart's tooltips show it."""
     if value is None:
-        return "n/a"
+        return "—"
     if fmt == "percent":
         return f"{100 * value:.1f}%"
     if fmt == "int":
-        return f"{value:.0f}"
-    return f"{value:.3g}"
-
-
-def _text(x: float, y: float, text: str, *, anchor: str = "start", css: str = "chart-text") -> str:
-    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" class="{css}">{escape(str(text))}</text>'
-
-
-def _svg(title: str, height: float, body: list[str]) -> str:
-    return (
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {height:.0f}" width="100%" role="img" '
-        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg" font-size="12">'
-        f"<title>{escape(title)}</title>{''.join(body)}</svg>"
-    )
+        return f"{value:,.0f}"
+    return f"{value:.3f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.0f}"
 
 
 def _number(value: Any, where: str) -> float | None:
@@ -56,146 +102,260 @@ def _number(value: Any, where: str) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ChartError(f"{where}: {value!r} is not a number")
+    if not math.isfinite(value):
+        return None
     return float(value)
 
 
-def bar_chart(chart: Mapping[str, Any]) -> str:
-    items = chart.get("items") or []
+def _value_axis(chart: Mapping, field: str, *, title: str, maximum: float | None = None) -> dict:
     fmt = chart.get("format", "float")
-    values = [_number(item.get("value"), "bar value") for item in items]
-    top = _number(chart.get("max"), "max") or max([v for v in values if v is not None] + [1e-12])
-    plot = WIDTH - LABEL_WIDTH - 70
-    height = 10 + ROW * len(items) + 16
-    body = []
-    for i, (item, value) in enumerate(zip(items, values)):
-        y = 10 + ROW * i
-        body.append(_text(LABEL_WIDTH - 8, y + 13, item.get("label", ""), anchor="end"))
-        width = plot * max(0.0, min(1.0, (value or 0.0) / top))
-        body.append(f'<rect class="chart-bar" fill="{PALETTE[0]}" x="{LABEL_WIDTH}" y="{y + 3}" width="{width:.1f}" height="{ROW - 8}"/>')
-        body.append(_text(LABEL_WIDTH + width + 6, y + 13, _fmt(value, fmt), css="chart-value"))
-    body.extend(_reference(chart.get("reference"), top, plot, 10, 10 + ROW * len(items), fmt))
-    return _svg(chart.get("title", ""), height, body)
+    scale: dict = {"zero": True}
+    if maximum is not None:
+        scale["domainMax"] = maximum
+    return {"field": field, "type": "quantitative", "title": title, "scale": scale,
+            "axis": {"format": AXIS_FORMATS.get(fmt, ".3~f"), "labelOverlap": True, "tickCount": 5}}
 
 
-def _reference(reference: Mapping | None, top: float, plot: float, y0: float, y1: float, fmt: str) -> list[str]:
+def _tooltip(chart: Mapping, *fields: tuple[str, str, str]) -> list[dict]:
+    """``(field, title, kind)`` with kind ``"value"`` (the chart's format), ``"int"`` or ``"text"``."""
+    fmt = FORMATS.get(chart.get("format", "float"), ".3~f")
+    out = []
+    for field, title, kind in fields:
+        if kind == "text":
+            out.append({"field": field, "type": "nominal", "title": title})
+        else:
+            out.append({"field": field, "type": "quantitative", "title": title, "format": fmt if kind == "value" else ",d"})
+    return out
+
+
+def _title(chart: Mapping) -> dict:
+    """Title, with a long trailing remark ("…; …" or "… (…)") moved to a subtitle so nothing is cut."""
+    text = str(chart.get("title") or "Chart")
+    subtitle = str(chart.get("subtitle") or "")
+    if not subtitle and len(text) > TITLE_CHARS:
+        for mark, end in (("; ", ""), (" (", ")")):
+            head, found, tail = text.partition(mark)
+            if found and (not end or tail.endswith(end)):
+                text, subtitle = head, tail.removesuffix(end)
+                break
+    return {"text": text, **({"subtitle": subtitle} if subtitle else {})}
+
+
+def _spec(chart: Mapping, layers: list[dict], data: list[dict], *, height: float | dict) -> dict:
+    return {
+        "$schema": SCHEMA,
+        "title": _title(chart),
+        "width": WIDTH,
+        "height": height,
+        "data": {"values": data},
+        "layer": layers,
+        "config": CONFIG,
+    }
+
+
+def _color(domain: list[str], title: str | None = None) -> dict:
+    colors = [REFERENCE_COLOR if name.startswith("reference: ") else PALETTE[i % len(PALETTE)]
+              for i, name in enumerate(domain)]
+    return {"field": "series", "type": "nominal", "title": title,
+            "scale": {"domain": domain, "range": colors}, "legend": {"symbolType": "square"}}
+
+
+def _reference_layer(chart: Mapping, domain: list[str], axis: str) -> tuple[list[dict], list[str]]:
+    reference = chart.get("reference")
     if not reference:
-        return []
+        return [], domain
     value = _number(reference.get("value"), "reference")
-    x = LABEL_WIDTH + plot * max(0.0, min(1.0, value / top))
-    label = reference.get("label") or _fmt(value, fmt)
-    return [
-        f'<line class="chart-reference" stroke="#a12a1a" stroke-dasharray="4 3" x1="{x:.1f}" x2="{x:.1f}" y1="{y0}" y2="{y1}"/>',
-        _text(x, y1 + 12, label, anchor="middle", css="chart-reference-label"),
-    ]
+    name = f"reference: {reference.get('label') or 'reference'} ({format_number(value, chart.get('format', 'float'))})"
+    layer = {"data": {"values": [{"series": name, "reference": value}]},
+             "mark": {"type": "rule", "strokeDash": [5, 4], "strokeWidth": 2},
+             "encoding": {axis: {"field": "reference", "type": "quantitative"}, "color": {"field": "series", "type": "nominal"},
+                          "tooltip": [{"field": "series", "type": "nominal", "title": "Reference"}]}}
+    return [layer], [*domain, name]
 
 
-def grouped_bar_chart(chart: Mapping[str, Any]) -> str:
-    groups, series = chart.get("groups") or [], chart.get("series") or []
-    fmt = chart.get("format", "float")
-    table = [[_number(v, "series value") for v in s.get("values", [])] for s in series]
-    if any(len(values) != len(groups) for values in table):
-        raise ChartError("every series needs one value per group")
-    top = _number(chart.get("max"), "max") or max([v for values in table for v in values if v is not None] + [1e-12])
-    plot = WIDTH - LABEL_WIDTH - 70
-    bar = 13
-    block = bar * max(len(series), 1) + 10
-    legend_y = 10 + block * len(groups) + 18
-    body = []
-    for g, group in enumerate(groups):
-        y = 10 + block * g
-        body.append(_text(LABEL_WIDTH - 8, y + block / 2, group, anchor="end"))
-        for s, values in enumerate(table):
-            value, color = values[g], PALETTE[s % len(PALETTE)]
-            width = plot * max(0.0, min(1.0, (value or 0.0) / top))
-            yy = y + bar * s
-            body.append(f'<rect class="chart-series-{s}" fill="{color}" x="{LABEL_WIDTH}" y="{yy}" width="{width:.1f}" height="{bar - 2}"/>')
-            body.append(_text(LABEL_WIDTH + width + 5, yy + 10, _fmt(value, fmt), css="chart-value"))
-    body.extend(_reference(chart.get("reference"), top, plot, 10, 10 + block * len(groups), fmt))
-    x = LABEL_WIDTH
-    for s, item in enumerate(series):
-        body.append(f'<rect fill="{PALETTE[s % len(PALETTE)]}" x="{x}" y="{legend_y}" width="10" height="10"/>')
-        body.append(_text(x + 14, legend_y + 9, item.get("name", "")))
-        x += 24 + 7 * len(str(item.get("name", "")))
-    return _svg(chart.get("title", ""), legend_y + 20, body)
+def bar_spec(chart: Mapping) -> tuple[dict, list[dict]]:
+    value_label = str(chart.get("value_label") or chart.get("x_label") or "value")
+    data = []
+    for item in chart.get("items") or []:
+        row = {"label": str(item.get("label", "")), "series": value_label, "value": _number(item.get("value"), "bar value")}
+        if "low" in item or "high" in item:
+            row["low"], row["high"] = _number(item.get("low"), "low"), _number(item.get("high"), "high")
+        if item.get("detail"):
+            row["detail"] = str(item["detail"])
+        data.append(row)
+    has_interval = any(row.get("low") is not None for row in data)
+    tooltip = _tooltip(chart, ("label", str(chart.get("y_label") or "Category"), "text"), ("value", value_label, "value"))
+    if has_interval:
+        tooltip += _tooltip(chart, ("low", "Interval from", "value"), ("high", "Interval to", "value"))
+    if any("detail" in row for row in data):
+        tooltip += _tooltip(chart, ("detail", "Details", "text"))
+    y = {"field": "label", "type": "nominal", "title": str(chart.get("y_label") or "Category"), "sort": None}
+    x = _value_axis(chart, "value", title=str(chart.get("x_label") or value_label), maximum=_number(chart.get("max"), "max"))
+    domain = [value_label]
+    layers: list[dict] = [{"mark": {"type": "bar", "height": {"band": 0.7}},
+                           "encoding": {"y": y, "x": x, "color": {}, "tooltip": tooltip}}]
+    if has_interval:
+        interval = "95% interval"
+        layers.append({"transform": [{"filter": "datum.low != null"}, {"calculate": f"'{interval}'", "as": "series"}],
+                       "mark": {"type": "rule", "strokeWidth": 2},
+                       "encoding": {"y": y, "x": {"field": "low", "type": "quantitative"}, "x2": {"field": "high"},
+                                    "color": {"field": "series", "type": "nominal"}, "tooltip": tooltip}})
+        domain.append(interval)
+    references, domain = _reference_layer(chart, domain, "x")
+    layers += references
+    layers[0]["encoding"]["color"] = _color(domain)
+    return _spec(chart, layers, data, height={"step": STEP}), data
 
 
-def scatter_chart(chart: Mapping[str, Any]) -> str:
-    points = chart.get("points") or []
-    xs = [_number(p.get("x"), "x") for p in points]
-    ys = [_number(p.get("y"), "y") for p in points]
-    finite = [v for v in xs + ys if v is not None]
-    top = max(finite + [1e-12]) * 1.05
-    left, size, pad = 60, 400, 20
-    height = size + 60
+def grouped_bar_spec(chart: Mapping) -> tuple[dict, list[dict]]:
+    groups, series = [str(g) for g in chart.get("groups") or []], chart.get("series") or []
+    data = []
+    for item in series:
+        values = item.get("values") or []
+        if len(values) != len(groups):
+            raise ChartError("every series needs one value per group")
+        for group, value in zip(groups, values):
+            data.append({"label": group, "series": str(item.get("name", "")), "value": _number(value, "series value")})
+    value_label = str(chart.get("value_label") or chart.get("x_label") or "value")
+    names = [str(item.get("name", "")) for item in series]
+    y = {"field": "label", "type": "nominal", "title": str(chart.get("y_label") or "Category"), "sort": groups}
+    tooltip = _tooltip(chart, ("label", str(chart.get("y_label") or "Group"), "text"), ("series", "Series", "text"),
+                       ("value", value_label, "value"))
+    bars = {"transform": [{"filter": "datum.value != null"}],
+            "mark": {"type": "bar", "height": {"band": 0.85}},
+            "encoding": {"y": y, "yOffset": {"field": "series", "type": "nominal", "sort": names},
+                         "x": _value_axis(chart, "value", title=str(chart.get("x_label") or value_label),
+                                          maximum=_number(chart.get("max"), "max")),
+                         "color": {}, "tooltip": tooltip}}
+    references, domain = _reference_layer(chart, names, "x")
+    bars["encoding"]["color"] = _color(domain)
+    height = {"step": max(8, STEP * 3 // max(len(names), 1))}
+    return _spec(chart, [bars, *references], data, height=height), data
 
-    def sx(v: float) -> float:
-        return left + size * v / top
 
-    def sy(v: float) -> float:
-        return pad + size * (1 - v / top)
+def top_points(points: Sequence[Mapping], *, limit: int = TOP_LABELS, spacing: float = 0.05) -> set[int]:
+    """Indexes of the scatter points that get a text label: highlighted points farthest from the
+    diagonal first, at most ``limit``, and never two within ``spacing`` (a share of the axis range)
+    of each other, so labels cannot pile up on points that sit on top of each other."""
+    scored = [(abs(p["y"] - p["x"]), i) for i, p in enumerate(points)
+              if p.get("highlight") and p.get("x") is not None and p.get("y") is not None]
+    values = [v for p in points for v in (p.get("x"), p.get("y")) if v is not None]
+    span = (max(values) - min(min(values), 0.0)) if values else 1.0
+    chosen: list[int] = []
+    for _, i in sorted(scored, key=lambda item: (-item[0], str(points[item[1]].get("label", "")))):
+        if len(chosen) == limit:
+            break
+        if all(math.dist((points[i]["x"], points[i]["y"]), (points[j]["x"], points[j]["y"])) > spacing * span
+               for j in chosen):
+            chosen.append(i)
+    return set(chosen)
 
-    body = [
-        f'<line class="chart-axis" stroke="#5a6272" x1="{left}" y1="{pad + size}" x2="{left + size}" y2="{pad + size}"/>',
-        f'<line class="chart-axis" stroke="#5a6272" x1="{left}" y1="{pad}" x2="{left}" y2="{pad + size}"/>',
-        _text(left + size / 2, pad + size + 34, chart.get("x_label", ""), anchor="middle"),
-        f'<text x="14" y="{pad + size / 2:.1f}" text-anchor="middle" class="chart-text" '
-        f'transform="rotate(-90 14 {pad + size / 2:.1f})">{escape(chart.get("y_label", ""))}</text>',
-        _text(left - 4, pad + size + 14, "0", anchor="end"),
-        _text(left + size, pad + size + 14, _fmt(top, "float"), anchor="end"),
-        _text(left - 4, pad + 10, _fmt(top, "float"), anchor="end"),
+
+def scatter_spec(chart: Mapping) -> tuple[dict, list[dict]]:
+    points = [{"label": str(p.get("label", "")), "x": _number(p.get("x"), "x"), "y": _number(p.get("y"), "y"),
+               "highlight": bool(p.get("highlight"))} for p in chart.get("points") or []]
+    points = [p for p in points if p["x"] is not None and p["y"] is not None]
+    labelled = top_points(points)
+    hot, cold = str(chart.get("highlight_label") or "highlighted"), str(chart.get("other_label") or "other points")
+    data = [{**p, "series": hot if p["highlight"] else cold, "labelled": i in labelled} for i, p in enumerate(points)]
+    x_title, y_title = str(chart.get("x_label") or "x"), str(chart.get("y_label") or "y")
+    top = max([max(p["x"], p["y"]) for p in points] + [1e-12]) * 1.05
+    x = {"field": "x", "type": "quantitative", "title": x_title, "scale": {"domain": [0, top], "nice": False},
+         "axis": {"format": ".2~f", "labelOverlap": True, "tickCount": 5}}
+    y = {"field": "y", "type": "quantitative", "title": y_title, "scale": {"domain": [0, top], "nice": False},
+         "axis": {"format": ".2~f", "labelOverlap": True, "tickCount": 5}}
+    fmt = {"format": ".4~f"}
+    tooltip = [{"field": "label", "type": "nominal", "title": "Point"}, {"field": "x", "type": "quantitative", "title": x_title, **fmt},
+               {"field": "y", "type": "quantitative", "title": y_title, **fmt}]
+    domain = [cold, hot]
+    layers: list[dict] = [
+        {"mark": {"type": "point", "filled": True, "size": 60, "opacity": 0.75},
+         "encoding": {"x": x, "y": y, "color": _color(domain), "tooltip": tooltip}},
+        {"transform": [{"filter": "datum.labelled"}],
+         "mark": {"type": "text", "align": "left", "dx": 7, "dy": -7, "fontWeight": 600, "limit": 140},
+         "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
+                      "text": {"field": "label"}, "tooltip": tooltip}},
     ]
     if chart.get("diagonal", True):
-        body.append(f'<line class="chart-reference" stroke="#a12a1a" stroke-dasharray="4 3" '
-                    f'x1="{sx(0):.1f}" y1="{sy(0):.1f}" x2="{sx(top):.1f}" y2="{sy(top):.1f}"/>')
-    for point, x, y in zip(points, xs, ys):
-        if x is None or y is None:
-            continue
-        highlight = bool(point.get("highlight"))
-        css = "chart-point chart-point-highlight" if highlight else "chart-point"
-        color = PALETTE[1] if highlight else PALETTE[0]
-        body.append(f'<circle class="{css}" fill="{color}" fill-opacity="0.75" cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="4">'
-                    f"<title>{escape(str(point.get('label', '')))}: {x:.3f} → {y:.3f}</title></circle>")
-        if highlight:
-            body.append(_text(sx(x) + 6, sy(y) - 5, point.get("label", ""), css="chart-point-label"))
-    return _svg(chart.get("title", ""), height, body)
+        layers.append({"data": {"values": [{"x": 0, "y": 0}, {"x": top, "y": top}]},
+                       "mark": {"type": "line", "strokeDash": [5, 4], "color": REFERENCE_COLOR, "strokeWidth": 1.5,
+                                "tooltip": False},
+                       "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"}}})
+    rows = [{key: p[key] for key in ("label", "x", "y", "highlight")} for p in data]
+    return _spec(chart, layers, data, height=SCATTER_HEIGHT), rows
 
 
-def diverging_bar_chart(chart: Mapping[str, Any]) -> str:
-    items = chart.get("items") or []
-    values = [_number(item.get("value"), "value") or 0.0 for item in items]
-    top = max([abs(v) for v in values] + [1e-12])
-    half = (WIDTH - LABEL_WIDTH - 40) / 2
-    zero = LABEL_WIDTH + half
-    height = 28 + ROW * len(items) + 10
-    body = [
-        _text(zero - 6, 14, chart.get("negative_label", "negative"), anchor="end", css="chart-text chart-muted"),
-        _text(zero + 6, 14, chart.get("positive_label", "positive"), css="chart-text chart-muted"),
-        f'<line class="chart-axis" stroke="#5a6272" x1="{zero}" x2="{zero}" y1="20" y2="{20 + ROW * len(items)}"/>',
-    ]
-    for i, (item, value) in enumerate(zip(items, values)):
-        y = 22 + ROW * i
-        width = half * abs(value) / top
-        x = zero if value >= 0 else zero - width
-        css, color = ("chart-positive", PALETTE[2]) if value >= 0 else ("chart-negative", PALETTE[1])
-        body.append(_text(LABEL_WIDTH - 8, y + 13, item.get("label", ""), anchor="end"))
-        body.append(f'<rect class="{css}" fill="{color}" x="{x:.1f}" y="{y + 3}" width="{width:.1f}" height="{ROW - 8}"/>')
-        label_x = x + width + 4 if value >= 0 else x - 4
-        body.append(_text(label_x, y + 13, _fmt(value, chart.get("format", "float")),
-                          anchor="start" if value >= 0 else "end", css="chart-value"))
-    return _svg(chart.get("title", ""), height, body)
+def diverging_bar_spec(chart: Mapping) -> tuple[dict, list[dict]]:
+    negative, positive = str(chart.get("negative_label") or "negative"), str(chart.get("positive_label") or "positive")
+    data = []
+    for item in chart.get("items") or []:
+        value = _number(item.get("value"), "value") or 0.0
+        data.append({"label": str(item.get("label", "")), "value": value, "series": positive if value >= 0 else negative})
+    value_label = str(chart.get("value_label") or chart.get("x_label") or f"{positive} minus {negative}")
+    y = {"field": "label", "type": "nominal", "title": str(chart.get("y_label") or "Category"), "sort": None}
+    layer = {"mark": {"type": "bar", "height": {"band": 0.7}},
+             "encoding": {"y": y, "x": _value_axis(chart, "value", title=value_label), "color": _color([negative, positive]),
+                          "tooltip": _tooltip(chart, ("label", str(chart.get("y_label") or "Item"), "text"),
+                                              ("value", value_label, "value"))}}
+    zero = {"data": {"values": [{"zero": 0}]}, "mark": {"type": "rule", "color": "#5a6272"},
+            "encoding": {"x": {"field": "zero", "type": "quantitative"}}}
+    return _spec(chart, [layer, zero], data, height={"step": STEP}), data
 
 
-RENDERERS = {
-    "bar": bar_chart,
-    "grouped_bar": grouped_bar_chart,
-    "scatter": scatter_chart,
-    "diverging_bar": diverging_bar_chart,
+BUILDERS = {
+    "bar": bar_spec,
+    "grouped_bar": grouped_bar_spec,
+    "scatter": scatter_spec,
+    "diverging_bar": diverging_bar_spec,
 }
 
 
-def render_chart(chart: Mapping[str, Any]) -> str:
-    """The SVG markup of one chart (already escaped: safe to insert as HTML)."""
-    renderer = RENDERERS.get(chart.get("kind")) if isinstance(chart, Mapping) else None
-    if renderer is None:
+def chart_spec(chart: Mapping[str, Any]) -> dict:
+    """The Vega-Lite spec of one chart JSON (see the module docstring)."""
+    return _build(chart)[0]
+
+
+def _build(chart: Any) -> tuple[dict, list[dict]]:
+    builder = BUILDERS.get(chart.get("kind")) if isinstance(chart, Mapping) else None
+    if builder is None:
         raise ChartError(f"unknown chart kind {chart.get('kind') if isinstance(chart, Mapping) else chart!r}")
-    return renderer(chart)
+    return builder(chart)
+
+
+def _table(chart: Mapping, data: list[dict]) -> tuple[list[str], list[list[str]]]:
+    fmt = chart.get("format", "float")
+    kind = chart["kind"]
+    if kind == "scatter":
+        columns = ["Point", str(chart.get("x_label") or "x"), str(chart.get("y_label") or "y"),
+                   str(chart.get("highlight_label") or "highlighted")]
+        return columns, [[r["label"], format_number(r["x"], "float"), format_number(r["y"], "float"),
+                          "yes" if r["highlight"] else "no"] for r in data]
+    if kind == "grouped_bar":
+        names = [str(item.get("name", "")) for item in chart.get("series") or []]
+        groups = [str(g) for g in chart.get("groups") or []]
+        cell = {(r["label"], r["series"]): r["value"] for r in data}
+        return ([str(chart.get("y_label") or "Group"), *names],
+                [[g, *(format_number(cell.get((g, n)), fmt) for n in names)] for g in groups])
+    value_label = str(chart.get("value_label") or chart.get("x_label") or "Value")
+    columns = [str(chart.get("y_label") or "Item"), value_label]
+    with_interval = any(r.get("low") is not None for r in data)
+    with_detail = any("detail" in r for r in data)
+    columns += ["95% interval"] * with_interval + ["Details"] * with_detail
+    rows = []
+    for r in data:
+        row = [r["label"], format_number(r["value"], fmt)]
+        if with_interval:
+            row.append("—" if r.get("low") is None else f"{format_number(r['low'], fmt)} – {format_number(r['high'], fmt)}")
+        if with_detail:
+            row.append(r.get("detail", ""))
+        rows.append(row)
+    return columns, rows
+
+
+def chart_view(dom_id: str, chart: Mapping[str, Any]) -> ChartView:
+    """Spec, table and downloads of one chart (raises :class:`ChartError` for bad chart JSON)."""
+    spec, data = _build(chart)
+    columns, rows = _table(chart, data)
+    download = [{k: v for k, v in row.items() if k not in ("labelled",)} for row in data]
+    title = spec["title"]["text"] + (f" ({spec['title']['subtitle']})" if "subtitle" in spec["title"] else "")
+    return ChartView(dom_id=dom_id, title=title, spec=spec, columns=columns, rows=rows, data=download)

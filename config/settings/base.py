@@ -335,6 +335,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # System fonts: the Redoc page loads nothing from outside (templates/drf_spectacular/redoc.html).
+    "REDOC_UI_SETTINGS": {"theme": {"typography": {"fontFamily": "system-ui, sans-serif",
+                                                   "headings": {"fontFamily": "system-ui, sans-serif"}}}},
     # Choice sets that share a field name ("kind", "status") get enums named after their models.
     "ENUM_NAME_OVERRIDES": {
         "ScoringRunKindEnum": "collector.models.ScoringRun.Kind",

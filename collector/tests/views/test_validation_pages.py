@@ -128,13 +128,15 @@ class AppealPagesTests:
 
 
 class QualityPageTests:
-    def test_report_with_inline_svg_charts(self, client, submitted, classmates, instructor):
+    def test_report_with_vega_lite_charts_and_their_tables(self, client, submitted, classmates, instructor):
         validate(submitted, classmates[0], 0)
         validate(submitted, classmates[1], 0)
         client.force_login(instructor)
         page = client.get(reverse("collector:round_quality", args=[submitted.round_id])).content.decode()
-        assert page.count("<svg") == 2  # accuracy and workload; no coach warnings yet
-        assert "Human accuracy (95% interval)" in page and "All questions: 100.0% of 2 answers" in page
+        assert page.count('class="vl-chart"') == 2  # accuracy and workload; no coach warnings yet
+        assert "Human accuracy per category (95% Wilson interval)" in page
+        assert '<th scope="row">All questions</th><td class="num">100.0%</td>' in page  # the table beside it
+        assert "vendor/vega-embed/vega-embed.min.js" in page
         assert "no answer-only model yet" in page
 
     def test_settings_are_shown_and_changed_on_the_round_settings_page(self, client, peer_round, instructor):
