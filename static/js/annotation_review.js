@@ -7,47 +7,48 @@
  * Answers go to POST /api/annotation/sessions/<id>/answers/, flags to .../flags/.
  * User text is only written with textContent.
  */
-(function () {
-  "use strict";
+import { call as apiCall, showErrors as showErrorsIn } from "./lib/api.js";
+import { mount } from "./annotation_spans.js";
 
-  var root = document.getElementById("annotate");
-  var dataEl = document.getElementById("session-data");
-  if (!root || !dataEl || !window.StumperSpans || !window.StumperApi || !window.fetch) { return; }
+function main() {
+  const root = document.getElementById("annotate");
+  const dataEl = document.getElementById("session-data");
+  if (!root || !dataEl || !window.fetch) { return; }
 
-  var data = JSON.parse(dataEl.textContent);
-  var api = root.dataset.apiBase;
-  var questions = data.questions;
-  var active = firstUnanswered();
-  var shown = null;      // the answered question whose answer and original are highlighted
-  var openFlag = null;   // the question whose flag form is open
-  var listEl = document.getElementById("review-list");
-  var errorsEl = document.getElementById("form-errors");
-  var countEl = document.getElementById("answered-count");
-  var submitButton = document.getElementById("submit-paragraph");
-  var submitHint = document.getElementById("submit-hint");
-  var selectionText = document.getElementById("selection-text");
-  var PROPOSALS = [
+  const data = JSON.parse(dataEl.textContent);
+  const api = root.dataset.apiBase;
+  let questions = data.questions;
+  let active = firstUnanswered();
+  let shown = null;      // the answered question whose answer and original are highlighted
+  let openFlag = null;   // the question whose flag form is open
+  const listEl = document.getElementById("review-list");
+  const errorsEl = document.getElementById("form-errors");
+  const countEl = document.getElementById("answered-count");
+  const submitButton = document.getElementById("submit-paragraph");
+  const submitHint = document.getElementById("submit-hint");
+  const selectionText = document.getElementById("selection-text");
+  const PROPOSALS = [
     ["fix_answer", "The answer should be the span I select"],
     ["mark_unanswerable", "The paragraph does not answer the question"],
     ["remove_question", "The question should be removed (unclear or broken)"],
   ];
 
-  function post(path, body) { return window.StumperApi.call(api + path, body); }
-  function showErrors(payload) { window.StumperApi.showErrors(errorsEl, payload); }
+  function post(path, body) { return apiCall(api + path, body); }
+  function showErrors(payload) { showErrorsIn(errorsEl, payload); }
 
-  var paragraph = window.StumperSpans.mount(document.getElementById("paragraph"), data.paragraph.context, {
+  const paragraph = mount(document.getElementById("paragraph"), data.paragraph.context, {
     onChange: function (selection) { selectionText.textContent = selection ? selection.text : "nothing yet"; },
   });
 
   function firstUnanswered(exceptId) {
-    var next = questions.filter(function (q) { return !q.my_answer && q.id !== exceptId; })[0];
+    const next = questions.filter(function (q) { return !q.my_answer && q.id !== exceptId; })[0];
     return next ? next.id : null;
   }
 
   function byId(id) { return questions.filter(function (q) { return q.id === id; })[0] || null; }
 
   function reload() {
-    return window.StumperApi.call(api + "sessions/" + data.id + "/").then(function (result) {
+    return apiCall(api + "sessions/" + data.id + "/").then(function (result) {
       if (result.ok) { questions = result.data.questions; render(); } else { showErrors(result.data); }
     });
   }
@@ -82,31 +83,31 @@
   }
 
   function highlight(q) {
-    var answered = q && q.my_answer;
+    const answered = q && q.my_answer;
     paragraph.setHighlight("ans", answered && !q.my_answer.is_impossible ? span16(q.my_answer) : null);
     paragraph.setHighlight("orig", answered && q.original ? span16(q.original) : null);
   }
 
   function el(tag, className, text) {
-    var node = document.createElement(tag);
+    const node = document.createElement(tag);
     if (className) { node.className = className; }
     if (text !== undefined) { node.textContent = text; }
     return node;
   }
 
   function button(label, onClick, primary) {
-    var b = el("button", "button" + (primary ? " button-primary" : " button-quiet"), label);
+    const b = el("button", "button" + (primary ? " button-primary" : " button-quiet"), label);
     b.type = "button";
     b.addEventListener("click", onClick);
     return b;
   }
 
   function spanLine(label, answerLike, sampleClass) {
-    var p = el("p", "answer-line", label);
+    const p = el("p", "answer-line", label);
     if (answerLike.is_impossible) {
       p.appendChild(el("em", "", "unanswerable"));
     } else {
-      var mark = el("mark", sampleClass, answerLike.text);
+      const mark = el("mark", sampleClass, answerLike.text);
       mark.dir = "auto";
       p.appendChild(mark);
     }
@@ -115,7 +116,7 @@
 
   function originalLine(q) {
     // One line: whether the worker's answer matches, then the original answer itself.
-    var p = spanLine(" Original answer: ", q.original, "orig-sample");
+    const p = spanLine(" Original answer: ", q.original, "orig-sample");
     p.className = "match-line";
     p.insertBefore(el("span", "badge " + (q.original.matches ? "badge-match" : "badge-differs"),
                       q.original.matches ? "Matches the original" : "Differs from the original"), p.firstChild);
@@ -123,19 +124,19 @@
   }
 
   function flagForm(q) {
-    var box = el("details", "flag-box");
+    const box = el("details", "flag-box");
     box.open = openFlag === q.id;
     box.addEventListener("toggle", function () { openFlag = box.open ? q.id : (openFlag === q.id ? null : openFlag); });
     box.appendChild(el("summary", "", "Flag the original answer"));
-    var select = el("select");
+    const select = el("select");
     select.setAttribute("aria-label", "What is wrong with the original answer");
     PROPOSALS.forEach(function (pair) {
       if (pair[0] === "mark_unanswerable" && q.original.is_impossible) { return; }
-      var option = el("option", "", pair[1]);
+      const option = el("option", "", pair[1]);
       option.value = pair[0];
       select.appendChild(option);
     });
-    var hint = el("p", "help");
+    const hint = el("p", "help");
     function updateHint() {
       hint.hidden = select.value !== "fix_answer";
       hint.textContent = q.my_answer.is_impossible
@@ -144,19 +145,19 @@
     }
     select.addEventListener("change", updateHint);
     updateHint();
-    var reason = el("input");
+    const reason = el("input");
     reason.type = "text";
     reason.maxLength = 2000;
     reason.placeholder = "Why? (optional)";
     reason.setAttribute("aria-label", "Why the original answer is wrong");
-    var form = el("div", "flag-form");
+    const form = el("div", "flag-form");
     box.appendChild(form);
     form.appendChild(select);
     form.appendChild(hint);
     form.appendChild(reason);
     form.appendChild(button("Send the flag", function () {
-      var body = {proposal: select.value, reason: reason.value};
-      var selection = paragraph.selection();
+      const body = {proposal: select.value, reason: reason.value};
+      const selection = paragraph.selection();
       if (select.value === "fix_answer" && selection) { body.selection = {start16: selection.start16, end16: selection.end16}; }
       flag(q, body);
     }));
@@ -169,7 +170,7 @@
     if (!q.original) { return; }
     item.appendChild(originalLine(q));
     if (q.flag) {
-      var proposed = q.flag.proposed_text ? " “" + q.flag.proposed_text + "”" : "";
+      const proposed = q.flag.proposed_text ? " “" + q.flag.proposed_text + "”" : "";
       item.appendChild(el("p", "small", "You flagged the original answer: " + q.flag.proposal_label.toLowerCase() +
                                         proposed + " (" + q.flag.status_label.toLowerCase() + ")."));
     } else {
@@ -178,9 +179,9 @@
   }
 
   function unansweredPart(item, q) {
-    var actions = el("div", "q-actions");
+    const actions = el("div", "q-actions");
     actions.appendChild(button("Use the selected text as the answer", function () {
-      var selection = paragraph.selection();
+      const selection = paragraph.selection();
       if (!selection) { showErrors({answer: "Select the answer in the paragraph first."}); return; }
       answer(q, {is_impossible: false, selection: {start16: selection.start16, end16: selection.end16}});
     }, q.id === active));
@@ -198,12 +199,12 @@
 
   function render() {
     listEl.textContent = "";
-    var answered = 0;
+    let answered = 0;
     questions.forEach(function (q) {
-      var item = el("li", "span-question" + (q.id === active ? " is-editing" : "") + (q.my_answer ? " is-answered" : "") +
+      const item = el("li", "span-question" + (q.id === active ? " is-editing" : "") + (q.my_answer ? " is-answered" : "") +
                           (q.id === shown ? " is-shown" : ""));
       item.dataset.questionId = q.id;
-      var text = el("p", "q-text", q.question);
+      const text = el("p", "q-text", q.question);
       text.dir = "auto";
       item.appendChild(text);
       if (q.my_answer) {
@@ -233,11 +234,13 @@
     });
   });
 
-  var started = Date.now() - data.elapsed_seconds * 1000;
-  var elapsedEl = document.getElementById("elapsed");
+  const started = Date.now() - data.elapsed_seconds * 1000;
+  const elapsedEl = document.getElementById("elapsed");
   window.setInterval(function () {
-    var seconds = Math.floor((Date.now() - started) / 1000);
+    const seconds = Math.floor((Date.now() - started) / 1000);
     elapsedEl.textContent = Math.floor(seconds / 60) + ":" + (seconds % 60 < 10 ? "0" : "") + seconds % 60;
   }, 1000);
   render();
-})();
+}
+
+main();

@@ -26,7 +26,7 @@ class WorkerPageTests:
         assert response.url == reverse("annotation:session", args=[session.pk])
         html = client.get(response.url).content.decode()
         assert 'id="paragraph" class="paragraph" dir="rtl" lang="fa"' in html
-        assert 'id="session-data"' in html and "annotation_spans.js" in html
+        assert 'id="session-data"' in html and '<script type="module" src="/static/js/annotation.js">' in html
         assert "Continue writing questions" in client.get(reverse("annotation:task_list")).content.decode()
 
     def test_nothing_left_redirects_with_a_message(self, client, crowdworker, project):
