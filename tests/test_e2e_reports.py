@@ -105,6 +105,25 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         page.screenshot(path=str(self.screenshots / "report-quality.png"))
         assert self.console_errors == [] and self.outside == []
 
+    def test_the_socket_client_module_connects_and_gives_up_on_4403(self) -> None:
+        page = self.signed_in()
+        page.goto(self.live_server_url + reverse("collector:round_detail", args=[self.round.pk]))
+        page.wait_for_function("document.getElementById('scoring-connection').textContent === 'Live updates on.'")
+        # The same module on a socket this user may not use: the server closes with 4403, no retry.
+        result = page.evaluate("""async (path) => {
+            const { connectSocket } = await import("/static/js/lib/socket.js");
+            return await new Promise((resolve) => {
+                const seen = {retries: 0, closes: []};
+                connectSocket(path, {
+                    onClose: (event) => seen.closes.push(event.code),
+                    onRetry: () => { seen.retries += 1; },
+                    onForbidden: () => setTimeout(() => resolve(seen), 1500),
+                });
+            });
+        }""", "/ws/rounds/999999/scoring/")
+        assert result == {"retries": 0, "closes": [4403]}
+        assert self.console_errors == [] and self.outside == []
+
     def test_redoc_fetches_nothing_from_outside(self) -> None:
         page = self.signed_in()
         page.goto(self.live_server_url + "/api/redoc/")
