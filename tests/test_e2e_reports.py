@@ -20,7 +20,7 @@ from collector import services
 from collector.models import Round
 from collector.tests.factories import FIXED_PREDICTION, validate
 from evaluation import services as evaluation_services
-from evaluation.tests.factories import artifact_questions, scoring_run_with_predictions
+from evaluation.tests.factories import artifact_questions, finished_report, scoring_run_with_predictions, span_project
 from tests.browser import CHROMIUM, BrowserTestCase
 from tests.test_e2e_authoring import PASSWORD
 
@@ -51,6 +51,10 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         run = evaluation_services.evaluation_start_round(round_=self.round, user=self.instructor,
                                                          config={"k": 5, "max_steps": 50, "min_count": 2})
         evaluation_services.evaluation_run(run_id=run.pk)
+        self.project = span_project(self.instructor)
+        with mock.patch("evaluation.ambiguity_services.ambiguity_selectional_section", return_value=None), \
+                mock.patch("evaluation.ambiguity_services.ambiguity_retrieval_section", return_value=None):
+            finished_report(self.instructor, project=self.project)
         self.screenshots = Path(os.environ.get("STUMPER_SCREENSHOT_DIR") or tempfile.mkdtemp(prefix="stumper-shots-"))
         self.screenshots.mkdir(parents=True, exist_ok=True)
 
@@ -103,6 +107,12 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         page.goto(self.live_server_url + reverse("collector:round_quality", args=[self.round.pk]))
         self.charts_drawn(page, expected=2)  # accuracy, workload (no coach warnings)
         page.screenshot(path=str(self.screenshots / "report-quality.png"))
+        page.goto(self.live_server_url + reverse("evaluation:project_report", args=[self.project.pk]))
+        self.charts_drawn(page, expected=2)  # EM/F1 per split, label balance
+        page.screenshot(path=str(self.screenshots / "report-project.png"))
+        page.locator("#section-squad").screenshot(path=str(self.screenshots / "report-project-squad.png"))
+        page.goto(self.live_server_url + reverse("annotation:project_dashboard", args=[self.project.pk]))
+        self.charts_drawn(page, expected=3)  # done per split, questions per paragraph, answer lengths
         assert self.console_errors == [] and self.outside == []
 
     def test_the_socket_client_module_connects_and_gives_up_on_4403(self) -> None:
