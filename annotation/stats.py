@@ -190,7 +190,7 @@ def project_stats(*, project: Project) -> ProjectStats:
 
 
 def stats_charts(stats: ProjectStats) -> list[dict]:
-    """Chart JSON for ``evaluation.charts.chart_view`` (Vega-Lite, drawn in the browser)."""
+    """Chart JSON for ``core.charts.chart_view`` (Vega-Lite, drawn in the browser)."""
     charts = [
         {"kind": "bar", "title": "Paragraphs done per split", "format": "percent", "max": 1.0,
          "x_label": "share of the split's paragraphs done", "y_label": "Split", "value_label": "done",

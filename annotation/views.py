@@ -29,8 +29,8 @@ from annotation.presentation import session_payload
 from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats, stats_charts
 from annotation.validation import first_message
+from core.charts import chart_view
 from core.exceptions import AccessError, ImportFailed
-from evaluation.charts import chart_view
 from evaluation.export_weights import evaluation_run_weights, evaluation_runs_with_weights
 
 PAGE_SIZE = 25

@@ -1,7 +1,7 @@
 """What the quality pages show: review items and the quality report's charts.
 
 Pure functions over already-fetched objects and the report dict (no queries), like
-``presentation.py``. Charts are chart JSON for the one chart module (``evaluation/charts.py``
+``presentation.py``. Charts are chart JSON for the one chart module (``core/charts.py``
 turns them into Vega-Lite specs with a data table beside each).
 """
 from dataclasses import dataclass

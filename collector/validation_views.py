@@ -26,7 +26,7 @@ from collector.validation_forms import (
     ReviewFilterForm,
     ValidationForm,
 )
-from evaluation.charts import chart_view
+from core.charts import chart_view
 
 REVIEW_PAGE_SIZE = 20
 SKIP_SESSION_KEY = "validation_skip"

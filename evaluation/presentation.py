@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from evaluation.charts import ChartError, ChartView, chart_view
+from core.charts import ChartError, ChartView, chart_view
 from evaluation.models import EvaluationRun
 from evaluation.report_format import Column, column, format_summary, format_table, shown_columns
 from evaluation.report_meaning import section_meaning

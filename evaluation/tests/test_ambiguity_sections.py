@@ -6,6 +6,7 @@ from types import SimpleNamespace
 import pytest
 from django.template.loader import render_to_string
 
+from core.charts import chart_view
 from evaluation.ambiguity_sections import (
     FIGURE_SIDE,
     SelectionalProbe,
@@ -18,7 +19,6 @@ from evaluation.ambiguity_sections import (
     selectional_unavailable,
 )
 from evaluation.ambiguity_services import ambiguity_retrieval
-from evaluation.charts import chart_view
 from evaluation.sections import check_section, table_csv
 from evaluation.tests.ambiguity_data import BIOGRAPHIES
 from mlcore.bias.ambiguity import AmbiguityOption, AmbiguityQuestion, UnqoverOccupation, selectional_recall

@@ -1,7 +1,7 @@
 /*
  * Draws every chart of a page with the vendored vega-embed (static/vendor/, loaded before this
  * module as classic scripts, so `window.vegaEmbed` is set). The specs are Vega-Lite documents built
- * on the server (evaluation/charts.py) and placed in the page by templates/includes/chart.html as
+ * on the server (core/charts.py) and placed in the page by templates/includes/chart.html as
  * <script type="application/json">; each .vl-chart names its spec in data-vl-spec. The table beside
  * each chart holds the same numbers, so a page without JavaScript loses nothing.
  */

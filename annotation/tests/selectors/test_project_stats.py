@@ -5,7 +5,7 @@ from annotation import services
 from annotation.models import SpanQuestion
 from annotation.stats import project_stats, stats_charts
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, answer, submitted_paragraph
-from evaluation.charts import chart_spec, chart_view
+from core.charts import chart_spec, chart_view
 from mlcore.stats.annotation_stats import binned_counts, human_performance
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from evaluation.charts import CONFIG, TOP_LABELS, WIDTH, ChartError, chart_spec, chart_view, top_points
+from core.charts import CONFIG, TOP_LABELS, WIDTH, ChartError, chart_spec, chart_view, top_points
 
 BAR = {"kind": "bar", "title": "Questions per category", "format": "int", "x_label": "questions",
        "y_label": "Category", "items": [{"label": "<script>", "value": 4}, {"label": "b", "value": 2}]}
