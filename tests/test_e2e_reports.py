@@ -19,6 +19,7 @@ from accounts.services import user_create
 from collector import services
 from collector.models import Round
 from collector.tests.factories import FIXED_PREDICTION, validate
+from courses.services import course_create, student_register
 from evaluation import services as evaluation_services
 from evaluation.tests.factories import artifact_questions, finished_report, scoring_run_with_predictions, span_project
 from tests.browser import CHROMIUM, BrowserTestCase
@@ -36,12 +37,12 @@ class ReportChartsEndToEndTests(BrowserTestCase):
 
     def setUp(self) -> None:
         self.instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
-        course = services.course_create(owner=self.instructor, name="NLP 101")
+        course = course_create(owner=self.instructor, name="NLP 101")
         self.round = services.round_create(course=course, name="e2e-reports", title="Round one",
                                            categories=["idioms", "negation", "other"])
         Round.objects.filter(pk=self.round.pk).update(peer_validation="always", validations_required=1)
-        alice = services.student_register(username="alice", password=PASSWORD, join_code=course.join_code)
-        bob = services.student_register(username="bob", password=PASSWORD, join_code=course.join_code)
+        alice = student_register(username="alice", password=PASSWORD, join_code=course.join_code)
+        bob = student_register(username="bob", password=PASSWORD, join_code=course.join_code)
         with mock.patch("collector.services.predict_examples", return_value=[FIXED_PREDICTION]):
             made = artifact_questions(alice, self.round)
         scoring_run_with_predictions(self.round, {q.pk: [pick, pick] for q, pick in made})
