@@ -331,7 +331,7 @@ function main() {
   // After the server sent the form back with errors: the first field in error gets the focus,
   // and each line of the error summary focuses its field.
   function focusField(name) {
-    const target = form.elements[name];
+    let target = form.elements[name];
     if (target && !target.tagName && target.length) { target = target[0]; } // a radio group
     if (target && typeof target.focus === "function") { target.focus(); }
     return target;

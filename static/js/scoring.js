@@ -56,21 +56,21 @@ function main() {
     return li;
   }
 
-  var ACTIVE = ["queued", "running"];
-  var RESUMABLE = ["cancelled", "failed"];
+  const ACTIVE = ["queued", "running"];
+  const RESUMABLE = ["cancelled", "failed"];
 
   // The start button of a kind is disabled while a run of that kind is active; the card's
   // cancel / resume forms point at the shown run (their action built from a template with id 0).
   function renderControls(card, run) {
-    var status = run ? run.status : "";
-    var active = ACTIVE.indexOf(status) >= 0;
-    var startForm = section.querySelector('.scoring-form[data-kind="' + card.dataset.kind + '"]');
+    const status = run ? run.status : "";
+    const active = ACTIVE.indexOf(status) >= 0;
+    const startForm = section.querySelector('.scoring-form[data-kind="' + card.dataset.kind + '"]');
     if (startForm) {
       field(startForm, "start").disabled = active;
       show(field(startForm, "busy"), active);
     }
     [["cancel-form", active], ["resume-form", RESUMABLE.indexOf(status) >= 0]].forEach(function (pair) {
-      var form = field(card, pair[0]);
+      const form = field(card, pair[0]);
       if (!form) { return; }
       if (run) { form.action = form.dataset.actionTemplate.replace("/0/", "/" + run.id + "/"); }
       show(form, pair[1]);
