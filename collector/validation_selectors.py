@@ -191,7 +191,7 @@ class ValidatorAnswer:
 
 def validation_answers(*, round_: Round | None = None, question_ids=None) -> list[ValidatorAnswer]:
     """Every validation as a plain record, by question then time; the evaluation app reads these
-    for human accuracy per category (README, "Question quality")."""
+    for human accuracy per category (docs/quality.md)."""
     validations = Validation.objects.select_related("question").order_by("question_id", "created_at", "id")
     if round_ is not None:
         validations = validations.filter(question__round=round_)

@@ -170,7 +170,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
 # Tasks go to a queue by the kind of machine they need, so that the inference and training
-# queues can be served by workers on GPU machines (README "Scaling out"). A worker runs the
+# queues can be served by workers on GPU machines (docs/production.md, "Scaling out"). A worker runs the
 # queues named by -Q; -Q default,training,inference (STUMPER_CELERY_QUEUES, scripts/start.sh) runs all.
 #
 # On the inference queue, live drafts go first: a submission's prediction is sent with a lower
