@@ -6,15 +6,14 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST, require_safe
 
 from collector.validation import first_message
 from core.apis import file_response
+from core.charts import chart_view
 from core.exceptions import AccessError
 from evaluation import leaderboard_selectors, leaderboard_services
 from evaluation import selectors as evaluation_selectors
-from evaluation.charts import render_chart
 from evaluation.leaderboard_presentation import (
     evaluation_json,
     evaluation_payload,
@@ -38,12 +37,11 @@ def _page(request: HttpRequest, *, round_=None, project=None) -> HttpResponse:
     context = {
         "kind": kind, "target": round_ or project, "board": board,
         "table": sorted_table(leaderboard_table(board), sort=request.GET.get("sort"), direction=request.GET.get("dir")),
-        # render_chart escapes every text it draws.
-        "chart": mark_safe(render_chart(leaderboard_chart(board))) if board["entries"] else "",
+        "chart": chart_view("leaderboard-chart", leaderboard_chart(board)) if board["entries"] else None,
         "active": active[0] if active else None, "more_active": active[1:],
         "failed": leaderboard_selectors.latest_failed_model_evaluations(round_=round_, project=project),
         "versions": leaderboard_selectors.evaluable_model_versions(round_=round_, project=project),
-        "vmer": vmer, "vmer_chart": mark_safe(render_chart(vmer["chart"])) if vmer and vmer["rounds"] else "",
+        "vmer": vmer, "vmer_chart": chart_view("vmer-chart", vmer["chart"]) if vmer and vmer["rounds"] else None,
         "evaluate_url": reverse(f"evaluation:{kind}_leaderboard_evaluate", args=[target_id]),
         "csv_url": reverse(f"evaluation:{kind}_leaderboard_csv", args=[target_id]),
         "json_url": reverse(f"evaluation:{kind}_leaderboard_json", args=[target_id]),

@@ -126,7 +126,7 @@ class LeaderboardPageTests:
         page = client.get(reverse("evaluation:round_leaderboard", args=[live_round.pk]))
         html = page.content.decode()
         assert page.status_code == 200
-        assert '<svg class="chart"' in html and f"{tiny_model_version.name} (live)" in html
+        assert 'class="vl-figure" id="leaderboard-chart"' in html and f"{tiny_model_version.name} (live)" in html
         assert 'id="leaderboard-table"' in html and 'aria-sort="none"' in html and 'id="vmer-table"' in html
         assert "3/6 = 0.500" in html
 
