@@ -35,10 +35,13 @@ class SignupForm(forms.Form):
             self.add_error("password2", "The two passwords differ.")
         return cleaned
 
-    def add_service_errors(self, message_dict: dict[str, list[str]]) -> None:
-        """Show a service's ValidationError next to the field it is about."""
+    def add_service_errors(self, message_dict: dict[str, list[str]], *, only_new: bool = False) -> None:
+        """Show a service's ValidationError next to the field it is about; with ``only_new``, not
+        on a field that already shows an error of the form's own."""
         for key, messages in message_dict.items():
             field = self.SERVICE_FIELD_MAP.get(key, key)
+            if only_new and field in self.errors:
+                continue
             self.add_error(field if field in self.fields else None, messages)
 
 

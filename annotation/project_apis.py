@@ -19,8 +19,7 @@ from annotation import selectors, services
 from annotation.models import Project, Split
 from annotation.services.projects import EDITABLE_FIELDS
 from annotation.validation import MAX_UPLOAD_BYTES, read_upload_json, read_upload_text
-from collector.data_apis import import_error
-from core.apis import ApiErrorsMixin, ListPagination, paginated
+from core.apis import ApiErrorsMixin, ListPagination, import_error, paginated
 from core.exceptions import ImportFailed
 from modelhub.models import ModelVersion
 

@@ -36,8 +36,8 @@ from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats, stats_charts
 from annotation.validation import first_message
 from annotation.worker_selectors import worker_progress
+from core.charts import chart_view
 from core.exceptions import AccessError, ImportFailed
-from evaluation.charts import render_chart
 from evaluation.export_weights import evaluation_run_weights, evaluation_runs_with_weights
 
 PAGE_SIZE = 25
@@ -119,7 +119,7 @@ def project_list(request: HttpRequest) -> HttpResponse:
 def project_dashboard(request: HttpRequest, project_id: int) -> HttpResponse:
     project = selectors.project_for_owner(user=request.user, project_id=project_id)
     stats = project_stats(project=project)
-    context = {"project": project, "stats": stats, "charts": [(c["title"], render_chart(c)) for c in stats_charts(stats)],
+    context = {"project": project, "stats": stats, "charts": [chart_view(f"stats-chart-{i}", c) for i, c in enumerate(stats_charts(stats))],
                "splits": Split.choices, "model_panel": project_model_panel(project=project),
                "export_form": SquadExportForm(runs=evaluation_runs_with_weights(project=project))}
     return render(request, "annotation/project_dashboard.html", context)

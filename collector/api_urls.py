@@ -1,6 +1,6 @@
 from django.urls import path
 
-from collector import apis, course_apis, data_apis, job_apis, round_apis, validation_apis
+from collector import apis, course_apis, data_apis, job_apis, round_apis, scoring_control_apis, validation_apis
 from courses import apis as courses_apis
 
 app_name = "api"
@@ -29,6 +29,10 @@ urlpatterns = [
     path("rounds/<int:round_id>/scoring/start/", job_apis.ScoringStartApi.as_view(), name="scoring_start"),
     path("rounds/<int:round_id>/scoring/runs/", job_apis.ScoringRunListApi.as_view(), name="scoring_run_list"),
     path("scoring/runs/<int:run_id>/", job_apis.ScoringRunDetailApi.as_view(), name="scoring_run_detail"),
+    path("scoring/runs/<int:run_id>/cancel/", scoring_control_apis.ScoringRunCancelApi.as_view(),
+         name="scoring_run_cancel"),
+    path("scoring/runs/<int:run_id>/resume/", scoring_control_apis.ScoringRunResumeApi.as_view(),
+         name="scoring_run_resume"),
     path("rounds/<int:round_id>/training/start/", job_apis.TrainingStartApi.as_view(), name="training_start"),
     path("rounds/<int:round_id>/training/jobs/", job_apis.TrainingJobListApi.as_view(), name="training_job_list"),
     path("training/jobs/<int:job_id>/", job_apis.TrainingJobDetailApi.as_view(), name="training_job_detail"),

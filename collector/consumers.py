@@ -1,7 +1,7 @@
 """Websocket consumers: live authoring (drafts in, the live model's probabilities out) and
 the progress of a round's scoring runs (``ScoringProgressConsumer``, at the end).
 
-Protocol (also in the README): the client sends
+Protocol (also in docs/websockets.md): the client sends
 ``{"type": "draft", "prompt": str, "choices": [4 str], "answer": int | null, "seq": int?}``
 and receives ``{"type": "prediction", "probs": [4 floats], "predicted": int,
 "model_version": str, "fooled": bool | null, "seq": int | null}`` for its newest draft.

@@ -18,11 +18,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collector import grades, selectors, services
-from core.apis import MAX_ID, ApiErrorsMixin, FormatParamNegotiation, file_response
+from core.apis import MAX_ID, ApiErrorsMixin, FormatParamNegotiation, file_response, import_error
 from core.exceptions import ImportFailed
 from evaluation.export_weights import evaluation_run_weights
-
-MAX_ERRORS_SHOWN = 100
 
 
 class RoundGradesApi(ApiErrorsMixin, APIView):
@@ -127,14 +125,3 @@ class RoundImportApi(ApiErrorsMixin, APIView):
                         status=status.HTTP_201_CREATED)
 
 
-def import_error(error: ImportFailed) -> serializers.ValidationError:
-    """A failed import as the ``file`` field's errors: every problem with its line or JSON path."""
-    return serializers.ValidationError({"file": import_messages(error.errors)})
-
-
-def import_messages(errors) -> list[str]:
-    """An import's problems, one message each (``line 3: ...``), the first ``MAX_ERRORS_SHOWN``."""
-    shown = [f"line {line}: {message}" if isinstance(line, int) else f"{line}: {message}"
-             for line, message in errors[:MAX_ERRORS_SHOWN]]
-    more = len(errors) - len(shown)
-    return [*shown, *([f"... and {more} more"] if more > 0 else []), "Nothing was imported."]

@@ -8,14 +8,13 @@ import uuid
 from django import forms
 from django.conf import settings
 
-from collector.models import CATEGORY_CHOICES, NUM_CHOICES, Round, ScoringRun
+from collector.models import CATEGORY_CHOICES, LETTERS, NUM_CHOICES, Round, ScoringRun
 from collector.round_settings import SCORING_FIELDS
 from collector.round_settings import SCORING_LIMITS as LIMITS
 from core.forms import ServiceErrorsMixin
 from mlcore.configs import CATEGORIES
 
 CHOICE_FIELDS = tuple(f"choice_{i}" for i in range(NUM_CHOICES))
-LETTERS = "ABCD"
 
 
 class QuestionForm(ServiceErrorsMixin, forms.Form):
@@ -28,6 +27,7 @@ class QuestionForm(ServiceErrorsMixin, forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": settings.STUMPER_MAX_PROMPT_CHARS, "autofocus": True}),
     )
     answer = forms.TypedChoiceField(
+        label="Right answer",
         required=False,
         coerce=int,
         empty_value=None,

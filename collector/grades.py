@@ -69,7 +69,7 @@ def assignment_name(round_: Round) -> str:
 
 
 def grades_csv(*, round_: Round, rows: list[GradeRow], fmt: str, points_possible: float | None = None) -> str:
-    """The rows as a CSV file for ``fmt``: ``canvas``, ``moodle`` or ``csv`` (see the README)."""
+    """The rows as a CSV file for ``fmt``: ``canvas``, ``moodle`` or ``csv`` (see docs/scoring.md)."""
     writers = {"canvas": _canvas, "moodle": _moodle, "csv": _plain}
     if fmt not in writers:
         raise ValueError(f"Unknown grade format {fmt!r}; choose one of {', '.join(FORMATS)}.")

@@ -18,6 +18,7 @@ from modelhub.models import ModelVersion
 
 CATEGORY_CHOICES = [(c, c.capitalize()) for c in CATEGORIES]
 NUM_CHOICES = 4
+LETTERS = "ABCD"  # how pages, exports and messages name choices 0..3
 
 
 def all_categories() -> list[str]:
@@ -186,6 +187,20 @@ class ScoringRun(BackgroundJob):
         CROSS_VALIDATION = "cross_validation", "Cross-validation"
         ANSWER_ONLY = "answer_only", "Answer-only baseline"
 
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+        # Stopped by an instructor; its finished folds are kept and it can be resumed.
+        CANCELLED = "cancelled", "Cancelled"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+    # core.jobs.job_claim leaves these alone: a cancelled run runs again only once resumed.
+    FINISHED = (Status.DONE, Status.FAILED, Status.CANCELLED)
+    ENDED = FINISHED
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scoring_runs")
     kind = models.CharField(max_length=24, choices=Kind.choices, default=Kind.CROSS_VALIDATION)
     folds = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(2), MaxValueValidator(20)])

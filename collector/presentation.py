@@ -7,9 +7,7 @@ from dataclasses import dataclass
 
 from collector import selectors
 from collector.cv_accuracy import FOLD_MEAN_LABEL, POOLED_LABEL, fold_questions, small_folds_warning
-from collector.models import Prediction, Question, ScoringRun, TrainingJob
-
-LETTERS = "ABCD"
+from collector.models import LETTERS, Prediction, Question, ScoringRun, TrainingJob
 
 
 @dataclass(frozen=True)
@@ -203,6 +201,8 @@ def scoring_progress_text(run: ScoringRun, progress: dict) -> str:
         return f"Finished all {total} folds."
     if run.status == ScoringRun.Status.FAILED:
         return f"Stopped after {done} of {total} folds."
+    if run.status == ScoringRun.Status.CANCELLED:
+        return f"Cancelled after {done} of {total} folds; resume it to score the rest."
     if progress.get("stage") != "training" or "fold" not in progress:
         return f"Preparing ({done} of {total} folds done)."
     parts = [f"Fold {progress['fold'] + 1} of {run.folds}"]
@@ -258,7 +258,12 @@ def fold_bars(summary: dict) -> list[dict]:
 def scoring_cards(payloads: list[dict]) -> list[dict]:
     """One card per kind of run for the round page, ``run`` None for a kind never run."""
     by_kind = {payload["kind"]: payload for payload in payloads}
-    return [{"kind": kind, "label": label, "run": by_kind.get(kind)} for kind, label in ScoringRun.Kind.choices]
+    cards = [{"kind": kind, "label": label, "run": by_kind.get(kind)} for kind, label in ScoringRun.Kind.choices]
+    for card in cards:
+        status = card["run"]["status"] if card["run"] else ""
+        card["active"] = status in ScoringRun.ACTIVE
+        card["resumable"] = status in (ScoringRun.Status.CANCELLED, ScoringRun.Status.FAILED)
+    return cards
 
 
 def training_job_payload(job: TrainingJob) -> dict:

@@ -1,103 +1,50 @@
-"""What the quality pages show: review items and inline-SVG charts of the quality report.
+"""What the quality pages show: review items and the quality report's charts.
 
 Pure functions over already-fetched objects and the report dict (no queries), like
-``presentation.py``. Charts are geometry for ``templates/collector/_bar_chart.svg.html``:
-horizontal bars with an optional interval whisker, scaled to a fixed width.
+``presentation.py``. Charts are chart JSON for the one chart module (``core/charts.py``
+turns them into Vega-Lite specs with a data table beside each).
 """
 from dataclasses import dataclass
 
 from collector import selectors
-from collector.models import Question, Validation
+from collector.models import LETTERS, Question, Validation
 from collector.validation_selectors import appeal_of
 
-LETTERS = "ABCD"
-LABEL_WIDTH = 150
-PLOT_WIDTH = 360
-VALUE_WIDTH = 90
-ROW_HEIGHT = 26
 
-
-@dataclass(frozen=True)
-class Bar:
-    label: str
-    y: float
-    width: float
-    value_text: str
-    whisker: tuple[float, float] | None = None  # x positions of an interval
-    secondary_width: float = 0.0  # a second, darker segment drawn first (e.g. heeded of shown)
-
-
-@dataclass(frozen=True)
-class BarChart:
-    title: str
-    description: str  # for screen readers (the SVG's <desc>)
-    bars: tuple[Bar, ...]
-    width: int = LABEL_WIDTH + PLOT_WIDTH + VALUE_WIDTH
-    label_width: int = LABEL_WIDTH
-    plot_width: int = PLOT_WIDTH
-    row_height: int = ROW_HEIGHT
-    legend: tuple[tuple[str, str], ...] = ()  # (css class, text)
-
-    @property
-    def height(self) -> int:
-        return self.row_height * len(self.bars) + 8
-
-    @property
-    def bar_height(self) -> int:
-        return self.row_height - 10
-
-
-def _x(fraction: float | None) -> float:
-    return round(PLOT_WIDTH * max(0.0, min(1.0, fraction or 0.0)), 1)
-
-
-def _percent(value: float | None) -> str:
-    return "—" if value is None else f"{100 * value:.1f}%"
-
-
-def accuracy_chart(report: dict) -> BarChart | None:
+def accuracy_chart(report: dict) -> dict | None:
     """Human accuracy overall and per category, with 95% Wilson intervals."""
     accuracy = report["human_accuracy"]
     if not accuracy["n"]:
         return None
     rows = [("All questions", accuracy)] + [(row["category"].capitalize(), row) for row in accuracy["per_category"]]
-    bars = []
-    for i, (label, row) in enumerate(rows):
-        ci = row["ci"]
-        whisker = (_x(ci["low"]), _x(ci["high"])) if ci["low"] is not None else None
-        bars.append(Bar(label, i * ROW_HEIGHT, _x(row["accuracy"]), f"{_percent(row['accuracy'])} of {row['n']}", whisker))
-    text = "; ".join(f"{label}: {_percent(row['accuracy'])} of {row['n']} answers" for label, row in rows)
-    return BarChart("Human accuracy (95% interval)", text, tuple(bars))
+    items = [{"label": label, "value": row["accuracy"], "low": row["ci"]["low"], "high": row["ci"]["high"],
+              "detail": f"{row['n']} answers"} for label, row in rows]
+    return {"kind": "bar", "title": "Human accuracy per category (95% Wilson interval)", "format": "percent", "max": 1.0,
+            "x_label": "share of blind answers matching the key", "y_label": "Category", "value_label": "accuracy",
+            "items": items}
 
 
-def workload_chart(report: dict) -> BarChart | None:
-    """Validations per validator; the value column adds the median seconds per question."""
+def workload_chart(report: dict) -> dict | None:
+    """Validations per validator (the 15 busiest); the tooltip adds the median seconds per question."""
     validators = report["validators"][:15]
     if not validators:
         return None
-    most = max(v["validations"] for v in validators)
-    bars = tuple(
-        Bar(v["validator"], i * ROW_HEIGHT, _x(v["validations"] / most), f"{v['validations']} · {v['median_seconds']:.0f} s")
-        for i, v in enumerate(validators)
-    )
-    text = "; ".join(f"{v['validator']}: {v['validations']} validations, median {v['median_seconds']:.0f} s" for v in validators)
-    return BarChart("Validations per validator (median time per question)", text, bars)
+    items = [{"label": v["validator"], "value": v["validations"], "detail": f"median {v['median_seconds']:.0f} s per question"}
+             for v in validators]
+    return {"kind": "bar", "title": "Validations per validator", "format": "int", "x_label": "validations",
+            "y_label": "Validator", "value_label": "validations", "items": items}
 
 
-def coach_chart(report: dict) -> BarChart | None:
-    """How often each warning was shown, and the part heeded before submitting."""
+def coach_chart(report: dict) -> dict | None:
+    """How often each warning was shown, and how often it was heeded before submitting."""
     rows = report["coach"]
-    most = max((row["shown"] for row in rows), default=0)
-    if not most:
+    if not any(row["shown"] for row in rows):
         return None
-    bars = tuple(
-        Bar(row["label"].split(":")[0][:24], i * ROW_HEIGHT, _x(row["shown"] / most),
-            f"{row['heeded']}/{row['shown']} heeded", secondary_width=_x(row["heeded"] / most))
-        for i, row in enumerate(rows)
-    )
-    text = "; ".join(f"{row['label']}: shown {row['shown']} times, heeded {row['heeded']}" for row in rows)
-    return BarChart("Coach warnings shown (dark: heeded before submitting)", text, bars,
-                    legend=(("bar-secondary", "heeded"), ("bar-primary", "shown")))
+    return {"kind": "grouped_bar", "title": "Coach warnings: shown and heeded before submitting", "format": "int",
+            "x_label": "times", "y_label": "Warning", "value_label": "times",
+            "groups": [row["label"].split(":")[0][:40] for row in rows],
+            "series": [{"name": "shown", "values": [row["shown"] for row in rows]},
+                       {"name": "heeded", "values": [row["heeded"] for row in rows]}]}
 
 
 @dataclass(frozen=True)

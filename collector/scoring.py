@@ -39,6 +39,10 @@ logger = logging.getLogger(__name__)
 _LETTER = {name: letter for letter, name in CATEGORY_CODES.items()}
 
 
+class ScoringCancelled(Exception):
+    """The run was cancelled while this worker ran it; raised between steps and folds."""
+
+
 class ScoringRefused(Exception):
     """A scoring run cannot start now; the message says why."""
 
@@ -180,8 +184,15 @@ class _ProgressWriter(ProgressWriter):
         per_step = step.elapsed_seconds / max(step.step, 1)
         remaining_folds = self.run.progress["total_folds"] - self.run.progress["done_folds"] - 1
         eta = per_step * (step.total_steps - step.step) + remaining_folds * per_step * step.total_steps
-        self.save(final=step.step >= step.total_steps, stage="training", trial=self.trial, fold=self.fold,
-                  step=step.step, total_steps=step.total_steps, loss=round(step.loss, 4), eta_seconds=round(eta))
+        if self.save(final=step.step >= step.total_steps, stage="training", trial=self.trial, fold=self.fold,
+                     step=step.step, total_steps=step.total_steps, loss=round(step.loss, 4), eta_seconds=round(eta)):
+            _stop_if_cancelled(self.run)  # checked as often as progress is written, about once a second
+
+
+def _stop_if_cancelled(run: ScoringRun) -> None:
+    """Raise ``ScoringCancelled`` once an instructor cancelled the run (``scoring_control``)."""
+    if ScoringRun.objects.filter(pk=run.pk, status=ScoringRun.Status.CANCELLED).exists():
+        raise ScoringCancelled
 
 
 def scoring_run(*, run_id: int) -> ScoringRun:
@@ -192,9 +203,12 @@ def scoring_run(*, run_id: int) -> ScoringRun:
     try:
         _score_missing_folds(run)
         _finish(run)
+    except ScoringCancelled:
+        logger.info("Scoring run %s was cancelled; its finished folds are kept", run_id)
     except Exception as error:
         logger.exception("Scoring run %s failed", run_id)
-        job_fail(run, error)
+        if not ScoringRun.objects.filter(pk=run_id, status=ScoringRun.Status.CANCELLED).exists():
+            job_fail(run, error)
     return ScoringRun.objects.get(pk=run_id)
 
 
@@ -212,6 +226,7 @@ def _score_missing_folds(run: ScoringRun) -> None:
     runner = FoldRunner(run.base_checkpoint, examples, config)  # frozen-layer cache built once per run
     position = {q.pk: index for index, q in enumerate(questions)}
     for trial, fold in missing:
+        _stop_if_cancelled(run)
         train_index = [position[pk] for pk, f in fold_of[trial].items() if f != fold]
         test_index = [position[pk] for pk, f in fold_of[trial].items() if f == fold]
         started = time.monotonic()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from collector import validation_views, views
+from collector import scoring_control_views, validation_views, views
 from courses import student_password_views
 from courses import views as course_views
 
@@ -16,6 +16,8 @@ urlpatterns = [
     path("rounds/<int:round_id>/write/", views.round_write, name="round_write"),
     path("rounds/<int:round_id>/settings/", views.round_settings_edit, name="round_settings"),
     path("rounds/<int:round_id>/scoring/", views.round_scoring_start, name="round_scoring_start"),
+    path("scoring/runs/<int:run_id>/cancel/", scoring_control_views.scoring_run_cancel, name="scoring_run_cancel"),
+    path("scoring/runs/<int:run_id>/resume/", scoring_control_views.scoring_run_resume, name="scoring_run_resume"),
     path("rounds/<int:round_id>/train/", views.round_model_train, name="round_model_train"),
     path("rounds/<int:round_id>/grades.csv", views.round_grades_download, name="round_grades_download"),
     # Question quality: blind validation, the owner's review, appeals, the report and the coach's model.

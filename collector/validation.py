@@ -11,6 +11,9 @@ from django.core.exceptions import ValidationError
 from collector.models import NUM_CHOICES
 from mlcore.configs import CATEGORIES
 
+# Completions are labelled A-D on every page, so messages name them so too.
+LETTERS = "ABCD"
+
 
 @dataclass(frozen=True)
 class CleanQuestion:
@@ -40,7 +43,7 @@ def _clean_choices(choices: Any) -> tuple[str, ...]:
     for position, choice in enumerate(choices):
         try:
             cleaned.append(
-                _clean_text(choice, label=f"Completion {position + 1}", limit=settings.STUMPER_MAX_CHOICE_CHARS)
+                _clean_text(choice, label=f"Completion {LETTERS[position]}", limit=settings.STUMPER_MAX_CHOICE_CHARS)
             )
         except ValidationError as error:
             errors[f"choice_{position}"] = error.messages
@@ -51,7 +54,7 @@ def _clean_choices(choices: Any) -> tuple[str, ...]:
         key = " ".join(choice.casefold().split())
         if key in seen:
             raise ValidationError(
-                {f"choice_{position}": f"Completion {position + 1} repeats completion {seen[key] + 1}."}
+                {f"choice_{position}": f"Completion {LETTERS[position]} repeats completion {LETTERS[seen[key]]}."}
             )
         seen[key] = position
     return tuple(cleaned)

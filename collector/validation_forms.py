@@ -6,8 +6,8 @@ and the API give the same messages.
 from django import forms
 from django.conf import settings
 
-from collector.forms import CHOICE_FIELDS, LETTERS
-from collector.models import CATEGORY_CHOICES, NUM_CHOICES, PeerValidation, Question, Round, Validation
+from collector.forms import CHOICE_FIELDS
+from collector.models import CATEGORY_CHOICES, LETTERS, NUM_CHOICES, PeerValidation, Question, Round, Validation
 from collector.validation_selectors import BlindQuestion
 from collector.validation_services import MAX_APPEAL_CHARS, MAX_COMMENT_CHARS, MAX_REASON_CHARS
 from core.forms import ServiceErrorsMixin

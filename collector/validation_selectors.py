@@ -12,14 +12,13 @@ from django.db.models import Count, Prefetch, QuerySet
 
 from accounts.models import User
 from collector import coach, duplicates, selectors
-from collector.models import NUM_CHOICES, Appeal, Prediction, Question, QuestionStatus, Round, Validation
+from collector.models import LETTERS, NUM_CHOICES, Appeal, Prediction, Question, QuestionStatus, Round, Validation
 from core.exceptions import AccessError
 from courses.models import Enrollment
 from courses.selectors import courses_managed_by, user_manages_course
 from mlcore.stats.agreement import fleiss_kappa, pairwise_cohen_kappa, rating_counts
 from mlcore.stats.human_accuracy import human_accuracy
 
-LETTERS = "ABCD"
 TOKEN_SALT = "collector.validation"
 MIN_SHARED_FOR_KAPPA = 5
 
@@ -192,7 +191,7 @@ class ValidatorAnswer:
 
 def validation_answers(*, round_: Round | None = None, question_ids=None) -> list[ValidatorAnswer]:
     """Every validation as a plain record, by question then time; the evaluation app reads these
-    for human accuracy per category (README, "Question quality")."""
+    for human accuracy per category (docs/quality.md)."""
     validations = Validation.objects.select_related("question").order_by("question_id", "created_at", "id")
     if round_ is not None:
         validations = validations.filter(question__round=round_)

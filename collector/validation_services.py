@@ -26,6 +26,7 @@ from django.utils import timezone
 from accounts.models import User
 from collector import coach, duplicates
 from collector.models import (
+    LETTERS,
     NUM_CHOICES,
     Appeal,
     CVPrediction,
@@ -39,7 +40,7 @@ from collector.models import (
 )
 from collector.signals import credit_changed
 from collector.validation import clean_question
-from collector.validation_selectors import LETTERS, TOKEN_SALT, check_may_validate, display_order
+from collector.validation_selectors import TOKEN_SALT, check_may_validate, display_order
 from core.exceptions import AccessError
 from core.jobs import job_enqueue
 from courses.selectors import user_manages_course

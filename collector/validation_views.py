@@ -21,12 +21,12 @@ from collector.validation import first_message
 from collector.validation_forms import (
     AppealDecisionForm,
     AppealForm,
-    QualitySettingsForm,
     QuestionEditForm,
     ReviewDecisionForm,
     ReviewFilterForm,
     ValidationForm,
 )
+from core.charts import chart_view
 
 REVIEW_PAGE_SIZE = 20
 SKIP_SESSION_KEY = "validation_skip"
@@ -179,24 +179,17 @@ def appeal_decide(request: HttpRequest, appeal_id: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_safe
 def round_quality(request: HttpRequest, round_id: int) -> HttpResponse:
-    """The round's quality report (accuracy, agreement, validators, coach) and its settings."""
+    """The round's quality report (accuracy, agreement, validators, coach); its settings are on
+    the round settings page with all the others."""
     round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
-    form = QualitySettingsForm.for_round(round_, request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            validation_services.round_quality_settings_update(round_=round_, **form.cleaned_data)
-        except ValidationError as error:
-            form.add_service_errors(error)
-        else:
-            messages.success(request, "Quality settings saved; authors see the coach's new settings when they reconnect.")
-            return redirect("collector:round_quality", round_id=round_.pk)
     report = validation_selectors.round_quality_report(round_=round_)
     context = {
-        "round": round_, "report": report, "form": form, "notes": coach.coach_notes(round_=round_),
-        "accuracy_chart": accuracy_chart(report), "workload_chart": workload_chart(report),
-        "coach_chart": coach_chart(report),
+        "round": round_, "report": report, "notes": coach.coach_notes(round_=round_),
+        **{f"{name}_chart": chart_view(f"{name}-chart", chart) if chart else None
+           for name, chart in (("accuracy", accuracy_chart(report)), ("workload", workload_chart(report)),
+                               ("coach", coach_chart(report)))},
     }
     return render(request, "collector/round_quality.html", context)
 

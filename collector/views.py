@@ -17,6 +17,7 @@ from django.views.decorators.http import (
 
 from accounts.roles import not_for_crowdworkers
 from collector import grades, round_settings, scoring, selectors, services, training_jobs, worker_hardware
+from collector.author_selectors import author_round_tally
 from collector.forms import (
     GradesExportForm,
     ModelTrainForm,
@@ -35,12 +36,15 @@ from collector.presentation import (
     submit_message,
     training_job_payload,
 )
+from collector.round_settings_all import round_settings_save
+from collector.scoring_control_views import SCORING_TAG, back_to_scoring
 from collector.validation import first_message
+from collector.validation_forms import QualitySettingsForm
 from courses.selectors import course_enrollments, course_for_manager
 from modelhub.selectors import live_model_choices, model_version_get
 
 DASHBOARD_PAGE_SIZE = 25
-ROUND_TABLE_PAGE_SIZE = 50
+ROUND_TABLE_PAGE_SIZE = 25
 
 
 @require_safe
@@ -50,7 +54,7 @@ def home(request: HttpRequest) -> HttpResponse:
     if not user.is_authenticated:
         return redirect("accounts:login")
     if user.is_instructor:
-        return redirect("collector:course_list")
+        return redirect("inbox:inbox")
     if user.is_student:
         return redirect("collector:dashboard")
     return redirect("collector:crowd_home")
@@ -97,7 +101,8 @@ def round_write(request: HttpRequest, round_id: int) -> HttpResponse:
             # The extra tag tells author.js that the saved draft can be forgotten.
             messages.success(request, submit_message(question), extra_tags="question-saved")
             return redirect("collector:round_write", round_id=round_.pk)
-    context = {"round": round_, "form": form, "live_model": round_.live_model}
+    context = {"round": round_, "form": form, "live_model": round_.live_model,
+               "tally": author_round_tally(user=request.user, round_=round_)}
     return render(request, "collector/round_write.html", context)
 
 
@@ -153,7 +158,6 @@ def _round_choices(round_: Round) -> list[tuple[int, str]]:
 
 
 def _back_to_round(round_: Round) -> HttpResponse:
-    # No "#scoring" anchor: the flash message is at the top of the page and must be seen.
     return redirect("collector:round_detail", round_id=round_.pk)
 
 
@@ -171,22 +175,23 @@ def _form_errors(form) -> str:
 def round_scoring_start(request: HttpRequest, round_id: int) -> HttpResponse:
     """Queue cross-validation scoring or the answer-only baseline of the round."""
     round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
+    # The page opens at the scoring section again, its message there beside the progress bar.
     form = ScoringStartForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Scoring not started. {_form_errors(form)}")
-        return _back_to_round(round_)
+        messages.error(request, f"Scoring not started. {_form_errors(form)}", extra_tags=SCORING_TAG)
+        return back_to_scoring(round_.pk)
     try:
         run = scoring.scoring_start(round_=round_, user=request.user, **form.cleaned_data)
     except scoring.ScoringRefused as error:
-        messages.error(request, error.message)
+        messages.error(request, error.message, extra_tags=SCORING_TAG)
     except ValidationError as error:
-        messages.error(request, f"Scoring not started. {first_message(error)}")
+        messages.error(request, f"Scoring not started. {first_message(error)}", extra_tags=SCORING_TAG)
     else:
         messages.success(
             request, f"{run.get_kind_display()} run {run.pk} of {run.folds} folds queued; a worker will run it. "
-            "Its progress shows below."
+            "Its progress shows below.", extra_tags=SCORING_TAG,
         )
-    return _back_to_round(round_)
+    return back_to_scoring(round_.pk)
 
 
 @login_required
@@ -245,16 +250,22 @@ def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
         "live_model": round_.live_model_id, **round_settings.round_scoring_settings(round_=round_),
     }
     form = RoundSettingsForm(request.POST or None, initial=initial, model_choices=choices)
-    if request.method == "POST" and form.is_valid():
+    # Validation and coach settings are part of the same form; a client that leaves them out keeps them.
+    quality_posted = request.method == "POST" and "validations_required" in request.POST
+    quality = QualitySettingsForm.for_round(round_, request.POST if quality_posted else None)
+    if request.method == "POST" and form.is_valid() and (not quality_posted or quality.is_valid()):
         kwargs = form.service_kwargs()
         try:
-            round_settings.round_update(round_=round_, **{**kwargs, "live_model": model_version_get(
-                model_id=kwargs["live_model"])})
+            round_settings_save(round_=round_, **{**kwargs, "live_model": model_version_get(
+                model_id=kwargs["live_model"])}, quality=quality.cleaned_data if quality_posted else None)
         except ValidationError as error:
-            form.add_service_errors(error)
+            on_quality = quality_posted and set(getattr(error, "error_dict", {})) & set(quality.fields)
+            (quality if on_quality else form).add_service_errors(error)
         else:
-            messages.success(request, "Round settings saved. New scoring settings apply to the next scoring run.")
+            messages.success(request, "Round settings saved. New scoring settings apply to the next scoring run; "
+                             "authors see new coach settings when they reconnect.")
             return _back_to_round(round_)
     note = worker_hardware.precision_note(setting=round_settings.round_scoring_settings(round_=round_)["bf16"],
                                           reports=worker_hardware.worker_hardware_latest())
-    return render(request, "collector/round_settings.html", {"round": round_, "form": form, "precision": note})
+    return render(request, "collector/round_settings.html",
+                  {"round": round_, "form": form, "quality": quality, "precision": note})

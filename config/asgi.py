@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.library_logging import quiet_model_loading_as_configured  # noqa: E402
 from config.preload import preload_in_background  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
@@ -34,6 +35,7 @@ class PreloadModels:
     async def __call__(self, scope, receive, send):
         if not self.started:
             self.started = True
+            quiet_model_loading_as_configured()
             if settings.STUMPER_PRELOAD_MODELS:
                 preload_in_background()
         if scope["type"] == "lifespan":

@@ -2,7 +2,7 @@
 import os
 
 from celery import Celery
-from celery.signals import worker_ready
+from celery.signals import celeryd_after_setup, worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -18,6 +18,15 @@ def _ensure_broker_folders(sender: Celery, **kwargs) -> None:
     for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
         if options.get(key):
             os.makedirs(options[key], exist_ok=True)
+
+
+@celeryd_after_setup.connect
+@worker_process_init.connect
+def _quiet_model_loading(**kwargs) -> None:
+    """No weight-loading progress bars or load reports in the worker's log at INFO (config/library_logging.py)."""
+    from config.library_logging import quiet_model_loading_as_configured
+
+    quiet_model_loading_as_configured()
 
 
 @worker_ready.connect

@@ -63,6 +63,25 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class ExpectedErrorFilter(logging.Filter):
+    """An expected refusal (403 ``PermissionDenied``, 404 ``Http404``) is one line, not a traceback.
+
+    Django logs these responses with the exception attached, so every 403 a student gets for
+    opening an instructor's page would print a stack trace. The reason is kept on the line.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from django.core.exceptions import PermissionDenied
+        from django.http import Http404
+
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, PermissionDenied | Http404):
+            reason = str(error)
+            record.msg, record.args = record.getMessage() + (f" ({reason})" if reason else ""), ()
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
 def logging_settings(*, level: str = "INFO", log_format: str = "plain") -> dict:
     """The ``LOGGING`` dict of the settings: one stderr handler at ``level`` in ``log_format``.
 
@@ -74,7 +93,10 @@ def logging_settings(*, level: str = "INFO", log_format: str = "plain") -> dict:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"request_id": {"()": "config.logging.RequestIdFilter"}},
+        "filters": {
+            "request_id": {"()": "config.logging.RequestIdFilter"},
+            "expected_errors": {"()": "config.logging.ExpectedErrorFilter"},
+        },
         "formatters": {
             "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
             "json": {
@@ -89,7 +111,7 @@ def logging_settings(*, level: str = "INFO", log_format: str = "plain") -> dict:
                 "stream": "ext://sys.stderr",
                 "level": level,
                 "formatter": log_format,
-                "filters": ["request_id"],
+                "filters": ["request_id", "expected_errors"],
             }
         },
         "root": {"handlers": ["console"], "level": level},

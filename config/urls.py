@@ -29,5 +29,6 @@ urlpatterns = [
     path("lti/", include("lti.urls")),
     path("annotation/", include("annotation.urls")),
     path("evaluation/", include("evaluation.urls")),
+    path("inbox/", include("inbox.urls")),
     path("", include("collector.urls")),
 ]

@@ -17,8 +17,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.exceptions import AccessError
+from core.exceptions import AccessError, ImportFailed
 
+# An import's problems shown in an API error, at most.
+MAX_ERRORS_SHOWN = 100
 # Ids and counts beyond a 64-bit integer can't be looked up; reject them as input errors.
 MAX_ID = 2**63 - 1
 
@@ -90,3 +92,16 @@ def file_response(content: str, *, content_type: str, filename: str) -> HttpResp
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def import_error(error: ImportFailed) -> serializers.ValidationError:
+    """A failed import as the ``file`` field's errors: every problem with its line or JSON path."""
+    return serializers.ValidationError({"file": import_messages(error.errors)})
+
+
+def import_messages(errors) -> list[str]:
+    """An import's problems, one message each (``line 3: ...``), the first ``MAX_ERRORS_SHOWN``."""
+    shown = [f"line {line}: {message}" if isinstance(line, int) else f"{line}: {message}"
+             for line, message in errors[:MAX_ERRORS_SHOWN]]
+    more = len(errors) - len(shown)
+    return [*shown, *([f"... and {more} more"] if more > 0 else []), "Nothing was imported."]

@@ -4,6 +4,7 @@ from django.db import transaction
 
 from accounts.models import User
 from accounts.services import user_create
+from accounts.user_checks import user_create_errors
 from core.exceptions import AccessError
 from courses.models import Course, Enrollment
 
@@ -35,11 +36,21 @@ def course_join(*, user: User, join_code: str) -> Enrollment:
     return enrollment
 
 
+def student_register_errors(*, username: str, password: str, join_code: str, email: str = "") -> dict[str, list[str]]:
+    """Every reason a sign-up would be refused, by field (empty: it would pass), so the form
+    shows them all at once instead of one per attempt."""
+    errors = user_create_errors(username=username, password=password, email=email, role=User.Role.STUDENT)
+    if not Course.objects.filter(join_code=(join_code or "").strip().upper()).exists():
+        errors["join_code"] = [UNKNOWN_CODE]
+    return errors
+
+
 @transaction.atomic
 def student_register(*, username: str, password: str, join_code: str, email: str = "") -> User:
     """Sign a student up and enrol them, or do neither."""
-    if not Course.objects.filter(join_code=(join_code or "").strip().upper()).exists():
-        raise ValidationError({"join_code": UNKNOWN_CODE})
+    errors = student_register_errors(username=username, password=password, join_code=join_code, email=email)
+    if errors:
+        raise ValidationError(errors)
     user = user_create(username=username, password=password, email=email, role=User.Role.STUDENT)
     course_join(user=user, join_code=join_code)
     return user

@@ -61,4 +61,11 @@ def signup_sync(request: HttpRequest) -> HttpResponse:
             # Only ModelBackend is configured, but naming it keeps login() working if more are added.
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("home")
+    elif request.method == "POST":
+        # All the problems at once: the join code, the name and the password too, not only the form's own.
+        post = request.POST
+        form.add_service_errors(services.student_register_errors(
+            username=post.get("username", ""), password=post.get("password1", ""),
+            join_code=post.get("join_code", ""), email=post.get("email", ""),
+        ), only_new=True)
     return render(request, "accounts/signup.html", {"form": form})

@@ -127,6 +127,7 @@ def selectional_section(probe: SelectionalProbe, *, source: str = "") -> dict:
         tables={"recall": table("Recall per gender", ["gender", "gold names", "found", "recall", "ci95_low",
                                                       "ci95_high"], rows)},
         charts={"recall": {"kind": "bar", "title": "Recall of gold names per gender", "format": "percent", "max": 1,
+                           "x_label": "share of gold names found", "y_label": "Gender", "value_label": "recall",
                            "items": [{"label": g, "value": p["recall"][g]} for g in p["groups"]]}},
     )
 
@@ -261,6 +262,7 @@ def retrieval_section(result: RetrievalProbeResult, *, source: str = "") -> dict
         tables["reader"] = table("The reader's best answer per question", ["occupation", "answer", "gender"],
                                  [[a["occupation"], a["answer"], a["group"]] for a in r["answers"]])
     chart = {"kind": "diverging_bar", "format": "int", "negative_label": "more men", "positive_label": "more women",
+             "x_label": "passages about women − passages about men", "y_label": "Occupation",
              "title": f"Gender disparity per occupation in the top {p['k']} passages (female − male)",
              "items": _figure_items(occupations)}
     return section(RETRIEVAL_TITLE, summary=summary, tables=tables, charts={"disparity": chart},

@@ -16,3 +16,23 @@ urlpatterns = [
     path("runs/<int:run_id>/sections/<slug:section>/tables/<slug:table>/", apis.EvaluationRunTableCsvApi.as_view(),
          name="run_table_csv"),
 ]
+
+# Leaderboards and vMER (evaluation/leaderboard_apis.py).
+from evaluation import leaderboard_apis  # noqa: E402
+
+urlpatterns += [
+    path("rounds/<int:round_id>/leaderboard/", leaderboard_apis.RoundLeaderboardApi.as_view(), name="round_leaderboard"),
+    path("rounds/<int:round_id>/leaderboard/csv/", leaderboard_apis.RoundLeaderboardCsvApi.as_view(),
+         name="round_leaderboard_csv"),
+    path("rounds/<int:round_id>/leaderboard/evaluate/", leaderboard_apis.RoundModelEvaluationStartApi.as_view(),
+         name="round_model_evaluation_start"),
+    path("projects/<int:project_id>/leaderboard/", leaderboard_apis.ProjectLeaderboardApi.as_view(),
+         name="project_leaderboard"),
+    path("projects/<int:project_id>/leaderboard/csv/", leaderboard_apis.ProjectLeaderboardCsvApi.as_view(),
+         name="project_leaderboard_csv"),
+    path("projects/<int:project_id>/leaderboard/evaluate/", leaderboard_apis.ProjectModelEvaluationStartApi.as_view(),
+         name="project_model_evaluation_start"),
+    path("model-evaluations/<int:evaluation_id>/", leaderboard_apis.ModelEvaluationDetailApi.as_view(),
+         name="model_evaluation_detail"),
+    path("courses/<int:course_id>/vmer/", leaderboard_apis.CourseVmerApi.as_view(), name="course_vmer"),
+]

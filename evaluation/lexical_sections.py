@@ -235,8 +235,8 @@ def _strata_table(tests: list[tuple[str, dict]]) -> dict:
         for name, t in tests for s in t["strata"]
     ]
     return table(
-        "Per gold label: the stratified test compares U and N only within each row (expected_a: correct in U by "
-        "chance alone)",
+        "Per gold label: the stratified test compares U and N only within each row (E[A]: right in U by chance "
+        "alone)",
         ["predictions", "gold_label", "n_U", "n_N", "a", "expected_a", "b", "acc_U", "acc_N", "M", "K", "degenerate"],
         rows,
     )
@@ -275,8 +275,9 @@ def _figure2(balance: list[dict]) -> dict:
     ]
     return {
         "kind": "scatter",
-        "title": "Label balance of the selected features before (x) and after (y) reweighting; "
-                 "points below the diagonal improved, labelled points got worse",
+        "title": "Label balance of the selected features, before and after reweighting",
+        "subtitle": "lower is more balanced: points below the diagonal improved",
         "x_label": "label balance, uniform weights", "y_label": "label balance, reweighted", "diagonal": True,
+        "highlight_label": "got worse", "other_label": "improved or unchanged",
         "points": points,
     }

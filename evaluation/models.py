@@ -115,3 +115,7 @@ class AmbiguityDataset(models.Model):
         what = "questions" if self.kind == self.Kind.QUESTIONS else "occupations"
         script = f", {self.script} script" if self.script else ""
         return f"{self.name} ({self.items} {what}{script}, uploaded {self.created_at:%Y-%m-%d})"
+
+
+# Django registers models found in the app's models module; this one lives in its own file.
+from evaluation.leaderboard_models import ModelEvaluation  # noqa: E402, F401

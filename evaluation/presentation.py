@@ -13,8 +13,10 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from evaluation.charts import ChartError, render_chart
+from core.charts import ChartError, ChartView, chart_view
 from evaluation.models import EvaluationRun
+from evaluation.report_format import Column, column, format_summary, format_table, shown_columns
+from evaluation.report_meaning import section_meaning
 
 SECTION_ORDER = ("overview", "codah", "squad", "lexical", "ambiguity_selectional", "ambiguity_retrieval")
 PREVIEW_ROWS = 25
@@ -62,7 +64,7 @@ def run_payload(run: EvaluationRun) -> dict:
 class TableView:
     name: str
     title: str
-    columns: list
+    columns: list[Column]  # plain name and formula of each stored column
     rows: list
     total_rows: int
     csv_url: str
@@ -75,9 +77,10 @@ class SectionView:
     title: str
     available: bool
     note: str
-    summary: list[tuple[str, str]]
+    meaning: str  # "what this means", one sentence
+    summary: list[tuple[Column, str]]
     tables: list[TableView]
-    charts: dict[str, SafeString]
+    charts: dict[str, ChartView | str]
     partial: str | None
     data: dict
 
@@ -126,21 +129,23 @@ def _partial(name: str) -> str | None:
     return template
 
 
-def _charts(value: dict) -> dict[str, SafeString]:
-    charts = {}
+def _charts(section: str, value: dict) -> dict[str, ChartView | str]:
+    """Each chart's view, or the sentence saying why it cannot be drawn."""
+    charts: dict[str, ChartView | str] = {}
     for name, chart in (value.get("charts") or {}).items():
         try:
-            charts[name] = mark_safe(render_chart(chart))  # render_chart escapes every text it draws
+            charts[name] = chart_view(f"chart-{section}-{name}", chart)
         except ChartError as error:
-            charts[name] = mark_safe(f'<p class="notice notice-error">Chart “{name}” cannot be drawn: {error}</p>')
+            charts[name] = f"Chart “{name}” cannot be drawn: {error}"
     return charts
 
 
 def section_view(run: EvaluationRun, name: str, value: dict) -> SectionView:
     tables = [
         TableView(
-            name=table_name, title=item.get("title") or _label(table_name), columns=item["columns"],
-            rows=[[format_value(cell) for cell in row] for row in item["rows"][:PREVIEW_ROWS]],
+            name=table_name, title=item.get("title") or _label(table_name),
+            columns=[column(item["columns"][i]) for i in shown_columns(item["columns"])],
+            rows=format_table(item["columns"], item["rows"][:PREVIEW_ROWS]),
             total_rows=len(item["rows"]),
             csv_url=reverse("evaluation:run_table_csv", args=[run.pk, name, table_name]),
             help=weights_export_help(run) if (name, table_name) == ("lexical", "weights") else "",
@@ -149,9 +154,9 @@ def section_view(run: EvaluationRun, name: str, value: dict) -> SectionView:
     ]
     return SectionView(
         name=name, title=value.get("title") or _label(name), available=bool(value.get("available", True)),
-        note=value.get("note") or "",
-        summary=[(_label(key), format_value(item)) for key, item in (value.get("summary") or {}).items()],
-        tables=tables, charts=_charts(value), partial=_partial(name) if name.startswith("ambiguity") else None,
+        note=value.get("note") or "", meaning=section_meaning(name, value),
+        summary=format_summary(value.get("summary") or {}),
+        tables=tables, charts=_charts(name, value), partial=_partial(name) if name.startswith("ambiguity") else None,
         data=value,
     )
 

@@ -119,6 +119,7 @@ def _squad(inputs: ProjectReportInputs) -> dict:
         rows,
     )
     chart = {"kind": "grouped_bar", "title": f"EM and F1 per split ({normalizers[0]} normalizer)", "format": "percent",
+             "x_label": "score", "y_label": "Split", "value_label": "score",
              "max": 1.0, "groups": chart_groups, "series": [{"name": k, "values": v} for k, v in series.items()]}
     overall = rows[0]
     summary = {"exact": overall[2], "f1": overall[3], "HasAns_f1": overall[5], "NoAns_f1": overall[7],

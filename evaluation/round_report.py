@@ -185,10 +185,12 @@ def _codah(inputs: RoundReportInputs) -> dict:
     human_note = ("Human accuracy: not yet measured. It appears here once questions have been blind-validated."
                   if not tallies["all questions"].human else "")
     charts = {
-        "categories": {"kind": "bar", "title": "Questions per category", "format": "int",
+        "categories": {"kind": "bar", "title": "Questions per category", "format": "int", "x_label": "questions",
+                       "y_label": "Category", "value_label": "questions",
                        "items": [{"label": c, "value": tallies[c].n} for c in order]},
         "accuracy": {
             "kind": "grouped_bar", "title": "Accuracy per category (dashed line: 25% chance)", "format": "percent",
+            "x_label": "accuracy", "y_label": "Category", "value_label": "accuracy",
             "max": 1.0, "reference": {"value": CHANCE, "label": "chance"},
             "groups": [*order, "all questions"],
             "series": [{"name": name, "values": [_mean(getattr(tallies[c], attr)) for c in [*order, "all questions"]]}

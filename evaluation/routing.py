@@ -2,7 +2,9 @@
 from django.urls import path
 
 from evaluation.consumers import EvaluationProgressConsumer
+from evaluation.leaderboard_consumers import ModelEvaluationProgressConsumer
 
 websocket_urlpatterns = [
     path("ws/evaluation/runs/<int:run_id>/", EvaluationProgressConsumer.as_asgi()),
+    path("ws/evaluation/model-evaluations/<int:evaluation_id>/", ModelEvaluationProgressConsumer.as_asgi()),
 ]

@@ -8,7 +8,7 @@ A section is plain JSON::
      "charts": {name: {"kind": "bar" | "grouped_bar" | "scatter" | "diverging_bar", ...}}}
 
 Because every table has the same shape, one view downloads any table as CSV and one chart
-renderer (``evaluation/charts.py``) draws any chart; the ambiguity probes
+renderer (``core/charts.py``) draws any chart; the ambiguity probes
 (``evaluation/ambiguity_services.py``) return sections in this layout too.
 """
 from __future__ import annotations

@@ -15,3 +15,25 @@ urlpatterns = [
     path("runs/<int:run_id>/sections/<slug:section>/tables/<slug:table>.csv", views.run_table_csv,
          name="run_table_csv"),
 ]
+
+# Leaderboards and vMER (evaluation/leaderboard_views.py).
+from evaluation import leaderboard_views  # noqa: E402
+
+urlpatterns += [
+    path("rounds/<int:round_id>/leaderboard/", leaderboard_views.round_leaderboard, name="round_leaderboard"),
+    path("rounds/<int:round_id>/leaderboard/evaluate/", leaderboard_views.round_leaderboard_evaluate,
+         name="round_leaderboard_evaluate"),
+    path("rounds/<int:round_id>/leaderboard.csv", leaderboard_views.round_leaderboard_csv,
+         name="round_leaderboard_csv"),
+    path("rounds/<int:round_id>/leaderboard.json", leaderboard_views.round_leaderboard_json,
+         name="round_leaderboard_json"),
+    path("projects/<int:project_id>/leaderboard/", leaderboard_views.project_leaderboard, name="project_leaderboard"),
+    path("projects/<int:project_id>/leaderboard/evaluate/", leaderboard_views.project_leaderboard_evaluate,
+         name="project_leaderboard_evaluate"),
+    path("projects/<int:project_id>/leaderboard.csv", leaderboard_views.project_leaderboard_csv,
+         name="project_leaderboard_csv"),
+    path("projects/<int:project_id>/leaderboard.json", leaderboard_views.project_leaderboard_json,
+         name="project_leaderboard_json"),
+    path("model-evaluations/<int:evaluation_id>.json", leaderboard_views.model_evaluation_json,
+         name="model_evaluation_json"),
+]

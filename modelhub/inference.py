@@ -29,7 +29,7 @@ from mlcore.configs import MCExample, MCPrediction, ScorerKind, ScorerSpec
 from mlcore.models.inference_cache import shared_cache
 from mlcore.models.loading import set_torch_threads
 from mlcore.models.qa import QAExample, QAPrediction, QASpec, load_qa_model, qa_model_loaded
-from mlcore.models.scorer_cache import load_scorer, scorer_loaded
+from mlcore.models.scorer_cache import load_scorer, scorer_loaded  # torch only with the first model
 from mlcore.models.serving import DraftBatcher
 from modelhub.models import ModelVersion
 from modelhub.selectors import model_version_get

@@ -58,7 +58,7 @@ ensure_env_file() {
         log "Writing .env with a new random SECRET_KEY"
         local key
         key="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(50))')"
-        (umask 077 && printf '# Written by scripts/start.sh; see README.md "Configuration".\nSECRET_KEY=%s\nDEBUG=true\n' "$key" >"$ROOT/.env")
+        (umask 077 && printf '# Written by scripts/start.sh; see docs/configuration.md.\nSECRET_KEY=%s\nDEBUG=true\n' "$key" >"$ROOT/.env")
     fi
 }
 

@@ -61,7 +61,7 @@ log "Starting the web server on port $PORT (log: var/log/web.log)"
 "$VENV/bin/daphne" -b 127.0.0.1 -p "$PORT" config.asgi:application >>var/log/web.log 2>&1 &
 WEB_PID=$!
 log "Starting the Celery worker (log: var/log/worker.log)"
-# One worker serves every queue here; scaled out, each queue gets workers of its own (README).
+# One worker serves every queue here; scaled out, each queue gets workers of its own (docs/production.md).
 "$VENV/bin/celery" -A config worker -l info --pool=threads --concurrency=2 -Q default,training,inference \
     >>var/log/worker.log 2>&1 &
 WORKER_PID=$!

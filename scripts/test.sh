@@ -91,6 +91,26 @@ run_check() {
 run_check "ruff (style)" "$PY" -m ruff check .
 run_check "mypy --strict on mlcore (mypy.ini)" "$PY" -m mypy
 run_check "lint-imports (the layers of docs/architecture.md, .importlinter)" "$(dirname "$PY")/lint-imports" --no-cache
+# The docs site (mkdocs.yml): --strict turns a broken link between pages into a failure;
+# tests/test_docs_links.py checks the README's links.
+DOCS_SITE="$(mktemp -d)"
+run_check "docs (mkdocs build --strict)" env NO_MKDOCS_2_WARNING=1 "$PY" -m mkdocs build --strict --quiet --site-dir "$DOCS_SITE"
+rm -rf "$DOCS_SITE"
+
+# ESLint on static/js (eslint.config.js), with the versions of package-lock.json: a fresh clone gets
+# them with `npm ci`. Without npm the check is skipped, except under CI=true where that fails the run.
+eslint_check() {
+    if [ ! -x node_modules/.bin/eslint ]; then
+        npm ci --no-audit --no-fund --loglevel=error || return 1
+    fi
+    node_modules/.bin/eslint --max-warnings=0 static/js scripts eslint.config.js
+}
+if command -v npm >/dev/null 2>&1 || [ "${CI:-}" = "true" ]; then
+    run_check "ESLint (static/js)" eslint_check
+else
+    printf '\n==> check: ESLint (static/js) SKIPPED: npm is not installed (install Node.js to lint the JavaScript)\n'
+    CHECKS+=("ESLint SKIPPED (no npm)")
+fi
 
 if run_pass "embedded (SQLite + in-memory channel layer + filesystem broker)" \
         -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL; then

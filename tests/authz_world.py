@@ -77,7 +77,7 @@ class World:
     a discarded paragraph and an open flag from the second pass."""
 
     def __init__(self, open_round, student, instructor, other_instructor, crowdworker):
-        from evaluation.models import EvaluationRun
+        from evaluation.models import EvaluationRun, ModelEvaluation
 
         self.round, self.course = open_round, open_round.course
         other_course = course_create(owner=other_instructor, name="Course B")
@@ -90,6 +90,8 @@ class World:
         self.scoring_run = finished_scoring_run(open_round, {self.question.pk: [True]})
         self.training_job = TrainingJob.objects.create(round=open_round, name="matrix-job", status="failed")
         self.evaluation_run = EvaluationRun.objects.create(target="round", round=open_round, status="done")
+        self.model_evaluation = ModelEvaluation.objects.create(
+            target="round", round=open_round, model_version=open_round.live_model, status="done", snapshot_id="0" * 64)
         self._annotation(instructor, crowdworker)
 
     def _annotation(self, instructor, crowdworker) -> None:

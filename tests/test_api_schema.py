@@ -129,3 +129,4 @@ def test_browsable_docs_render_without_a_cdn(client, page):
     html = response.content.decode()
     assert "/api/schema/" in html
     assert "cdn.jsdelivr" not in html and "unpkg.com" not in html  # served from drf-spectacular-sidecar
+    assert "fonts.googleapis" not in html and "fonts.gstatic" not in html  # system fonts (templates/drf_spectacular)

@@ -131,7 +131,7 @@ class ValidationEndToEndTests(BrowserTestCase):
 
         # The quality report draws its charts.
         prof.goto(self.url("collector:round_quality", self.round.pk))
-        assert prof.locator("svg[role=img]").count() >= 2
+        prof.locator(".vl-chart[data-vl-state=drawn] svg").nth(1).wait_for()
         prof.screenshot(path="/tmp/stumper-quality.png", full_page=True)
         assert prof.get_by_test_id("status-accepted").inner_text() == "1"
         assert self.console_errors == []

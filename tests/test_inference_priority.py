@@ -27,7 +27,8 @@ def test_submissions_are_routed_below_the_draft_batches() -> None:
 def test_through_redis_a_draft_batch_sent_after_submissions_is_taken_first() -> None:
     import redis
 
-    from modelhub.tasks import predict_drafts_task, prediction_compute_task
+    from collector.tasks import prediction_compute_task
+    from modelhub.tasks import predict_drafts_task
     from tests.faults import celery_broker
 
     client = redis.Redis.from_url(settings.REDIS_URL)

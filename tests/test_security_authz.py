@@ -72,6 +72,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "collector:crowd_home": page("GET", student=REDIRECT, other_student=REDIRECT, crowd=REDIRECT, instructor=REDIRECT,
                                  other_instructor=REDIRECT),  # now forwards to the annotation task list
     "collector:course_list": INSTRUCTORS,
+    "inbox:inbox": INSTRUCTORS,
     "collector:course_detail": manager_page(),
     # The world's student has no email: past the access check the instructor is told so.
     "collector:student_password_reset": manager_page("POST", ok=REFUSED),
@@ -81,6 +82,9 @@ HTTP_MATRIX: dict[str, Row] = {
     # Empty forms: past the access check, the instructor is sent back with the form's error.
     "collector:round_scoring_start": manager_page("POST", ok=REFUSED),
     "collector:round_model_train": manager_page("POST", ok=REFUSED),
+    # The world's run is done: past the access check, cancelling or resuming it is refused.
+    "collector:scoring_run_cancel": manager_page("POST", ok=REFUSED),
+    "collector:scoring_run_resume": manager_page("POST", ok=REFUSED),
     "collector:round_grades_download": manager_page(),
     "collector:round_quality": manager_page(),
     "collector:round_answer_only_model": manager_page("POST", ok=REFUSED),
@@ -120,6 +124,8 @@ HTTP_MATRIX: dict[str, Row] = {
     "api:scoring_start": manager_api("POST", ok=409),  # one question is too few to score; access passed
     "api:scoring_run_list": manager_api(),
     "api:scoring_run_detail": manager_api(),
+    "api:scoring_run_cancel": manager_api("POST", ok=409),  # the run is done; access passed
+    "api:scoring_run_resume": manager_api("POST", ok=409),
     "api:training_start": manager_api("POST", ok=201),
     "api:training_job_list": manager_api(),
     "api:training_job_detail": manager_api(),
@@ -145,6 +151,25 @@ HTTP_MATRIX: dict[str, Row] = {
     "evaluation:project_release": manager_page(ok=REFUSED),
     "evaluation_api:round_release": manager_api(ok=400),
     "evaluation_api:project_release": manager_api(ok=400),
+    # leaderboards and vMER (the world's round has no accepted question, the project no test split:
+    # a start is refused with that message, after the access check)
+    "evaluation:round_leaderboard": manager_page(),
+    "evaluation:round_leaderboard_evaluate": manager_page("POST", ok=REFUSED),
+    "evaluation:round_leaderboard_csv": manager_page(),
+    "evaluation:round_leaderboard_json": manager_page(),
+    "evaluation:project_leaderboard": manager_page(),
+    "evaluation:project_leaderboard_evaluate": manager_page("POST", ok=REFUSED),
+    "evaluation:project_leaderboard_csv": manager_page(),
+    "evaluation:project_leaderboard_json": manager_page(),
+    "evaluation:model_evaluation_json": manager_page(),
+    "evaluation_api:round_leaderboard": manager_api(),
+    "evaluation_api:round_leaderboard_csv": manager_api(),
+    "evaluation_api:round_model_evaluation_start": manager_api("POST", ok=400),
+    "evaluation_api:project_leaderboard": manager_api(),
+    "evaluation_api:project_leaderboard_csv": manager_api(),
+    "evaluation_api:project_model_evaluation_start": manager_api("POST", ok=400),
+    "evaluation_api:model_evaluation_detail": manager_api(),
+    "evaluation_api:course_vmer": manager_api(),
     # annotation (crowd projects: crowdworkers and instructors take tasks; students are for courses)
     "annotation:task_list": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
     "annotation:task_start": page("POST", student=403, other_student=403, crowd=REDIRECT, instructor=REDIRECT,
@@ -251,6 +276,10 @@ KWARGS_BY_ROUTE = {
     "evaluation:run_table_csv": {"section": "lexical", "table": "no-such-table"},
     "evaluation_api:run_table_csv": {"section": "lexical", "table": "no-such-table"},
     "api:scoring_run_detail": {"run_id": Obj("scoring_run.pk")},
+    "api:scoring_run_cancel": {"run_id": Obj("scoring_run.pk")},
+    "api:scoring_run_resume": {"run_id": Obj("scoring_run.pk")},
+    "collector:scoring_run_cancel": {"run_id": Obj("scoring_run.pk")},
+    "collector:scoring_run_resume": {"run_id": Obj("scoring_run.pk")},
     "annotation_api:question_update": {"question_id": Obj("span_question.pk")},
     "annotation_api:question_delete": {"question_id": Obj("span_question.pk")},
     "annotation:task_start": {"kind": "authoring"},
@@ -264,6 +293,7 @@ KWARGS_BY_ROUTE = {
 KWARGS_BY_NAME = {
     "course_id": "course.pk", "round_id": "round.pk", "question_id": "question.pk", "appeal_id": "appeal.pk",
     "run_id": "evaluation_run.pk", "job_id": "training_job.pk", "project_id": "project.pk",
+    "evaluation_id": "model_evaluation.pk",
     "session_id": "annotation_session.pk", "paragraph_id": "paragraph.pk", "flag_id": "flag.pk",
     "invite_id": "project_invite.pk",
 }
@@ -279,6 +309,9 @@ WS_MATRIX: dict[str, dict[str, bool]] = {
                                                          "instructor": False, "other_instructor": False},
     "ws/evaluation/runs/<int:run_id>/": {"anon": False, "student": False, "other_student": False, "crowd": False,
                                              "instructor": True, "other_instructor": False},
+    "ws/evaluation/model-evaluations/<int:evaluation_id>/": {
+        "anon": False, "student": False, "other_student": False, "crowd": False, "instructor": True,
+        "other_instructor": False},
 }
 
 

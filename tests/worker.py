@@ -31,7 +31,7 @@ def worker_environment() -> dict[str, str]:
         HF_HUB_OFFLINE="1",
     )
     folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("data_folder_in")
-    if settings.CELERY_BROKER_URL == "filesystem://" and folder:
+    if settings.CELERY_BROKER_URL.startswith("filesystem://") and folder:
         environment["STUMPER_BROKER_DIR"] = str(Path(folder).parent)
     return environment
 

@@ -10,7 +10,6 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import user_create
 from config.settings import base
-from courses.services import course_create
 
 PASSWORD = "a-long-test-password-42"
 HASH_SECONDS = 1.0
@@ -49,20 +48,6 @@ def test_a_pbkdf2_hash_signs_in_and_is_upgraded_to_argon2(client) -> None:
         stored = User.objects.get(pk=user.pk).password
         assert identify_hasher(stored).algorithm == "argon2"
         assert User.objects.get(pk=user.pk).check_password(PASSWORD)
-
-
-@pytest.mark.django_db
-def test_signup_stores_an_argon2_hash(client) -> None:
-    from collector.tests.factories import make_user
-
-    course = course_create(owner=make_user("prof", role="instructor"), name="NLP")
-    with override_settings(PASSWORD_HASHERS=base.PASSWORD_HASHERS):
-        response = client.post(reverse("accounts:signup"), {
-            "join_code": course.join_code, "username": "newbie", "email": "", "password1": PASSWORD,
-            "password2": PASSWORD})
-        assert response.status_code == 302
-        user = User.objects.get(username="newbie")
-        assert identify_hasher(user.password).algorithm == "argon2" and user.check_password(PASSWORD)
 
 
 async def _asgi(app, method: str, path: str, *, body: bytes = b"", cookie: str = "") -> tuple[float, int, list]:

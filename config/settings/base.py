@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "annotation",
     "evaluation",
     "lti",
+    "inbox",
 ]
 
 MIDDLEWARE = [
@@ -150,7 +151,10 @@ else:
 # --- Celery ------------------------------------------------------------------------------------
 BROKER_DIR = Path(env.str("STUMPER_BROKER_DIR", default=str(VAR_DIR / "broker")))
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
-if CELERY_BROKER_URL == "filesystem://":
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # The folder broker has no host; naming one keeps kombu from warning "No hostname was
+    # supplied. Reverting to default 'localhost'" on every connection of web and worker.
+    CELERY_BROKER_URL = "filesystem://localhost/"
     # Celery's filesystem transport: web and worker exchange messages through one folder.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "out"),
@@ -173,7 +177,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
 # Tasks go to a queue by the kind of machine they need, so that the inference and training
-# queues can be served by workers on GPU machines (README "Scaling out"). A worker runs the
+# queues can be served by workers on GPU machines (docs/production.md, "Scaling out"). A worker runs the
 # queues named by -Q; -Q default,training,inference (STUMPER_CELERY_QUEUES, scripts/start.sh) runs all.
 #
 # On the inference queue, live drafts go first: a submission's prediction is sent with a lower
@@ -338,6 +342,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # System fonts: the Redoc page loads nothing from outside (templates/drf_spectacular/redoc.html).
+    "REDOC_UI_SETTINGS": {"theme": {"typography": {"fontFamily": "system-ui, sans-serif",
+                                                   "headings": {"fontFamily": "system-ui, sans-serif"}}}},
     # Choice sets that share a field name ("kind", "status") get enums named after their models.
     "ENUM_NAME_OVERRIDES": {
         "ScoringRunKindEnum": "collector.models.ScoringRun.Kind",

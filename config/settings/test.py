@@ -20,7 +20,7 @@ else:
     # would otherwise prefix an already prefixed name (test_test_stumper).
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}"}
 
-if CELERY_BROKER_URL == "filesystem://" and "STUMPER_BROKER_DIR" not in os.environ:
+if CELERY_BROKER_URL.startswith("filesystem://") and "STUMPER_BROKER_DIR" not in os.environ:
     # Worker tests get a broker folder of their own, never the demo's queue.
     _broker = VAR_DIR / f"test-broker-{os.getpid()}"
     CELERY_BROKER_TRANSPORT_OPTIONS = {

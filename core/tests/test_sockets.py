@@ -22,7 +22,7 @@ class EchoConsumer(JsonSocketConsumer):
 
 async def _connect(path: str = "/ws/echo/") -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(EchoConsumer.as_asgi(), path)
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=5)
     assert connected
     return communicator
 
@@ -30,9 +30,9 @@ async def _connect(path: str = "/ws/echo/") -> WebsocketCommunicator:
 async def test_messages_are_dispatched_on_their_type_and_mistakes_are_answered():
     communicator = await _connect()
     await communicator.send_json_to({"type": "echo", "text": "hi"})
-    assert await communicator.receive_json_from() == {"type": "echo", "text": "hi"}
+    assert await communicator.receive_json_from(timeout=5) == {"type": "echo", "text": "hi"}
     await communicator.send_json_to({"type": "ping"})
-    assert await communicator.receive_json_from() == {"type": "pong"}
+    assert await communicator.receive_json_from(timeout=5) == {"type": "pong"}
     for sent, message in [
         ("{nope", "Message is not valid JSON."),
         ('{"type": "echo"}', '"text" must be a string.'),
@@ -41,14 +41,14 @@ async def test_messages_are_dispatched_on_their_type_and_mistakes_are_answered()
         ('{"type": "echo", "text": "' + "x" * 200 + '"}', "Message too large (at most 100 characters)."),
     ]:
         await communicator.send_to(text_data=sent)
-        assert await communicator.receive_json_from() == {"type": "error", "message": message}
+        assert await communicator.receive_json_from(timeout=5) == {"type": "error", "message": message}
     await communicator.send_to(bytes_data=b"\x00")
-    assert (await communicator.receive_json_from())["message"] == "Send JSON text messages, not binary data."
+    assert (await communicator.receive_json_from(timeout=5))["message"] == "Send JSON text messages, not binary data."
     await communicator.disconnect()
 
 
 async def test_a_refused_connection_hears_why_then_closes_with_4403():
     communicator = await _connect("/ws/echo/refused/")
-    assert await communicator.receive_json_from() == {"type": "error", "message": "Not yours."}
-    assert await communicator.receive_output() == {"type": "websocket.close", "code": 4403}
+    assert await communicator.receive_json_from(timeout=5) == {"type": "error", "message": "Not yours."}
+    assert await communicator.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
     await communicator.disconnect()

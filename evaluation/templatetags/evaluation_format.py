@@ -1,20 +1,18 @@
-"""Template filters of the report pages."""
-import math
-
+"""Template filters of the report pages: one format per kind of number (evaluation/report_format.py)."""
 from django import template
 
-from mlcore.stats.hypergeom import format_pvalue
+from evaluation.report_format import format_cell, pvalue_text
 
 register = template.Library()
 
 
 @register.filter
 def pvalue(value, log10_value=None) -> str:
-    """A p-value for people: 4 decimals, 3 significant digits below 0.001, and, once it has
-    underflowed to 0, the SPEC §0 display rule applied to its log10 twin (``3.8e-2475``)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    value = float(value)
-    if value == 0.0 and log10_value is not None and math.isfinite(float(log10_value)):
-        return format_pvalue(float(log10_value))
-    return f"{value:.3g}" if 0 < value < 1e-3 else f"{value:.4f}"
+    """A p-value by SPEC-bias §0's display rule, ``m.m e E`` from its log10 twin (``3.8e-2475``)."""
+    return pvalue_text(value, log10_value)
+
+
+@register.filter
+def percent(value) -> str:
+    """A fraction (0-1) as a percent with one decimal."""
+    return format_cell(value, "percent")

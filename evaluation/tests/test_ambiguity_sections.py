@@ -5,8 +5,8 @@ from types import SimpleNamespace
 
 import pytest
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 
+from core.charts import chart_view
 from evaluation.ambiguity_sections import (
     FIGURE_SIDE,
     SelectionalProbe,
@@ -19,7 +19,6 @@ from evaluation.ambiguity_sections import (
     selectional_unavailable,
 )
 from evaluation.ambiguity_services import ambiguity_retrieval
-from evaluation.charts import render_chart
 from evaluation.sections import check_section, table_csv
 from evaluation.tests.ambiguity_data import BIOGRAPHIES
 from mlcore.bias.ambiguity import AmbiguityOption, AmbiguityQuestion, UnqoverOccupation, selectional_recall
@@ -46,7 +45,7 @@ def _retrieval():
 
 
 def _render(name: str, section: dict) -> str:
-    charts = {key: mark_safe(render_chart(chart)) for key, chart in section["charts"].items()}  # as presentation.py
+    charts = {key: chart_view(f"chart-{name}-{key}", chart) for key, chart in section["charts"].items()}  # as presentation.py
     html = render_to_string(f"evaluation/_{name}.html", {"section": section, "charts": charts,
                                                           "run": SimpleNamespace(pk=7)})
     return " ".join(html.split())  # template line breaks do not matter
@@ -69,11 +68,11 @@ def test_selectional_section_and_partial():
     assert section["summary"]["log10_pvalue"] == pytest.approx(math.log10(section["summary"]["pvalue"]))  # R16
     assert table_csv(section["tables"]["recall"]).splitlines()[1].startswith("female,100,64,0.64,")
     html = _render("ambiguity_selectional", section)
-    assert "p = 0.4538" in html and "Pearson χ² (no Yates correction)" in html and "<svg" in html
+    assert "p = 4.5e-1" in html and "Pearson χ² (no Yates correction)" in html and "vl-chart" in html
     assert "/evaluation/runs/7/sections/ambiguity_selectional/tables/recall.csv" in html
-    assert "<td>0.640</td>" in html
+    assert "<td>64.0%</td>" in html
     empty = _render("ambiguity_selectional", selectional_unavailable("Set a question file."))
-    assert "Set a question file." in empty and "<svg" not in empty
+    assert "Set a question file." in empty and "vl-chart" not in empty
 
 
 def test_retrieval_payload_and_section():
@@ -92,7 +91,7 @@ def test_retrieval_payload_and_section():
     assert rows[0] == ["nurse", 1, "0", "Florence Nightingale", pytest.approx(result.questions[0].hits[0].score),
                        "female"]
     html = _render("ambiguity_retrieval", section)
-    assert "2 men, 1 woman</strong>, 1 unknown; women are 33%" in html and "more women" in html and "<svg" in html
+    assert "2 men, 1 woman</strong>, 1 unknown; women are 33%" in html and "more women" in html and "vl-chart" in html
     assert "/evaluation/runs/7/sections/ambiguity_retrieval/tables/passages.csv" in html
     assert '<th scope="row" title="Who was a nurse?">nurse</th>' in html
 

@@ -1,18 +1,42 @@
-"""The report pages' p-value filter: readable digits, and the log10 twin once p underflowed."""
+"""The report pages' number formats: p-values by SPEC-bias §0's display rule, percent with one decimal."""
 import math
 
 from django.template import Context, Template
 
+from evaluation.report_format import column, format_row, format_summary, format_table
 from evaluation.templatetags.evaluation_format import pvalue
 
 
-def test_ordinary_small_underflowed_and_missing_p_values():
-    assert pvalue(0.04321) == "0.0432" and pvalue(1.0) == "1.0000"
-    assert pvalue(3.7931e-09, math.log10(3.7931e-09)) == "3.79e-09"
+def test_p_values_follow_the_spec_display_rule():
+    assert pvalue(0.04321) == "4.3e-2" and pvalue(1.0) == "1.0e0"
+    assert pvalue(3.7931e-09, math.log10(3.7931e-09)) == "3.8e-9"
     assert pvalue(0.0, -2474.4199025919) == "3.8e-2475"  # SPEC R11's display
-    assert pvalue(0.0) == "0.0000" and pvalue(None) == "—" and pvalue(float("nan"), float("nan")) == "—"
+    assert pvalue(0.0) == "0" and pvalue(None) == "—" and pvalue(float("nan"), float("nan")) == "—"
+    assert pvalue("3.8e-2475") == "3.8e-2475"  # already worded by the section
 
 
-def test_the_filter_in_a_template():
-    template = Template("{% load evaluation_format %}p = {{ s.pvalue|pvalue:s.log10_pvalue }}")
-    assert template.render(Context({"s": {"pvalue": 0.0, "log10_pvalue": -400.5}})) == "p = 3.2e-401"
+def test_the_filters_in_a_template():
+    template = Template("{% load evaluation_format %}p = {{ s.pvalue|pvalue:s.log10_pvalue }}, {{ s.acc|percent }}")
+    assert template.render(Context({"s": {"pvalue": 0.0, "log10_pvalue": -400.5, "acc": 0.4567}})) == "p = 3.2e-401, 45.7%"
+
+
+def test_columns_have_plain_names_and_formulas():
+    assert column("lb_uniform").label == "Label balance, uniform weights" and "Σ_y" in column("lb_uniform").formula
+    assert column("count_with_label").label == "Instances with this label"
+    assert column("some_new_key").label == "Some new key"  # never raw snake_case
+
+
+def test_one_format_per_kind_in_rows_and_summaries():
+    columns = ["category", "questions", "live_model_accuracy", "pvalue", "log10_pvalue", "exact"]
+    assert format_row(columns, ["idioms", 12, 0.25, 0.0, -300.25, 71.234]) == \
+        ["idioms", "12", "25.0%", "5.6e-301", "-300.25", "71.2%"]
+    summary = format_summary({"answer_only_pvalue": 0.01, "answer_only_log10_pvalue": -2.0, "cv_accuracy_pooled": 0.5})
+    assert [(c.label, text) for c, text in summary] == [("Answer-only p-value", "1.0e-2"), ("Cross-validation accuracy", "50.0%")]
+
+
+def test_measure_value_tables_format_each_row_by_its_measure():
+    rows = [["accuracy", 0.3125], ["correct", 10], ["one-sided binomial test p-value", 0.0],
+            ["log10 of the p-value", -512.5]]
+    assert format_table(["measure", "value"], rows) == \
+        [["accuracy", "31.2%"], ["correct", "10"], ["one-sided binomial test p-value", "3.2e-513"],
+         ["log10 of the p-value", "-512.5"]]

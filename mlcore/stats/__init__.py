@@ -1,1 +1,1 @@
-"""Statistics: agreement, p-values, permutation tests, SQuAD metrics, annotation statistics."""
+"""Statistics: agreement, p-values, permutation tests, SQuAD metrics, annotation statistics, proportions (Wilson, vMER)."""

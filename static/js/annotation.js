@@ -7,58 +7,58 @@
  * annotation/api_urls.py; the model in the loop answers over the websocket documented in
  * annotation/consumers.py and only ever advises. User text is only written with textContent.
  */
-(function () {
-  "use strict";
+import { call as apiCall, messagesOf, showErrors as showErrorsIn } from "./lib/api.js";
+import { connectSocket } from "./lib/socket.js";
+import { decimal, digits, fmt, gettext, ngettext } from "./lib/i18n.js";
+import { paragraphTimer } from "./lib/paragraph_timer.js";
+import { mount } from "./annotation_spans.js";
 
-  var root = document.getElementById("annotate");
-  var dataEl = document.getElementById("session-data");
-  if (!root || !dataEl || !window.StumperSpans || !window.StumperApi || !window.fetch) { return; }
+function main() {
+  const root = document.getElementById("annotate");
+  const dataEl = document.getElementById("session-data");
+  if (!root || !dataEl || !window.fetch) { return; }
 
-  var data = JSON.parse(dataEl.textContent);
-  var fmt = window.StumperApi.fmt;
-  var decimal = window.StumperApi.decimal;
-  var project = data.project;
-  var api = root.dataset.apiBase;
-  var CLOSE_FORBIDDEN = 4403;
-  var questions = data.questions;
-  var editingId = null;
-  var selectedId = null;  // the question whose answer was clicked in the paragraph (or in the list)
-  var COLOURS = 8;        // hl-c0 … hl-c7 in annotation.css
-  var seq = 0;
-  var socket = null;
-  var retries = 0;
-  var finished = false;
-  var draftTimer = null;
-  var wsTimer = null;
+  const data = JSON.parse(dataEl.textContent);
+  const project = data.project;
+  const api = root.dataset.apiBase;
+  let questions = data.questions;
+  let editingId = null;
+  let selectedId = null; // the question whose answer was clicked in the paragraph (or in the list)
+  const COLOURS = 8;     // hl-c0 … hl-c7 in annotation.css
+  let seq = 0;
+  let socket = null; // the socket client (lib/socket.js)
+  let finished = false;
+  let draftTimer = null;
+  let wsTimer = null;
+  let timer = null; // the paragraph timer (lib/paragraph_timer.js)
 
-  var input = document.getElementById("question-input");
-  var impossible = document.getElementById("impossible-input");
-  var form = document.getElementById("question-form");
-  var errorsEl = document.getElementById("form-errors");
-  var listEl = document.getElementById("question-list");
-  var emptyEl = document.getElementById("no-questions");
-  var countEl = document.getElementById("question-count");
-  var addButton = document.getElementById("add-button");
-  var cancelButton = document.getElementById("cancel-edit");
-  var modeEl = document.getElementById("form-mode");
-  var saveState = document.getElementById("save-state");
-  var submitButton = document.getElementById("submit-paragraph");
-  var submitHint = document.getElementById("submit-hint");
-  var selectionText = document.getElementById("selection-text");
-  var modelStatus = document.getElementById("model-status");
-  var modelAnswer = document.getElementById("model-answer");
-  var modelAnswerText = document.getElementById("model-answer-text");
-  var modelVerdict = document.getElementById("model-verdict");
+  const input = document.getElementById("question-input");
+  const impossible = document.getElementById("impossible-input");
+  const form = document.getElementById("question-form");
+  const errorsEl = document.getElementById("form-errors");
+  const listEl = document.getElementById("question-list");
+  const emptyEl = document.getElementById("no-questions");
+  const countEl = document.getElementById("question-count");
+  const addButton = document.getElementById("add-button");
+  const cancelButton = document.getElementById("cancel-edit");
+  const modeEl = document.getElementById("form-mode");
+  const saveState = document.getElementById("save-state");
+  const submitButton = document.getElementById("submit-paragraph");
+  const submitHint = document.getElementById("submit-hint");
+  const selectionText = document.getElementById("selection-text");
+  const modelStatus = document.getElementById("model-status");
+  const modelAnswer = document.getElementById("model-answer");
+  const modelAnswerText = document.getElementById("model-answer-text");
+  const modelVerdict = document.getElementById("model-verdict");
 
-  // ---- server calls (annotation_api.js) ---------------------------------------------------
+  // ---- server calls (lib/api.js) ---------------------------------------------------------
 
-  function call(path, body) { return window.StumperApi.call(api + path, body); }
-  var messagesOf = window.StumperApi.messagesOf;
-  function showErrors(payload) { window.StumperApi.showErrors(errorsEl, payload); }
+  function call(path, body) { return apiCall(api + path, body); }
+  function showErrors(payload) { showErrorsIn(errorsEl, payload); }
 
   // ---- paragraph and selection -------------------------------------------------------------
 
-  var paragraph = window.StumperSpans.mount(document.getElementById("paragraph"), data.paragraph.context, {
+  const paragraph = mount(document.getElementById("paragraph"), data.paragraph.context, {
     onChange: function (selection) {
       showSelection(selection);
       if (selection && impossible.checked) { impossible.checked = false; }
@@ -71,7 +71,7 @@
   function selectQuestion(id, focus) {
     selectedId = id;
     renderList();
-    var item = listEl.querySelector('[data-question-id="' + id + '"]');
+    const item = listEl.querySelector('[data-question-id="' + id + '"]');
     if (item && focus) {
       item.scrollIntoView({block: "nearest"});
       item.focus();
@@ -85,7 +85,7 @@
   function showMarks() {
     // Every added answer in its question's colour; the one being edited shows as the selection instead.
     paragraph.setMarks(questions.map(function (q, index) {
-      var span = answerSpan(q);
+      const span = answerSpan(q);
       return span && q.id !== editingId ? {id: q.id, start16: span.start16, end16: span.end16, colour: index % COLOURS} : null;
     }), selectedId);
   }
@@ -98,7 +98,7 @@
   // ---- the question list -------------------------------------------------------------------
 
   function verdictBadge(prediction) {
-    var badge = document.createElement("span");
+    const badge = document.createElement("span");
     badge.className = "badge";
     if (!project.has_model) { return null; }
     if (!prediction) {
@@ -119,38 +119,38 @@
   function renderList() {
     listEl.textContent = "";
     questions.forEach(function (q, index) {
-      var item = document.createElement("li");
+      const item = document.createElement("li");
       item.className = "span-question q-c" + (index % COLOURS) + (q.id === editingId ? " is-editing" : "") +
                        (q.id === selectedId ? " is-selected" : "");
       item.dataset.questionId = q.id;
       item.tabIndex = 0;
-      var text = document.createElement("p");
+      const text = document.createElement("p");
       text.className = "q-text";
       text.dir = "auto";
       text.textContent = q.question;
-      var answer = document.createElement("p");
+      const answer = document.createElement("p");
       answer.className = "q-answer";
       if (q.is_impossible) {
         answer.textContent = gettext("Unanswerable");
         answer.classList.add("muted");
       } else {
-        var mark = document.createElement("mark");
+        const mark = document.createElement("mark");
         mark.className = "ans-sample hl-c" + (index % COLOURS);
         mark.dir = "auto";
         mark.textContent = q.answers[0].text;
         answer.appendChild(document.createTextNode(gettext("Answer:") + " "));
         answer.appendChild(mark);
       }
-      var badge = verdictBadge(q.prediction);
+      const badge = verdictBadge(q.prediction);
       if (badge) { answer.appendChild(document.createTextNode(" ")); answer.appendChild(badge); }
-      var actions = document.createElement("div");
+      const actions = document.createElement("div");
       actions.className = "q-actions";
-      var edit = document.createElement("button");
+      const edit = document.createElement("button");
       edit.type = "button";
       edit.className = "button button-quiet";
       edit.textContent = gettext("Edit");
       edit.addEventListener("click", function () { startEdit(q); });
-      var del = document.createElement("button");
+      const del = document.createElement("button");
       del.type = "button";
       del.className = "button button-quiet";
       del.textContent = gettext("Delete");
@@ -171,12 +171,12 @@
   }
 
   function updateCounts() {
-    var n = questions.length;
+    const n = questions.length;
     countEl.textContent = fmt(gettext("(%(n)s of %(min)s–%(max)s)"), {n: n, min: project.questions_min, max: project.questions_max});
-    var full = n >= project.questions_max && editingId === null;
+    const full = n >= project.questions_max && editingId === null;
     addButton.disabled = full;
     if (n < project.questions_min) {
-      var missing = project.questions_min - n;
+      const missing = project.questions_min - n;
       submitHint.textContent = fmt(ngettext("Write %(n)s more question to submit.", "Write %(n)s more questions to submit.", missing), {n: missing});
     } else if (full) {
       submitHint.textContent = gettext("That is the most questions for one paragraph: submit when you are happy with them.");
@@ -225,7 +225,7 @@
   }
 
   function formBody() {
-    var selection = paragraph.selection();
+    const selection = paragraph.selection();
     return {question: input.value, is_impossible: impossible.checked,
             selection: selection && !impossible.checked ? {start16: selection.start16, end16: selection.end16} : null};
   }
@@ -234,7 +234,7 @@
     event.preventDefault();
     if (addButton.disabled) { return; }
     addButton.disabled = true;
-    var path = editingId === null ? "sessions/" + data.id + "/questions/" : "questions/" + editingId + "/update/";
+    const path = editingId === null ? "sessions/" + data.id + "/questions/" : "questions/" + editingId + "/update/";
     call(path, formBody()).then(function (result) {
       addButton.disabled = false;
       if (!result.ok) { showErrors(result.data); return; }
@@ -257,7 +257,7 @@
     if (!project.has_model || finished) { return; }
     call("sessions/" + data.id + "/").then(function (result) {
       if (result.ok && result.data.questions) {
-        var fresh = {};
+        const fresh = {};
         result.data.questions.forEach(function (q) { fresh[q.id] = q; });
         questions.forEach(function (q) { if (fresh[q.id]) { q.prediction = fresh[q.id].prediction; } });
         renderList();
@@ -275,7 +275,7 @@
 
   document.getElementById("discard-form").addEventListener("submit", function (event) {
     event.preventDefault();
-    var body = {reason: document.getElementById("discard-reason").value, note: document.getElementById("discard-note").value};
+    const body = {reason: document.getElementById("discard-reason").value, note: document.getElementById("discard-note").value};
     if (!body.reason) { showErrors({reason: gettext("Choose why the paragraph should be discarded.")}); return; }
     timer.hold().then(function () { return call("sessions/" + data.id + "/discard/", body); }).then(function (result) {
       if (!result.ok) { timer.release(); showErrors(result.data); return; }
@@ -290,7 +290,7 @@
     root.hidden = true;
     document.getElementById("done-title").textContent = title;
     document.getElementById("done-text").textContent = text;
-    var panel = document.getElementById("done-panel");
+    const panel = document.getElementById("done-panel");
     panel.hidden = false;
     document.getElementById("next-paragraph").focus();
   }
@@ -301,7 +301,7 @@
     window.clearTimeout(draftTimer);
     saveState.textContent = "";
     draftTimer = window.setTimeout(function () {
-      var body = formBody();
+      const body = formBody();
       body.editing_id = editingId;
       call("sessions/" + data.id + "/draft/", {draft: body}).then(function (result) {
         saveState.textContent = result.ok ? gettext("Draft saved.") : gettext("Draft not saved:") + " " + messagesOf(result.data)[0];
@@ -335,7 +335,7 @@
   function setModelStatus(text) { modelStatus.textContent = text; }
 
   // The websocket's status messages (annotation/consumers.py) in the page's language, by state.
-  var STATUS = {
+  const STATUS = {
     no_model: gettext("No model is set up for this project: write your questions as usual."),
     loading: gettext("The model is loading (it takes a moment after the server starts); it answers once it is ready."),
     ready: gettext("The model answers your question as you write it."),
@@ -350,11 +350,11 @@
   }
 
   function sendDraft() {
-    if (!socket || socket.readyState !== WebSocket.OPEN || !project.has_model || !input.value.trim()) { return; }
+    if (!socket || !socket.open || !project.has_model || !input.value.trim()) { return; }
     seq += 1;
-    var body = formBody();
-    socket.send(JSON.stringify({type: "draft", question: body.question, selection: body.selection,
-                                is_impossible: body.is_impossible, seq: seq}));
+    const body = formBody();
+    socket.send({type: "draft", question: body.question, selection: body.selection,
+                 is_impossible: body.is_impossible, seq: seq});
     setModelStatus(gettext("Asking the model…"));
   }
 
@@ -378,36 +378,31 @@
 
   function connect() {
     if (!("WebSocket" in window) || !root.dataset.wsPath || finished) { return; }
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + window.location.host + root.dataset.wsPath);
-    socket.addEventListener("open", function () { retries = 0; });
-    socket.addEventListener("message", function (event) {
-      var message = JSON.parse(event.data);
-      if (message.type === "prediction") { showPrediction(message); }
-      else if (message.type === "status") {
-        setModelStatus(STATUS[message.state] || message.message);
-        if (message.state === "no_model") { project.has_model = false; }
-        if (message.state === "ready") { project.has_model = true; scheduleModel(); }
-      } else if (message.type === "error") { setModelStatus(message.message); }
-    });
-    socket.addEventListener("close", function (event) {
-      if (finished || event.code === CLOSE_FORBIDDEN) { return; }
-      setModelStatus(gettext("Lost the connection to the model; reconnecting. Your questions are saved either way."));
-      retries += 1;
-      window.setTimeout(connect, Math.min(30000, 1000 * Math.pow(2, retries)));
+    socket = connectSocket(root.dataset.wsPath, {
+      onMessage: function (message) {
+        if (message.type === "prediction") { showPrediction(message); }
+        else if (message.type === "status") {
+          setModelStatus(STATUS[message.state] || message.message);
+          if (message.state === "no_model") { project.has_model = false; }
+          if (message.state === "ready") { project.has_model = true; scheduleModel(); }
+        } else if (message.type === "error") { setModelStatus(message.message); }
+      },
+      shouldReconnect: function () { return !finished; },
+      onRetry: function () {
+        setModelStatus(gettext("Lost the connection to the model; reconnecting. Your questions are saved either way."));
+      },
     });
   }
 
   // ---- timer -------------------------------------------------------------------------------
 
-  var limit = project.minutes_per_paragraph * 60;
-  var elapsedEl = document.getElementById("elapsed");
-  var barEl = document.getElementById("elapsed-bar");
-  var timer = null;
+  const limit = project.minutes_per_paragraph * 60;
+  const elapsedEl = document.getElementById("elapsed");
+  const barEl = document.getElementById("elapsed-bar");
 
   function tick(seconds) {
-    var m = Math.floor(seconds / 60), s = seconds % 60;
-    elapsedEl.textContent = window.StumperApi.digits(m + ":" + (s < 10 ? "0" : "") + s);
+    const m = Math.floor(seconds / 60), s = seconds % 60;
+    elapsedEl.textContent = digits(m + ":" + (s < 10 ? "0" : "") + s);
     if (barEl) {
       barEl.style.width = Math.min(100, 100 * seconds / limit) + "%";
       barEl.classList.toggle("is-over", seconds > limit);
@@ -416,11 +411,11 @@
 
   // ---- start -------------------------------------------------------------------------------
 
-  var draft = data.draft || {};
+  const draft = data.draft || {};
   input.value = draft.question || "";
   impossible.checked = !!draft.is_impossible;
   if (draft.editing_id) {
-    var editing = questions.filter(function (q) { return q.id === draft.editing_id; })[0];
+    const editing = questions.filter(function (q) { return q.id === draft.editing_id; })[0];
     if (editing) {
       editingId = editing.id;
       modeEl.textContent = gettext("Edit question");
@@ -430,7 +425,9 @@
   }
   if (draft.selection) { paragraph.setSelection(draft.selection); } else { showSelection(null); }
   renderList();
-  timer = window.StumperApi.paragraphTimer(api, data.id, data.elapsed_seconds, tick);
+  timer = paragraphTimer(api, data.id, data.elapsed_seconds, tick);
   if (!project.has_model) { setModelStatus(gettext("No model is set up for this project: write your questions as usual.")); }
   connect();
-})();
+}
+
+main();

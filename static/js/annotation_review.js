@@ -7,63 +7,65 @@
  * Answers go to POST /api/annotation/sessions/<id>/answers/, flags to .../flags/.
  * User text is only written with textContent.
  */
-(function () {
-  "use strict";
+import { call as apiCall, showErrors as showErrorsIn } from "./lib/api.js";
+import { digits, fmt, gettext } from "./lib/i18n.js";
+import { paragraphTimer } from "./lib/paragraph_timer.js";
+import { mount } from "./annotation_spans.js";
 
-  var root = document.getElementById("annotate");
-  var dataEl = document.getElementById("session-data");
-  if (!root || !dataEl || !window.StumperSpans || !window.StumperApi || !window.fetch) { return; }
+function main() {
+  const root = document.getElementById("annotate");
+  const dataEl = document.getElementById("session-data");
+  if (!root || !dataEl || !window.fetch) { return; }
 
-  var data = JSON.parse(dataEl.textContent);
-  var fmt = window.StumperApi.fmt;
-  var api = root.dataset.apiBase;
-  var questions = data.questions;
-  var active = firstUnanswered();
-  var shown = null;      // the answered question whose answer and original are highlighted
-  var openFlag = null;   // the question whose flag form is open
-  var listEl = document.getElementById("review-list");
-  var errorsEl = document.getElementById("form-errors");
-  var countEl = document.getElementById("answered-count");
-  var submitButton = document.getElementById("submit-paragraph");
-  var submitHint = document.getElementById("submit-hint");
-  var selectionText = document.getElementById("selection-text");
-  var PROPOSALS = [
+  const data = JSON.parse(dataEl.textContent);
+  const api = root.dataset.apiBase;
+  let questions = data.questions;
+  let active = firstUnanswered();
+  let shown = null;      // the answered question whose answer and original are highlighted
+  let openFlag = null;   // the question whose flag form is open
+  const listEl = document.getElementById("review-list");
+  const errorsEl = document.getElementById("form-errors");
+  const countEl = document.getElementById("answered-count");
+  const submitButton = document.getElementById("submit-paragraph");
+  const submitHint = document.getElementById("submit-hint");
+  const selectionText = document.getElementById("selection-text");
+  const PROPOSALS = [
     ["fix_answer", gettext("The answer should be the span I select")],
     ["mark_unanswerable", gettext("The paragraph does not answer the question")],
     ["remove_question", gettext("The question should be removed (unclear or broken)")],
   ];
 
-  var FLAG_STATUS = {open: gettext("waiting for the project owner"), accepted: gettext("accepted"), rejected: gettext("rejected")};
+  const FLAG_STATUS = {open: gettext("waiting for the project owner"), accepted: gettext("accepted"), rejected: gettext("rejected")};
 
   function flagLabel(proposal) {
-    var pair = PROPOSALS.filter(function (p) { return p[0] === proposal; })[0];
+    const pair = PROPOSALS.filter(function (p) { return p[0] === proposal; })[0];
     return pair ? pair[1].charAt(0).toLowerCase() + pair[1].slice(1) : proposal;
   }
 
-  function post(path, body) { return window.StumperApi.call(api + path, body); }
-  function showErrors(payload) { window.StumperApi.showErrors(errorsEl, payload); }
+  function post(path, body) { return apiCall(api + path, body); }
+  function showErrors(payload) { showErrorsIn(errorsEl, payload); }
 
-  var paragraph = window.StumperSpans.mount(document.getElementById("paragraph"), data.paragraph.context, {
+  const paragraph = mount(document.getElementById("paragraph"), data.paragraph.context, {
     onChange: function (selection) {
       selectionText.textContent = selection ? selection.text : gettext("nothing yet");
       selectionText.classList.toggle("is-empty", !selection);
     },
     onMarkClick: function (id) {
-      var q = byId(id);
-      var item = listEl.querySelector('[data-question-id="' + id + '"]');
+      const q = byId(id);
+      const item = listEl.querySelector('[data-question-id="' + id + '"]');
       if (q && item) { show(q); item.scrollIntoView({block: "nearest"}); }
     },
   });
 
   function firstUnanswered(exceptId) {
-    var next = questions.filter(function (q) { return !q.my_answer && q.id !== exceptId; })[0];
+    const next = questions.filter(function (q) { return !q.my_answer && q.id !== exceptId; })[0];
     return next ? next.id : null;
   }
 
   function byId(id) { return questions.filter(function (q) { return q.id === id; })[0] || null; }
 
   function reload() {
-    return window.StumperApi.call(api + "sessions/" + data.id + "/").then(function (result) {
+    return apiCall(api + "sessions/" + data.id + "/").then(function (result) {
       if (result.ok) { questions = result.data.questions; render(); } else { showErrors(result.data); }
     });
   }
@@ -100,34 +102,34 @@
   function highlight(q) {
     // Your other answers in their questions' colours; the shown one with the original answer.
     paragraph.setMarks(questions.map(function (other, index) {
-      var span = other.my_answer && !other.my_answer.is_impossible && other !== q ? span16(other.my_answer) : null;
+      const span = other.my_answer && !other.my_answer.is_impossible && other !== q ? span16(other.my_answer) : null;
       return span ? {id: other.id, start16: span.start16, end16: span.end16, colour: index % 8} : null;
     }));
-    var answered = q && q.my_answer;
+    const answered = q && q.my_answer;
     paragraph.setHighlight("ans", answered && !q.my_answer.is_impossible ? span16(q.my_answer) : null);
     paragraph.setHighlight("orig", answered && q.original ? span16(q.original) : null);
   }
 
   function el(tag, className, text) {
-    var node = document.createElement(tag);
+    const node = document.createElement(tag);
     if (className) { node.className = className; }
     if (text !== undefined) { node.textContent = text; }
     return node;
   }
 
   function button(label, onClick, primary) {
-    var b = el("button", "button" + (primary ? " button-primary" : " button-quiet"), label);
+    const b = el("button", "button" + (primary ? " button-primary" : " button-quiet"), label);
     b.type = "button";
     b.addEventListener("click", onClick);
     return b;
   }
 
   function spanLine(label, answerLike, sampleClass) {
-    var p = el("p", "answer-line", label);
+    const p = el("p", "answer-line", label);
     if (answerLike.is_impossible) {
       p.appendChild(el("em", "", gettext("unanswerable")));
     } else {
-      var mark = el("mark", sampleClass, answerLike.text);
+      const mark = el("mark", sampleClass, answerLike.text);
       mark.dir = "auto";
       p.appendChild(mark);
     }
@@ -136,7 +138,7 @@
 
   function originalLine(q) {
     // One line: whether the worker's answer matches, then the original answer itself.
-    var p = spanLine(" " + gettext("Original answer:") + " ", q.original, "orig-sample");
+    const p = spanLine(" " + gettext("Original answer:") + " ", q.original, "orig-sample");
     p.className = "match-line";
     p.insertBefore(el("span", "badge " + (q.original.matches ? "badge-match" : "badge-differs"),
                       q.original.matches ? gettext("Matches the original") : gettext("Differs from the original")), p.firstChild);
@@ -144,19 +146,19 @@
   }
 
   function flagForm(q) {
-    var box = el("details", "flag-box");
+    const box = el("details", "flag-box");
     box.open = openFlag === q.id;
     box.addEventListener("toggle", function () { openFlag = box.open ? q.id : (openFlag === q.id ? null : openFlag); });
     box.appendChild(el("summary", "", gettext("Flag the original answer")));
-    var select = el("select");
+    const select = el("select");
     select.setAttribute("aria-label", gettext("What is wrong with the original answer"));
     PROPOSALS.forEach(function (pair) {
       if (pair[0] === "mark_unanswerable" && q.original.is_impossible) { return; }
-      var option = el("option", "", pair[1]);
+      const option = el("option", "", pair[1]);
       option.value = pair[0];
       select.appendChild(option);
     });
-    var hint = el("p", "help");
+    const hint = el("p", "help");
     function updateHint() {
       hint.hidden = select.value !== "fix_answer";
       hint.textContent = q.my_answer.is_impossible
@@ -165,19 +167,19 @@
     }
     select.addEventListener("change", updateHint);
     updateHint();
-    var reason = el("input");
+    const reason = el("input");
     reason.type = "text";
     reason.maxLength = 2000;
     reason.placeholder = gettext("Why? (optional)");
     reason.setAttribute("aria-label", gettext("Why the original answer is wrong"));
-    var form = el("div", "flag-form");
+    const form = el("div", "flag-form");
     box.appendChild(form);
     form.appendChild(select);
     form.appendChild(hint);
     form.appendChild(reason);
     form.appendChild(button(gettext("Send the flag"), function () {
-      var body = {proposal: select.value, reason: reason.value};
-      var selection = paragraph.selection();
+      const body = {proposal: select.value, reason: reason.value};
+      const selection = paragraph.selection();
       if (select.value === "fix_answer" && selection) { body.selection = {start16: selection.start16, end16: selection.end16}; }
       flag(q, body);
     }));
@@ -190,7 +192,7 @@
     if (!q.original) { return; }
     item.appendChild(originalLine(q));
     if (q.flag) {
-      var proposed = q.flag.proposed_text ? " “" + q.flag.proposed_text + "”" : "";
+      const proposed = q.flag.proposed_text ? " “" + q.flag.proposed_text + "”" : "";
       item.appendChild(el("p", "small", fmt(gettext("You flagged the original answer: %(proposal)s%(proposed)s (%(status)s)."),
                                             {proposal: flagLabel(q.flag.proposal), proposed: proposed, status: FLAG_STATUS[q.flag.status] || q.flag.status})));
     } else {
@@ -199,9 +201,9 @@
   }
 
   function unansweredPart(item, q) {
-    var actions = el("div", "q-actions");
+    const actions = el("div", "q-actions");
     actions.appendChild(button(gettext("Use the selected text as the answer"), function () {
-      var selection = paragraph.selection();
+      const selection = paragraph.selection();
       if (!selection) { showErrors({answer: gettext("Select the answer in the paragraph first.")}); return; }
       answer(q, {is_impossible: false, selection: {start16: selection.start16, end16: selection.end16}});
     }, q.id === active));
@@ -219,12 +221,12 @@
 
   function render() {
     listEl.textContent = "";
-    var answered = 0;
+    let answered = 0;
     questions.forEach(function (q) {
-      var item = el("li", "span-question" + (q.id === active ? " is-editing" : "") + (q.my_answer ? " is-answered" : "") +
+      const item = el("li", "span-question" + (q.id === active ? " is-editing" : "") + (q.my_answer ? " is-answered" : "") +
                           (q.id === shown ? " is-shown" : ""));
       item.dataset.questionId = q.id;
-      var text = el("p", "q-text", q.question);
+      const text = el("p", "q-text", q.question);
       text.dir = "auto";
       item.appendChild(text);
       if (q.my_answer) {
@@ -256,9 +258,11 @@
     });
   });
 
-  var elapsedEl = document.getElementById("elapsed");
-  var timer = window.StumperApi.paragraphTimer(api, data.id, data.elapsed_seconds, function (seconds) {
-    elapsedEl.textContent = window.StumperApi.digits(Math.floor(seconds / 60) + ":" + (seconds % 60 < 10 ? "0" : "") + seconds % 60);
+  const elapsedEl = document.getElementById("elapsed");
+  const timer = paragraphTimer(api, data.id, data.elapsed_seconds, function (seconds) {
+    elapsedEl.textContent = digits(Math.floor(seconds / 60) + ":" + (seconds % 60 < 10 ? "0" : "") + seconds % 60);
   });
   render();
-})();
+}
+
+main();

@@ -5,18 +5,16 @@
  * probabilities come back; the protocol is documented in collector/consumers.py.
  * Plain JavaScript without a build step. User text is only ever written with textContent.
  */
-(function () {
-  "use strict";
+import { connectSocket } from "./lib/socket.js";
 
-  var form = document.getElementById("author-form");
+function main() {
+  const form = document.getElementById("author-form");
   if (!form || !("WebSocket" in window)) {
     return; // the plain form POST still works
   }
 
-  var DEBOUNCE_MS = 250;
-  var MAX_BACKOFF_MS = 30000;
-  var CLOSE_FORBIDDEN = 4403; // the consumer's "you may not write here" close code
-  var MESSAGES = {
+  const DEBOUNCE_MS = 250;
+  const MESSAGES = {
     incomplete: "Fill in all four completions to see the model's guess",
     waiting: "Asking the model…",
     noGuess: "No guess from the model right now — you can still submit",
@@ -25,38 +23,38 @@
     notFooled: "The model is not fooled — it picks the right answer",
   };
 
-  var storageKey = "stumper:draft:" + form.dataset.roundId;
-  var promptEl = form.elements.prompt;
-  var choiceEls = [0, 1, 2, 3].map(function (i) { return form.elements["choice_" + i]; });
-  var answerEls = Array.prototype.slice.call(form.querySelectorAll('input[name="answer"]'));
-  var categoryEls = Array.prototype.slice.call(form.querySelectorAll('input[name="categories"]'));
-  var rows = Array.prototype.slice.call(form.querySelectorAll(".choice-row"));
-  var timeInput = form.elements.time_spent_seconds;
-  var tokenInput = form.elements.client_token;
-  var verdictEl = document.getElementById("verdict");
-  var noticeEl = document.getElementById("notice");
-  var coachEl = document.getElementById("coach");
-  var connectionEl = document.getElementById("connection");
-  var timeEl = document.getElementById("time-spent");
-  var modelNameEl = document.getElementById("model-name");
-  var submitButton = document.getElementById("submit-question");
+  const storageKey = "stumper:draft:" + form.dataset.roundId;
+  const promptEl = form.elements.prompt;
+  const choiceEls = [0, 1, 2, 3].map(function (i) { return form.elements["choice_" + i]; });
+  const answerEls = Array.prototype.slice.call(form.querySelectorAll('input[name="answer"]'));
+  const categoryEls = Array.prototype.slice.call(form.querySelectorAll('input[name="categories"]'));
+  const rows = Array.prototype.slice.call(form.querySelectorAll(".choice-row"));
+  const timeInput = form.elements.time_spent_seconds;
+  const tokenInput = form.elements.client_token;
+  const verdictEl = document.getElementById("verdict");
+  const updatingEl = document.getElementById("updating");
+  const noticeEl = document.getElementById("notice");
+  const coachEl = document.getElementById("coach");
+  const connectionEl = document.getElementById("connection");
+  const timeEl = document.getElementById("time-spent");
+  const modelNameEl = document.getElementById("model-name");
+  const submitButton = document.getElementById("submit-question");
 
-  var socket = null;
-  var retries = 0;
-  var leaving = false; // set on submit so the closing socket doesn't announce a reconnect
-  var stopped = false; // the server refused this round: don't reconnect
-  var debounceTimer = null;
-  var seq = 0;
-  var sent = {}; // seq -> {key, answer}: the draft text and marked answer it was sent for
-  var inFlight = null; // {seq, key, answer} of the draft sent last, until its answer (or a status) arrives
-  var lastPrediction = null; // {probs, predicted, key, answer}
-  var modelSilent = false; // the last draft got an error or status instead of a prediction
-  var elapsed = 0; // seconds on this question while the page was visible
+  let socket = null; // the socket client (lib/socket.js), made by connect()
+  let leaving = false; // set on submit so the closing socket doesn't announce a reconnect
+  let stopped = false; // the server refused this round: don't reconnect
+  let debounceTimer = null;
+  let seq = 0;
+  let sent = {}; // seq -> {key, answer}: the draft text and marked answer it was sent for
+  let inFlight = null; // {seq, key, answer} of the draft sent last, until its answer (or a status) arrives
+  let lastPrediction = null; // {probs, predicted, key, answer}
+  let modelSilent = false; // the last draft got an error or status instead of a prediction
+  let elapsed = 0; // seconds on this question while the page was visible
 
   // ---- draft -----------------------------------------------------------------------------
 
   function checkedAnswer() {
-    for (var i = 0; i < answerEls.length; i += 1) {
+    for (let i = 0; i < answerEls.length; i += 1) {
       if (answerEls[i].checked) { return i; }
     }
     return null;
@@ -99,7 +97,7 @@
   }
 
   function restoreDraft() {
-    var saved = null;
+    let saved = null;
     try { saved = JSON.parse(sessionStorage.getItem(storageKey) || "null"); } catch (e) { saved = null; }
     if (!saved || typeof saved !== "object") { return; }
     if (typeof saved.prompt === "string") { promptEl.value = saved.prompt; }
@@ -134,8 +132,10 @@
     noticeEl.textContent = "";
   }
 
+  // While the shown guess belongs to an older draft: bars dimmed and an "updating…" cue by the verdict.
   function setStale(stale) {
     form.classList.toggle("is-stale", stale);
+    if (updatingEl) { updatingEl.hidden = !stale; }
   }
 
   // The artifact coach's warnings arrive with each prediction (collector/coach.py).
@@ -144,7 +144,7 @@
     coachEl.textContent = "";
     (Array.isArray(warnings) ? warnings : []).forEach(function (warning) {
       if (!warning || typeof warning.message !== "string") { return; }
-      var item = document.createElement("li");
+      const item = document.createElement("li");
       item.className = "coach-" + String(warning.kind || "note");
       item.textContent = warning.message;
       coachEl.appendChild(item);
@@ -153,15 +153,15 @@
 
   function renderBars(prediction) {
     rows.forEach(function (row, i) {
-      var bar = row.querySelector(".prob-bar");
-      var value = row.querySelector(".prob-value");
-      var tag = row.querySelector(".tag-pick");
-      var isPick = prediction !== null && prediction.predicted === i;
+      const bar = row.querySelector(".prob-bar");
+      const value = row.querySelector(".prob-value");
+      const tag = row.querySelector(".tag-pick");
+      const isPick = prediction !== null && prediction.predicted === i;
       if (prediction === null) {
         bar.style.width = "0";
         value.textContent = "—";
       } else {
-        var pct = Math.max(0, Math.min(1, Number(prediction.probs[i]) || 0)) * 100;
+        const pct = Math.max(0, Math.min(1, Number(prediction.probs[i]) || 0)) * 100;
         bar.style.width = pct.toFixed(1) + "%";
         value.textContent = Math.round(pct) + "%";
       }
@@ -171,7 +171,7 @@
   }
 
   function renderVerdict() {
-    var draft = currentDraft();
+    const draft = currentDraft();
     if (!isComplete(draft)) {
       setVerdict("idle", MESSAGES.incomplete);
     } else if (lastPrediction === null) {
@@ -186,8 +186,8 @@
   }
 
   function formatDuration(seconds) {
-    var minutes = Math.floor(seconds / 60);
-    var rest = seconds % 60;
+    const minutes = Math.floor(seconds / 60);
+    const rest = seconds % 60;
     return minutes + ":" + (rest < 10 ? "0" : "") + rest;
   }
 
@@ -199,7 +199,7 @@
   // ---- websocket -------------------------------------------------------------------------
 
   function sendDraft() {
-    var draft = currentDraft();
+    const draft = currentDraft();
     if (!isComplete(draft)) {
       lastPrediction = null;
       renderBars(null);
@@ -208,7 +208,7 @@
       renderVerdict();
       return;
     }
-    var key = draftKey(draft);
+    const key = draftKey(draft);
     if (lastPrediction !== null && lastPrediction.key === key && lastPrediction.answer === draft.answer) {
       renderVerdict(); // nothing the model or the coach reads has changed (e.g. only a category)
       setStale(false);
@@ -219,7 +219,7 @@
       // would only make the server drop the answer to the first copy.
       return;
     }
-    if (socket === null || socket.readyState !== WebSocket.OPEN) {
+    if (socket === null || !socket.open) {
       setStale(lastPrediction !== null);
       renderVerdict();
       return; // sent again as soon as the socket (re)opens
@@ -230,10 +230,10 @@
     if (inFlight !== null) { sent[inFlight.seq] = { key: inFlight.key, answer: inFlight.answer }; }
     sent[seq] = { key: key, answer: draft.answer };
     inFlight = { seq: seq, key: key, answer: draft.answer };
-    var message = { type: "draft", prompt: draft.prompt, choices: draft.choices, answer: draft.answer, seq: seq };
+    const message = { type: "draft", prompt: draft.prompt, choices: draft.choices, answer: draft.answer, seq: seq };
     // The question's token lets the server match the coach's warnings with the submitted question.
     if (tokenInput && tokenInput.value) { message.token = tokenInput.value; }
-    socket.send(JSON.stringify(message));
+    socket.send(message);
     setStale(lastPrediction !== null);
     renderVerdict();
   }
@@ -245,9 +245,9 @@
 
   function onPrediction(message) {
     if (!Array.isArray(message.probs) || typeof message.predicted !== "number") { return; }
-    var current = draftKey(currentDraft());
-    var draft = sent[message.seq] || { key: null, answer: null };
-    var key = draft.key;
+    const current = draftKey(currentDraft());
+    const draft = sent[message.seq] || { key: null, answer: null };
+    const key = draft.key;
     if (inFlight !== null && message.seq === inFlight.seq) { inFlight = null; }
     lastPrediction = { probs: message.probs, predicted: message.predicted, key: key, answer: draft.answer };
     renderCoach(message.coach && message.coach.warnings);
@@ -262,9 +262,7 @@
     renderVerdict();
   }
 
-  function onMessage(event) {
-    var message;
-    try { message = JSON.parse(event.data); } catch (e) { return; }
+  function onMessage(message) {
     if (!message || typeof message !== "object") { return; }
     if (message.type === "prediction") {
       onPrediction(message);
@@ -290,31 +288,31 @@
   }
 
   function connect() {
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + window.location.host + form.dataset.wsPath);
-    socket.addEventListener("open", function () {
-      retries = 0;
-      connectionEl.textContent = "";
-      lastPrediction = lastPrediction && { probs: lastPrediction.probs, predicted: lastPrediction.predicted, key: null };
-      sendDraft(); // whatever changed while we were offline
-    });
-    socket.addEventListener("message", onMessage);
-    socket.addEventListener("close", function (event) {
-      socket = null;
-      inFlight = null; // its answer would have come on the closed socket
-      if (leaving) { return; }
-      if (event.code === CLOSE_FORBIDDEN) {
+    if (socket !== null) {
+      socket.connect(); // reopens a socket closed while leaving (no-op when open)
+      return;
+    }
+    socket = connectSocket(form.dataset.wsPath, {
+      jitter: true, // a restarted server isn't hit by everyone at once
+      onOpen: function () {
+        connectionEl.textContent = "";
+        lastPrediction = lastPrediction && { probs: lastPrediction.probs, predicted: lastPrediction.predicted, key: null };
+        sendDraft(); // whatever changed while we were offline
+      },
+      onMessage: onMessage,
+      onClose: function () {
+        inFlight = null; // its answer would have come on the closed socket
+      },
+      onForbidden: function () { // the consumer's "you may not write here"
         stopped = true;
         connectionEl.textContent = "Live feedback is off for this round.";
         renderVerdict();
-        return;
-      }
-      // Exponential backoff with jitter so a restarted server isn't hit by everyone at once.
-      var delay = Math.min(MAX_BACKOFF_MS, 1000 * Math.pow(2, retries)) * (0.75 + Math.random() / 2);
-      retries += 1;
-      connectionEl.textContent = "Live feedback lost — reconnecting…";
-      setStale(lastPrediction !== null);
-      window.setTimeout(function () { if (!stopped && !leaving) { connect(); } }, delay);
+      },
+      shouldReconnect: function () { return !stopped && !leaving; },
+      onRetry: function () {
+        connectionEl.textContent = "Live feedback lost — reconnecting…";
+        setStale(lastPrediction !== null);
+      },
     });
   }
 
@@ -322,7 +320,31 @@
 
   function onEdit() {
     saveDraft();
+    // The guess is out of date from the first keystroke, not only once the new draft is sent.
+    if (lastPrediction !== null) {
+      const draft = currentDraft();
+      setStale(draftKey(draft) !== lastPrediction.key || draft.answer !== lastPrediction.answer);
+    }
     scheduleSend();
+  }
+
+  // After the server sent the form back with errors: the first field in error gets the focus,
+  // and each line of the error summary focuses its field.
+  function focusField(name) {
+    let target = form.elements[name];
+    if (target && !target.tagName && target.length) { target = target[0]; } // a radio group
+    if (target && typeof target.focus === "function") { target.focus(); }
+    return target;
+  }
+
+  function focusFirstError() {
+    const links = Array.prototype.slice.call(form.querySelectorAll("[data-field-link]"));
+    links.forEach(function (link) {
+      link.addEventListener("click", function (event) {
+        if (focusField(link.dataset.fieldLink)) { event.preventDefault(); }
+      });
+    });
+    if (links.length) { focusField(links[0].dataset.fieldLink); }
   }
 
   form.addEventListener("input", onEdit);
@@ -341,15 +363,15 @@
     submitButton.disabled = false;
     if (leaving) {
       leaving = false;
-      if (socket === null && !stopped) { connect(); }
+      if (!stopped) { connect(); }
     }
   });
 
   document.addEventListener("keydown", function (event) {
-    var digit = /^(Digit|Numpad)([1-4])$/.exec(event.code || "");
+    const digit = /^(Digit|Numpad)([1-4])$/.exec(event.code || "");
     if (event.altKey && !event.ctrlKey && !event.metaKey && digit) {
       event.preventDefault();
-      var radio = answerEls[Number(digit[2]) - 1];
+      const radio = answerEls[Number(digit[2]) - 1];
       if (radio) {
         radio.checked = true;
         radio.dispatchEvent(new Event("change", { bubbles: true }));
@@ -375,6 +397,7 @@
   } else if (form.dataset.bound === "1") {
     // The server sent the form back with errors and the author's input: it wins over storage.
     elapsed = parseInt(timeInput && timeInput.value, 10) || 0;
+    focusFirstError();
   } else {
     restoreDraft();
   }
@@ -382,4 +405,6 @@
   renderBars(null);
   renderVerdict();
   connect();
-}());
+}
+
+main();

@@ -2,13 +2,12 @@
  * Keyboard shortcuts of the validation page (collector/templates/collector/validate.html):
  * 1-4 pick a completion (unless typing in the comment), Ctrl/Cmd+Enter saves. Plain JavaScript.
  */
-(function () {
-  "use strict";
 
-  var form = document.getElementById("validate-form");
+function main() {
+  const form = document.getElementById("validate-form");
   if (!form) { return; }
-  var radios = Array.prototype.slice.call(form.querySelectorAll('input[name="choice"]'));
-  var submitButton = document.getElementById("submit-validation");
+  const radios = Array.prototype.slice.call(form.querySelectorAll('input[name="choice"]'));
+  const submitButton = document.getElementById("submit-validation");
 
   function typing(target) {
     return target && (target.tagName === "TEXTAREA" || (target.tagName === "INPUT" && target.type === "text"));
@@ -21,7 +20,7 @@
       return;
     }
     if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) { return; }
-    var digit = /^(Digit|Numpad)([1-4])$/.exec(event.code || "");
+    const digit = /^(Digit|Numpad)([1-4])$/.exec(event.code || "");
     if (digit && radios[Number(digit[2]) - 1]) {
       event.preventDefault();
       radios[Number(digit[2]) - 1].checked = true;
@@ -33,4 +32,6 @@
     window.setTimeout(function () { submitButton.disabled = true; }, 0);
   });
   window.addEventListener("pageshow", function () { submitButton.disabled = false; });
-}());
+}
+
+main();

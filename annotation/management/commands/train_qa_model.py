@@ -11,9 +11,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.management.commands._common import project_named, read_json
 from annotation.validation import first_message
-from collector.management.commands.train_mc_model import ProgressBar
 from mlcore.models.loading import ModelLoadError
 from mlcore.stats.squad_metrics import parse_squad_json
+from modelhub.progress import ProgressBar
 
 
 def _questions(path: Path, limit: int | None) -> tuple:

@@ -5,7 +5,7 @@ from annotation import services
 from annotation.models import SpanQuestion
 from annotation.stats import project_stats, stats_charts
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, answer, submitted_paragraph
-from evaluation.charts import render_chart
+from core.charts import chart_spec, chart_view
 from mlcore.stats.annotation_stats import binned_counts, human_performance
 
 pytestmark = pytest.mark.django_db
@@ -15,7 +15,7 @@ def test_empty_project(project):
     stats = project_stats(project=project)
     assert stats.questions == 0 and stats.unanswerable_share is None and stats.human == ()
     assert [s.split for s in stats.splits] == ["train", "validation", "test"]
-    assert all(render_chart(c).startswith("<svg") for c in stats_charts(stats))
+    assert all(chart_spec(c)["title"]["text"] for c in stats_charts(stats))
 
 
 def test_progress_distributions_and_human_performance(project, crowdworker, worker2, instructor):
@@ -45,8 +45,9 @@ def test_progress_distributions_and_human_performance(project, crowdworker, work
     assert human.exact == pytest.approx(100 / 3)
     assert human.f1 == pytest.approx(100 * (1 + 2 / 3 + 0) / 3)
     assert human.no_ans_exact == 0.0 and human.has_ans_f1 == pytest.approx(100 * (1 + 2 / 3) / 2)
-    svg = "".join(render_chart(c) for c in stats_charts(stats))
-    assert "Human EM/F1 from 3 blind second-pass answers" in svg and "Questions per paragraph" in svg
+    titles = [chart_view(f"c{i}", c).title for i, c in enumerate(stats_charts(stats))]
+    assert "Human EM/F1 from 3 blind second-pass answers (vs the first answer)" in titles
+    assert "Questions per paragraph" in titles
 
 
 def test_an_accepted_correction_is_never_its_own_authors_reference(project, crowdworker, worker2, instructor):

@@ -34,7 +34,8 @@ class ExportFormTests:
         assert f'action="{reverse("annotation:project_export", args=[project.pk])}"' in page
         assert '<option value="" selected>No weights</option>' in page
         assert f'<option value="{report.pk}">Report {report.pk}, finished {localtime(report.finished_at):%Y-%m-%d %H:%M}</option>' in page
-        assert page.count("<option value=") == 1 + 4 + 1  # splits: all + 3; runs: no weights + the finished one
+        export_form = page.split(f'action="{reverse("annotation:project_export", args=[project.pk])}"', 1)[1].split("</form>", 1)[0]
+        assert export_form.count("<option value=") == 1 + 4 + 1  # splits: all + 3; runs: no weights + the finished one
         assert "--weights-from RUN_ID" in page and reverse("evaluation:project_report", args=[project.pk]) in page
 
     def test_without_reports_the_form_says_so(self, client, owner):

@@ -83,6 +83,9 @@ class Command(BaseCommand):
         self._report(run)
         if run.status == ScoringRun.Status.FAILED:
             raise CommandError(f"Scoring run {run.pk} failed: {run.error}")
+        if run.status == ScoringRun.Status.CANCELLED:
+            raise CommandError(f"Scoring run {run.pk} was cancelled; it keeps its finished folds and can be resumed "
+                               "from the round page or POST /api/scoring/runs/<id>/resume/.")
 
     def _run_and_follow(self, run_id: int) -> ScoringRun:
         thread = threading.Thread(target=_score_in_thread, args=(run_id,), name=f"scoring-run-{run_id}", daemon=True)

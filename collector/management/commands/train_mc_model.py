@@ -12,8 +12,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from collector import selectors, training
 from collector.validation import first_message
 from core.exceptions import AccessError, ImportFailed
-from mlcore.configs import FineTuneConfig, TrainProgress
+from mlcore.configs import FineTuneConfig
 from mlcore.models.loading import ModelLoadError
+from modelhub.progress import ProgressBar
 
 
 class Command(BaseCommand):
@@ -72,33 +73,3 @@ class Command(BaseCommand):
             self.stdout.write(f"Eval accuracy: {metrics['eval_accuracy']:.3f} on {metrics['eval_examples']} questions")
         if live_round is not None:
             self.stdout.write(f"{version.name} is now the live model of round {live_round.name}")
-
-
-class ProgressBar:
-    """One self-rewriting line on a terminal; a line per ~10% when piped into a log."""
-
-    WIDTH = 30
-
-    def __init__(self, stdout) -> None:
-        self.stdout = stdout
-        self.interactive = stdout.isatty()
-        self.last_decile = -1
-
-    def __call__(self, p: TrainProgress) -> None:
-        done = p.step / p.total_steps
-        filled = int(done * self.WIDTH)
-        eta = p.elapsed_seconds / p.step * (p.total_steps - p.step)
-        line = (f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] step {p.step}/{p.total_steps} "
-                f"epoch {p.epoch} loss {p.loss:.4f} ETA {_clock(eta)}")
-        if self.interactive:
-            self.stdout.write("\r" + line, ending="\n" if p.step == p.total_steps else "")
-            self.stdout.flush()
-        elif int(done * 10) > self.last_decile or p.step == p.total_steps:
-            self.last_decile = int(done * 10)
-            self.stdout.write(line)
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(round(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

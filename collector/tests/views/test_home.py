@@ -13,13 +13,13 @@ class HomeTests:
         client.force_login(student)
         assert client.get(reverse("home")).url == reverse("collector:dashboard")
 
-    def test_instructor_goes_to_courses(self, client, instructor):
+    def test_instructor_goes_to_the_inbox(self, client, instructor):
         client.force_login(instructor)
-        assert client.get(reverse("home")).url == reverse("collector:course_list")
+        assert client.get(reverse("home")).url == reverse("inbox:inbox")
 
-    def test_staff_goes_to_courses(self, client, staff):
+    def test_staff_goes_to_the_inbox(self, client, staff):
         client.force_login(staff)
-        assert client.get(reverse("home")).url == reverse("collector:course_list")
+        assert client.get(reverse("home")).url == reverse("inbox:inbox")
 
     def test_crowdworker_goes_to_annotation_tasks(self, client, crowdworker):
         client.force_login(crowdworker)

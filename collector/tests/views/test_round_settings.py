@@ -24,8 +24,40 @@ def form_data(round_, **changes) -> dict:
     return data
 
 
+QUALITY = {"validations_required": 3, "peer_validation": "off", "coach_words": "on"}
+
+
 @pytest.mark.django_db
 class RoundSettingsPageTests:
+    def test_validation_and_coach_settings_are_on_this_page_and_saved_with_the_rest(self, client, instructor, round_):
+        client.force_login(instructor)
+        page = client.get(settings_url(round_)).content.decode()
+        for name in ("validations_required", "peer_validation", "credit_requires_acceptance", "coach_answer_only",
+                     "epochs", "weight_cv", "closes_at"):
+            assert f'name="{name}"' in page
+        client.post(settings_url(round_), form_data(round_, weight_cv=2, **QUALITY))
+        saved = Round.objects.get(pk=round_.pk)
+        assert (saved.weight_cv, saved.validations_required, saved.peer_validation, saved.coach_words,
+                saved.coach_length) == (2.0, 3, "off", True, False)
+
+    def test_a_bad_validation_setting_saves_nothing_and_is_shown_at_its_field(self, client, instructor, round_):
+        client.force_login(instructor)
+        response = client.post(settings_url(round_), form_data(round_, weight_cv=2, validations_required=0,
+                                                               peer_validation="always"))
+        assert response.status_code == 200
+        assert "validations_required" in response.context["quality"].errors
+        assert Round.objects.get(pk=round_.pk).weight_cv == 1.0
+
+    def test_the_round_part_is_not_kept_when_the_quality_part_is_refused(self, round_):
+        from django.core.exceptions import ValidationError
+
+        from collector.round_settings_all import round_settings_save
+
+        quality = {"validations_required": 2, "peer_validation": "sometimes", "credit_requires_acceptance": False,
+                   "coach_answer_only": True, "coach_words": True, "coach_length": True, "coach_duplicates": True}
+        with pytest.raises(ValidationError, match="Choose one of"):
+            round_settings_save(round_=round_, live_model=None, scoring={}, quality=quality, weight_cv=5.0)
+        assert Round.objects.get(pk=round_.pk).weight_cv == 1.0
     def test_instructor_sees_current_values_and_saves(self, client, instructor, round_):
         client.force_login(instructor)
         page = client.get(settings_url(round_))

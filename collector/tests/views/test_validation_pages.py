@@ -128,24 +128,24 @@ class AppealPagesTests:
 
 
 class QualityPageTests:
-    def test_report_with_inline_svg_charts(self, client, submitted, classmates, instructor):
+    def test_report_with_vega_lite_charts_and_their_tables(self, client, submitted, classmates, instructor):
         validate(submitted, classmates[0], 0)
         validate(submitted, classmates[1], 0)
         client.force_login(instructor)
         page = client.get(reverse("collector:round_quality", args=[submitted.round_id])).content.decode()
-        assert page.count("<svg") == 2  # accuracy and workload; no coach warnings yet
-        assert "Human accuracy (95% interval)" in page and "All questions: 100.0% of 2 answers" in page
+        assert page.count('class="vl-chart"') == 2  # accuracy and workload; no coach warnings yet
+        assert "Human accuracy per category (95% Wilson interval)" in page
+        assert '<th scope="row">All questions</th><td class="num">100.0%</td>' in page  # the table beside it
+        assert "vendor/vega-embed/vega-embed.min.js" in page
         assert "no answer-only model yet" in page
 
-    def test_settings_are_saved_and_invalid_ones_explained(self, client, peer_round, instructor):
+    def test_settings_are_shown_and_changed_on_the_round_settings_page(self, client, peer_round, instructor):
         client.force_login(instructor)
-        url = reverse("collector:round_quality", args=[peer_round.pk])
-        response = client.post(url, {"validations_required": 0, "peer_validation": "always"})
-        assert response.status_code == 200 and "greater than or equal to 1" in response.content.decode()
-        client.post(url, {"validations_required": 3, "peer_validation": "off", "coach_words": "on"})
-        saved = Round.objects.get(pk=peer_round.pk)
-        assert (saved.validations_required, saved.peer_validation, saved.coach_words, saved.coach_length) == (
-            3, "off", True, False)
+        page = client.get(reverse("collector:round_quality", args=[peer_round.pk])).content.decode()
+        assert "2 agreeing validators accept a question" in page
+        assert reverse("collector:round_settings", args=[peer_round.pk]) + "#quality-settings" in page
+        assert 'name="validations_required"' not in page
+        assert client.post(reverse("collector:round_quality", args=[peer_round.pk])).status_code == 405
 
     def test_training_the_answer_only_model_is_queued_or_explained(self, client, submitted, instructor,
                                                                    django_capture_on_commit_callbacks):

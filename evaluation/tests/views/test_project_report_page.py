@@ -31,7 +31,7 @@ class ProjectReportPageTests:
         page = client.get(reverse("evaluation:project_report", args=[project.pk])).content.decode()
         for text in ("Question answering: EM and F1", "Lexical artifacts", "Selectional ambiguity",
                      "No ambiguity data for this probe", reverse("annotation:project_dashboard", args=[project.pk]),
-                     "<svg", "Download CSV"):
+                     'class="vl-chart"', "Download CSV"):
             assert text in page, text
         detail = client.get(reverse("evaluation:run_detail", args=[finished.pk])).content.decode()
         assert "Evaluation of nile-eval" in detail

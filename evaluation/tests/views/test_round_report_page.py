@@ -63,7 +63,7 @@ class RoundReportPageTests:
         assert run.status == EvaluationRun.Status.DONE and run.config["max_steps"] == 20
         page = client.get(response["Location"]).content.decode()
         assert f"Report {run.pk} queued" in page
-        for text in ("CODAH-style results", "Lexical artifacts", "Questions per category", "<svg", "Download CSV",
+        for text in ("CODAH-style results", "Lexical artifacts", "Questions per category", 'class="vl-chart"', "Download CSV",
                      "Human accuracy: not yet measured", "Download the whole report (JSON)", f"Report {run.pk}</a>",
                      # the headline p-value says which test it is; the unstratified one is labelled as such
                      "Permutation test p, stratified by gold label", "Stratified by gold label (exact test",

@@ -4,7 +4,7 @@ The CODAH test builds a clean base (CODAH questions with no near-duplicate among
 copies with each required edit (letter case, one inserted word, added punctuation, swapped
 completions, and all four at once), indexes originals and copies together and checks that
 every (original, copy) pair, and nothing else, is found. The numbers are printed (run with
-``-s``) and quoted in the README.
+``-s``) and quoted in docs/measured.md.
 """
 import random
 from pathlib import Path

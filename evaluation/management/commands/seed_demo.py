@@ -1,4 +1,5 @@
-"""``manage.py seed_demo``: the demo course, round, users and questions (safe to run again)."""
+"""``manage.py seed_demo``: the demo course, round, users and questions, and the annotation demo (safe to
+run again). It lives in the evaluation app, the layer above both apps it seeds."""
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 

@@ -1,0 +1,228 @@
+"""How the report pages word and format the stored numbers: plain names, formulas, one format per kind.
+
+Sections store raw keys (``lb_uniform``, ``count_with_label``) and raw numbers (fractions, p-values
+that may underflow to 0). People see a plain name with the formula in a tooltip, and one format per
+kind of number: percent with one decimal, p-values by SPEC-bias §0's display rule
+(``f"{m:.1f}e{e}"`` from ``log10 p``), counts as integers, other measures with three decimals. The
+CSV and JSON downloads keep the raw keys and numbers.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from mlcore.stats.hypergeom import format_pvalue
+
+
+@dataclass(frozen=True)
+class Column:
+    label: str
+    formula: str = ""
+    kind: str = "auto"  # percent (0-1), percent100 (0-100), pvalue, int, float, text, hidden, auto
+    log10: str = ""  # for a p-value: the key of its log10 twin in the same row or summary
+
+
+def _c(label: str, formula: str = "", kind: str = "auto", log10: str = "") -> Column:
+    return Column(label, formula, kind, log10)
+
+
+PCT100 = "percent100"
+COLUMNS: dict[str, Column] = {
+    # round report
+    "category": _c("Category", kind="text"),
+    "questions": _c("Questions", "number of questions", "int"),
+    "share": _c("Share of questions", "questions in the category / all questions", "percent"),
+    "live_model_accuracy": _c("Live model accuracy", "questions the model in the loop answered right / its answers",
+                              "percent"),
+    "live_predictions": _c("Live model answers", "questions with an answer of the model in the loop", "int"),
+    "cv_accuracy": _c("Cross-validation accuracy", "right out-of-fold answers / questions, mean over trials", "percent"),
+    "answer_only_accuracy": _c("Answer-only accuracy",
+                               "right answers of a model trained and tested without the prompt / questions", "percent"),
+    "human_accuracy": _c("Human accuracy", "blind validators' right answers / their answers", "percent"),
+    "human_answers": _c("Human answers", "blind validations", "int"),
+    "trial": _c("Trial", kind="int"), "fold": _c("Fold", kind="int"),
+    "accuracy": _c("Accuracy", "right answers / questions", "percent"),
+    "cv_accuracy_pooled": _c("Cross-validation accuracy", "right out-of-fold answers / questions, pooled over trials",
+                             "percent"),
+    "cv_accuracy_mean": _c("Mean per-fold accuracy", "mean over folds and trials of (right / questions in the fold)",
+                           "percent"),
+    "cv_accuracy_std": _c("Spread of the per-fold accuracy", "standard deviation over trials of the mean per-fold "
+                          "accuracy", "percent"),
+    "cv_trials": _c("Cross-validation trials", kind="int"), "cv_questions": _c("Questions cross-validated", kind="int"),
+    "answer_only_pvalue": _c("Answer-only p-value", "one-sided binomial test: P(at least this many right | chance 1/4)",
+                             "pvalue", "answer_only_log10_pvalue"),
+    "answer_only_log10_pvalue": _c("log10 of the answer-only p-value", kind="float"),
+    # lexical artifacts (SPEC-bias §1-3)
+    "label": _c("Label", kind="text"), "rank": _c("Rank", kind="int"), "feature": _c("Word or feature", kind="text"),
+    "z": _c("z-score", "(p̂(label | feature) − p0) / √(p0·(1 − p0) / n)", "float"),
+    "count_with_label": _c("Instances with this label", "instances containing the feature that have this label", "int"),
+    "count": _c("Instances with the feature", "n: instances containing the feature", "int"),
+    "predictions": _c("Predictions", kind="text"), "gold_label": _c("Gold label", kind="text"),
+    "n_U": _c("Instances in U", "test instances with a usual-label feature (label = the feature's usual label)", "int"),
+    "n_N": _c("Instances in N", "test instances with an unusual-label feature", "int"),
+    "n_overlap": _c("In both U and N", "instances counted in U and in N", "int"),
+    "a": _c("Right in U (A)", "right answers in U", "int"),
+    "expected_a": _c("Right in U by chance (E[A])", "K · n_U / M", "float"),
+    "b": _c("Right in N (B)", "right answers in N", "int"),
+    "acc_U": _c("Accuracy in U", "A / n_U", "percent"), "acc_N": _c("Accuracy in N", "B / n_N", "percent"),
+    "acc_usual": _c("Accuracy, usual-label set U", "A / n_U", "percent"),
+    "acc_unusual": _c("Accuracy, unusual-label set N", "B / n_N", "percent"),
+    "correct_in_usual": _c("Right in U (A)", "right answers in U", "int"),
+    "expected_correct_in_usual": _c("Right in U by chance (E[A])", "K · n_U / M", "float"),
+    "pvalue": _c("p-value", "P(X ≥ A), X ~ Hypergeometric(M, K, n_U): chance of A or more right in U", "pvalue",
+                 "log10_pvalue"),
+    "log10_pvalue": _c("log10 p", "log10 of the p-value (finite even when p underflows)", "float"),
+    # the p-value columns already show the display rule: these stay in the CSV only
+    "p_display": _c("p (display)", kind="hidden"), "unstratified_p_display": _c("p, unstratified (display)", kind="hidden"),
+    "unstratified_pvalue": _c("p-value, unstratified", "same test pooling every gold label", "pvalue",
+                              "unstratified_log10_pvalue"),
+    "unstratified_log10_pvalue": _c("log10 p, unstratified", kind="float"),
+    "degenerate": _c("Degenerate", "U or N empty, or no right / only right answers: p = 1", "text"),
+    "M": _c("Slots (M)", "n_U + n_N (an instance in both counts twice)", "int"),
+    "K": _c("Right answers (K)", "A + B", "int"),
+    "selected_for": _c("Selected for label", kind="text"),
+    "lb_uniform": _c("Label balance, uniform weights", "LB(w) = (1/|Y|) Σ_y |q(y|w) − q(y)| with every weight 1/n",
+                     "float"),
+    "lb_q": _c("Label balance, reweighted", "LB_q(w) = (1/|Y|) Σ_y |q(y|w) − q(y)| with the learned weights q",
+               "float"),
+    "change": _c("Change", "reweighted − uniform (negative: more balanced)", "float"),
+    "weight": _c("Weight n·q", "n × learned q (mean 1)", "float"),
+    "measure": _c("Measure", kind="text"), "value": _c("Value"), "uniform": _c("Uniform weights"),
+    "reweighted": _c("Reweighted"),
+    "err_initial": _c("Err, uniform weights", "(1/(|F|·|Y|)) Σ_w Σ_y |q(y|w) − 1/|Y||", "float"),
+    "err_final": _c("Err, reweighted", "the same with the learned weights", "float"),
+    "ess": _c("Effective sample size", "(Σ q)² / Σ q²", "float"),
+    "bigram_lb_uniform": _c("Bigram label balance, uniform", "mean LB of 200 random bigrams", "float"),
+    "bigram_lb_q": _c("Bigram label balance, reweighted", "mean LB_q of the same bigrams", "float"),
+    "k": _c("Top features per label (k)", kind="int"), "p0": _c("z-score null p0", "1 / number of labels", "float"),
+    "pvalue_stratified": _c("Permutation test p, stratified by gold label", "P(X ≥ A) within each gold label",
+                            "text"),
+    "log10_pvalue_stratified": _c("log10 p, stratified", kind="float"),
+    "pvalue_unstratified": _c("Permutation test p, unstratified", kind="text"),
+    "lexical_test": _c("How the p-value is computed", kind="text"),
+    # project report (SQuAD metrics are stored in percent)
+    "split": _c("Split", kind="text"), "normalizer": _c("Answer normaliser", kind="text"),
+    "exact": _c("Exact match (EM)", "answers equal to a gold answer after normalising / questions", PCT100),
+    "f1": _c("F1", "mean over questions of the best word-overlap F1 with a gold answer", PCT100),
+    "HasAns_exact": _c("EM, answerable", "EM over questions with an answer", PCT100),
+    "HasAns_f1": _c("F1, answerable", "F1 over questions with an answer", PCT100),
+    "NoAns_exact": _c("EM, unanswerable", "share of unanswerable questions the model left unanswered", PCT100),
+    "NoAns_f1": _c("F1, unanswerable", "equals EM on unanswerable questions", PCT100),
+    "AvNA": _c("Answered vs not (AvNA)", "questions where model and gold agree on answerable or not / questions",
+               PCT100),
+    "total": _c("Questions", kind="int"), "HasAns_total": _c("Answerable questions", kind="int"),
+    "NoAns_total": _c("Unanswerable questions", kind="int"),
+    "missing": _c("Without a model answer", "questions scored as “no answer”", "int"),
+    "blind_answers": _c("Blind answers", "second-pass answers given before the original was shown", "int"),
+    "HasAns_answers": _c("Answerable", kind="int"), "NoAns_answers": _c("Unanswerable", kind="int"),
+    "human_exact": _c("Human EM", "blind answers equal to the first answer / blind answers", PCT100),
+    "human_f1": _c("Human F1", "mean word-overlap F1 of blind and first answers", PCT100),
+    "instances": _c("Instances", kind="int"), "vocabulary": _c("Vocabulary", "distinct features", "int"),
+    "features_selected": _c("Features selected", kind="int"),
+    "features_reweighted": _c("Features reweighted", kind="int"),
+    "reweighting_min_count": _c("Minimum count for reweighting", kind="int"),
+    # the reports' "Data and models" sections
+    "round": _c("Round", kind="text"), "project": _c("Project", kind="text"), "language": _c("Language", kind="text"),
+    "authors": _c("Authors", kind="int"), "cv_run": _c("Cross-validation run", kind="text"),
+    "answer_only_run": _c("Answer-only run", kind="text"),
+    "data_digest": _c("Data digest", "sha256 of every question and prediction read", "text"),
+    "answerable": _c("Answerable questions", kind="int"), "unanswerable": _c("Unanswerable questions", kind="int"),
+    "train_questions": _c("Training questions", kind="int"), "validation_questions": _c("Validation questions", kind="int"),
+    "test_questions": _c("Test questions", kind="int"),
+    "with_model_answer": _c("Questions with a model answer", kind="int"),
+    "permutation_test": _c("Predictions tested", kind="text"), "labels": _c("Labels", kind="text"),
+}
+# "measure | value" tables: the kind of each row's value.
+ROW_KINDS = {
+    "accuracy": "percent", "chance (1/4)": "percent", "95% lower confidence bound": "percent",
+    "gap: CV accuracy - answer-only": "percent", "correct": "int", "questions": "int",
+    "questions solvable without the prompt": "int", "log10 of the p-value": "float",
+}
+ROW_PVALUES = {"one-sided binomial test p-value": "log10 of the p-value"}
+
+
+def column(key: str) -> Column:
+    return COLUMNS.get(key) or Column(key.replace("_", " ").strip().capitalize())
+
+
+def pvalue_text(value, log10_value=None) -> str:
+    """SPEC-bias §0: ``m.m e E`` from ``log10 p`` (taken from ``p`` when no twin is stored)."""
+    if isinstance(value, str):
+        return value  # already worded by the section (a display string)
+    if log10_value is not None and isinstance(log10_value, (int, float)) and math.isfinite(log10_value):
+        return format_pvalue(float(log10_value))
+    if value is None or not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value):
+        return "—"
+    if value <= 0:
+        return "0"  # underflowed with no log10 twin: nothing finer is known
+    return format_pvalue(math.log10(value))
+
+
+def format_cell(value, kind: str = "auto", *, log10_value=None) -> str:
+    """One number for people, by its kind (see the module docstring)."""
+    if kind == "pvalue":
+        return pvalue_text(value, log10_value)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if not isinstance(value, (int, float)) or kind == "text":
+        return str(value)
+    if kind == "percent":
+        return f"{100 * value:.1f}%"
+    if kind == PCT100:
+        return f"{value:.1f}%"
+    if kind == "int" or (kind == "auto" and isinstance(value, int)):
+        return f"{value:.0f}" if float(value).is_integer() else f"{value:.3f}"
+    if value != 0 and (abs(value) < 1e-3 or abs(value) >= 1e6):
+        return f"{value:.3g}"
+    return f"{value:.3f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.0f}"
+
+
+def shown_columns(columns: list[str]) -> list[int]:
+    """Indexes of the columns a page shows (the CSV has them all)."""
+    return [i for i, name in enumerate(columns) if column(name).kind != "hidden"]
+
+
+def format_table(columns: list[str], rows: list[list]) -> list[list[str]]:
+    """Every row of a stored table for people (see :func:`format_row`), hidden columns left out."""
+    shown = shown_columns(columns)
+    return [[cells[i] for i in shown] for cells in _format_all(columns, rows)]
+
+
+def _format_all(columns: list[str], rows: list[list]) -> list[list[str]]:
+    if columns[:1] == ["measure"]:
+        by_measure = {str(row[0]): row for row in rows if row}
+        return [[str(row[0]), *(_measure_cell(row, i, by_measure) for i in range(1, len(row)))] for row in rows]
+    return [format_row(columns, row) for row in rows]
+
+
+def format_row(columns: list[str], row: list) -> list[str]:
+    """A table row: each cell by its column's kind; a p-value reads its log10 twin in the same row."""
+    index = {name: i for i, name in enumerate(columns)}
+    cells = []
+    for name, value in zip(columns, row):
+        spec = column(name)
+        twin = row[index[spec.log10]] if spec.log10 in index else None
+        cells.append(format_cell(value, spec.kind, log10_value=twin))
+    return cells
+
+
+def _measure_cell(row: list, i: int, by_measure: dict[str, list]) -> str:
+    measure = str(row[0])
+    if measure in ROW_PVALUES:
+        twin = by_measure.get(ROW_PVALUES[measure])
+        return pvalue_text(row[i], twin[i] if twin is not None and len(twin) > i else None)
+    return format_cell(row[i], ROW_KINDS.get(measure, "auto"))
+
+
+def format_summary(summary: dict) -> list[tuple[Column, str]]:
+    """Summary items as (column, text); a p-value reads its log10 twin, which is then not repeated."""
+    twins = {column(key).log10 for key in summary if column(key).kind == "pvalue"}
+    out = []
+    for key, value in summary.items():
+        if key in twins:
+            continue
+        spec = column(key)
+        out.append((spec, format_cell(value, spec.kind, log10_value=summary.get(spec.log10) if spec.log10 else None)))
+    return out

@@ -1,0 +1,26 @@
+from django.urls import reverse
+
+
+class InboxPageTests:
+    def test_shows_every_section_with_links(self, client, busy_world, instructor):
+        client.force_login(instructor)
+        page = client.get(reverse("inbox:inbox")).content.decode()
+        for heading in ("Reviews waiting", "Appeals waiting", "Flags to resolve", "Runs finished or failed",
+                        "Rounds closing soon"):
+            assert heading in page
+        assert reverse("collector:review_queue", args=[busy_world["mine"].pk]) in page
+        assert "5 things wait for your decision." in page
+        assert "theirs" not in page
+
+    def test_empty_inbox_says_what_will_appear_and_where_to_start(self, client, instructor):
+        client.force_login(instructor)
+        page = client.get(reverse("inbox:inbox")).content.decode()
+        assert "All caught up." in page and reverse("collector:course_list") in page
+
+    def test_students_are_refused(self, client, student):
+        client.force_login(student)
+        assert client.get(reverse("inbox:inbox")).status_code == 403
+
+    def test_instructors_land_here(self, client, instructor):
+        client.force_login(instructor)
+        assert client.get(reverse("home"), follow=True).redirect_chain[-1][0] == reverse("inbox:inbox")

@@ -1,0 +1,143 @@
+"""End to end: the report pages draw their Vega-Lite charts in real Chromium, from the vendored
+libraries only (no request leaves the server), with no console errors; /api/redoc/ fetches no
+fonts or logos from outside either.
+
+Screenshots at 1366x900 go to ``$STUMPER_SCREENSHOT_DIR`` (``docs/img`` for the docs), else to a
+temporary folder.
+"""
+import os
+import tempfile
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.test import override_settings
+from django.urls import reverse
+
+from accounts.models import User
+from accounts.services import user_create
+from collector import services
+from collector.models import Round
+from collector.tests.factories import FIXED_PREDICTION, validate
+from courses.services import course_create, student_register
+from evaluation import services as evaluation_services
+from evaluation.tests.factories import artifact_questions, finished_report, scoring_run_with_predictions, span_project
+from tests.browser import CHROMIUM, BrowserTestCase
+from tests.test_e2e_authoring import PASSWORD
+
+pytestmark = pytest.mark.browser
+
+VIEWPORT = {"width": 1366, "height": 900}
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
+@override_settings(STUMPER_TORCH_THREADS=1)
+class ReportChartsEndToEndTests(BrowserTestCase):
+    build_model = "import sys"  # no model: the reports read stored predictions
+
+    def setUp(self) -> None:
+        self.instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
+        course = course_create(owner=self.instructor, name="NLP 101")
+        self.round = services.round_create(course=course, name="e2e-reports", title="Round one",
+                                           categories=["idioms", "negation", "other"])
+        Round.objects.filter(pk=self.round.pk).update(peer_validation="always", validations_required=1)
+        alice = student_register(username="alice", password=PASSWORD, join_code=course.join_code)
+        bob = student_register(username="bob", password=PASSWORD, join_code=course.join_code)
+        with mock.patch("collector.services.predict_examples", return_value=[FIXED_PREDICTION]):
+            made = artifact_questions(alice, self.round)
+        scoring_run_with_predictions(self.round, {q.pk: [pick, pick] for q, pick in made})
+        scoring_run_with_predictions(self.round, {q.pk: [0] for q, _ in made}, kind="answer_only")
+        for question, _ in made[:6]:
+            validate(question, bob, 0)
+        run = evaluation_services.evaluation_start_round(round_=self.round, user=self.instructor,
+                                                         config={"k": 5, "max_steps": 50, "min_count": 2})
+        evaluation_services.evaluation_run(run_id=run.pk)
+        self.project = span_project(self.instructor)
+        with mock.patch("evaluation.ambiguity_services.ambiguity_selectional_section", return_value=None), \
+                mock.patch("evaluation.ambiguity_services.ambiguity_retrieval_section", return_value=None):
+            finished_report(self.instructor, project=self.project)
+        self.screenshots = Path(os.environ.get("STUMPER_SCREENSHOT_DIR") or tempfile.mkdtemp(prefix="stumper-shots-"))
+        self.screenshots.mkdir(parents=True, exist_ok=True)
+
+    def signed_in(self):
+        self.context = self.browser.new_context(viewport=VIEWPORT)
+        page = self.context.new_page()
+        page.set_default_timeout(30_000)
+        self.console_errors: list[str] = []
+        self.outside: list[str] = []
+        page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
+        page.on("pageerror", lambda error: self.console_errors.append(str(error)))
+        page.on("request", self._record_request)
+        page.goto(self.live_server_url + reverse("accounts:login"))
+        page.get_by_label("Username").fill("prof")
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_load_state()
+        return page
+
+    def _record_request(self, request) -> None:
+        if not request.url.startswith((self.live_server_url, "data:", "blob:", "ws://localhost")):
+            self.outside.append(request.url)
+
+    def charts_drawn(self, page, expected: int) -> None:
+        """Every chart of the page became an <svg> made by vega-embed, with its legend and title."""
+        charts = page.locator(".vl-chart")
+        assert charts.count() == expected
+        page.wait_for_function(
+            "n => document.querySelectorAll('.vl-chart[data-vl-state=drawn] svg.marks').length === n", arg=expected)
+        for i in range(expected):
+            svg = charts.nth(i).locator("svg.marks")
+            assert svg.locator(".role-title").count() == 1
+            assert svg.locator(".role-legend").count() >= 1
+            assert svg.locator(".role-axis-title").count() == 2
+
+    def test_report_and_quality_pages_draw_their_charts_from_vendored_files(self) -> None:
+        page = self.signed_in()
+        page.goto(self.live_server_url + reverse("evaluation:round_report", args=[self.round.pk]))
+        # The newest report comes first; the form to start another stays folded away.
+        assert page.locator("details.new-report").get_attribute("open") is None
+        assert page.get_by_role("button", name="Compute a new report").is_hidden()
+        self.charts_drawn(page, expected=3)  # categories, accuracy, label balance
+        assert page.locator("p.meaning").count() >= 3
+        page.screenshot(path=str(self.screenshots / "report-round.png"))
+        page.locator("#section-codah").screenshot(path=str(self.screenshots / "report-round-codah.png"))
+        page.locator("#chart-lexical-label_balance").screenshot(path=str(self.screenshots / "report-round-lexical.png"))
+        # A tooltip with the exact number when hovering a bar.
+        page.locator("#chart-codah-categories svg.marks .mark-rect path").first.hover()
+        assert page.locator("#vg-tooltip-element").inner_text().split() == ["Category", "idioms", "questions", "6"]
+        page.goto(self.live_server_url + reverse("collector:round_quality", args=[self.round.pk]))
+        self.charts_drawn(page, expected=2)  # accuracy, workload (no coach warnings)
+        page.screenshot(path=str(self.screenshots / "report-quality.png"))
+        page.goto(self.live_server_url + reverse("evaluation:project_report", args=[self.project.pk]))
+        self.charts_drawn(page, expected=2)  # EM/F1 per split, label balance
+        page.screenshot(path=str(self.screenshots / "report-project.png"))
+        page.locator("#section-squad").screenshot(path=str(self.screenshots / "report-project-squad.png"))
+        page.goto(self.live_server_url + reverse("annotation:project_dashboard", args=[self.project.pk]))
+        self.charts_drawn(page, expected=3)  # done per split, questions per paragraph, answer lengths
+        assert self.console_errors == [] and self.outside == []
+
+    def test_the_socket_client_module_connects_and_gives_up_on_4403(self) -> None:
+        page = self.signed_in()
+        page.goto(self.live_server_url + reverse("collector:round_detail", args=[self.round.pk]))
+        page.wait_for_function("document.getElementById('scoring-connection').textContent === 'Live updates on.'")
+        # The same module on a socket this user may not use: the server closes with 4403, no retry.
+        result = page.evaluate("""async (path) => {
+            const { connectSocket } = await import("/static/js/lib/socket.js");
+            return await new Promise((resolve) => {
+                const seen = {retries: 0, closes: []};
+                connectSocket(path, {
+                    onClose: (event) => seen.closes.push(event.code),
+                    onRetry: () => { seen.retries += 1; },
+                    onForbidden: () => setTimeout(() => resolve(seen), 1500),
+                });
+            });
+        }""", "/ws/rounds/999999/scoring/")
+        assert result == {"retries": 0, "closes": [4403]}
+        assert self.console_errors == [] and self.outside == []
+
+    def test_redoc_fetches_nothing_from_outside(self) -> None:
+        page = self.signed_in()
+        page.goto(self.live_server_url + "/api/redoc/")
+        page.locator(".api-content").first.wait_for()
+        page.wait_for_load_state("networkidle")
+        assert self.outside == [] and self.console_errors == []
