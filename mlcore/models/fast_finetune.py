@@ -45,10 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from transformers import (
-    AutoModelForMultipleChoice,
-    get_linear_schedule_with_warmup,
-)
+from transformers import AutoModelForMultipleChoice
 
 from mlcore.configs import (
     NUM_CHOICES,
@@ -67,7 +64,14 @@ from mlcore.models.loading import (
     set_torch_threads,
 )
 from mlcore.models.packed_layers import PackedBatch, check_packable, packed_layer
-from mlcore.models.training import EvalResult, StepClock, parameter_groups, save_checkpoint, seed_everything
+from mlcore.models.training import (
+    EvalResult,
+    StepClock,
+    adamw_with_schedule,
+    parameter_groups,
+    save_checkpoint,
+    seed_everything,
+)
 
 __all__ = ["FastMultipleChoiceTrainer"]
 
@@ -137,8 +141,7 @@ class FastMultipleChoiceTrainer:
         batches_per_epoch = -(-len(indices) // cfg.batch_size)
         total_steps = batches_per_epoch * cfg.epochs
         params = parameter_groups(self.model_, cfg.weight_decay)
-        optimizer = torch.optim.AdamW(params, lr=cfg.learning_rate)
-        scheduler = get_linear_schedule_with_warmup(optimizer, int(cfg.warmup_ratio * total_steps), total_steps)
+        optimizer, scheduler = adamw_with_schedule(params, cfg.learning_rate, cfg.warmup_ratio, total_steps)
         clock = StepClock(total_steps, progress)
         trainable = [p for group in params for p in group["params"]]
         # Same generator use as MultipleChoiceTrainer, so both see batches in the same order.

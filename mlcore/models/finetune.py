@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from transformers import AutoModelForMultipleChoice, get_linear_schedule_with_warmup
+from transformers import AutoModelForMultipleChoice
 
 from mlcore.configs import FineTuneConfig, MCExample, TrainProgress
 from mlcore.models.fast_finetune import FastMultipleChoiceTrainer
@@ -23,7 +23,7 @@ from mlcore.models.frozen_prefix import FrozenPrefixCache
 from mlcore.models.hardware import HardwareResolution, hardware_for, training_threads
 from mlcore.models.inference import encode_pairs
 from mlcore.models.loading import load_pretrained, resolve_checkpoint, set_torch_threads
-from mlcore.models.training import StepClock, parameter_groups, save_checkpoint, seed_everything
+from mlcore.models.training import StepClock, adamw_with_schedule, parameter_groups, save_checkpoint, seed_everything
 
 __all__ = ["MultipleChoiceTrainer"]
 
@@ -124,9 +124,8 @@ class MultipleChoiceTrainer:
         self._freeze_lower_layers(self.config.freeze_layers)
 
     def _make_optimizer(self, total_steps: int) -> tuple[torch.optim.Optimizer, Any]:
-        optimizer = torch.optim.AdamW(self._trainable_parameters(), lr=self.config.learning_rate)
-        warmup_steps = int(self.config.warmup_ratio * total_steps)
-        return optimizer, get_linear_schedule_with_warmup(optimizer, warmup_steps, total_steps)
+        return adamw_with_schedule(self._trainable_parameters(), self.config.learning_rate, self.config.warmup_ratio,
+                                   total_steps)
 
     def _train_epoch(self, epoch: int, batches: list[list[MCExample]], optimizer: torch.optim.Optimizer,
                      scheduler: Any, clock: StepClock) -> float:

@@ -18,7 +18,7 @@ from typing import Any
 
 from mlcore.configs import TrainProgress
 from mlcore.models.qa import QAConfig, QAExample, encode_qa
-from mlcore.models.training import parameter_groups, seed_everything
+from mlcore.models.training import adamw_with_schedule, parameter_groups, seed_everything
 from mlcore.stats.squad_metrics import SquadQuestion
 
 __all__ = ["QA_TRAINING_META_FILE", "QAFineTuneConfig", "QuestionAnsweringTrainer", "window_labels"]
@@ -103,7 +103,7 @@ class QuestionAnsweringTrainer:
             progress: Callable[[TrainProgress], None] | None = None) -> QuestionAnsweringTrainer:
         """Train on SQuAD questions (the first gold answer is the label); returns ``self``."""
         import torch
-        from transformers import AutoModelForQuestionAnswering, get_linear_schedule_with_warmup
+        from transformers import AutoModelForQuestionAnswering
 
         from mlcore.models.loading import load_pretrained, resolve_checkpoint, set_torch_threads
 
@@ -119,8 +119,8 @@ class QuestionAnsweringTrainer:
         self.n_windows_ = len(windows)
         per_epoch = -(-len(windows) // cfg.batch_size)
         total = per_epoch * cfg.epochs
-        optimizer = torch.optim.AdamW(parameter_groups(self.model_, cfg.weight_decay), lr=cfg.learning_rate)
-        scheduler = get_linear_schedule_with_warmup(optimizer, int(cfg.warmup_ratio * total), total)
+        optimizer, scheduler = adamw_with_schedule(parameter_groups(self.model_, cfg.weight_decay), cfg.learning_rate,
+                                                   cfg.warmup_ratio, total)
         order_rng = torch.Generator().manual_seed(cfg.seed)
         self.history_: list[float] = []
         clock, step = time.perf_counter(), 0
