@@ -60,7 +60,7 @@ def broken_model() -> Iterator[mock.MagicMock]:
 
 
 def _user(username: str, role: str = "student", **extra):
-    from collector.tests.factories import make_user
+    from accounts.tests.factories import make_user
 
     return make_user(username, role=role, **extra)
 
@@ -142,8 +142,9 @@ def open_round(course, tiny_model_version):
 def graded_round(round_, course, student, instructor, fake_model):
     """alice: 2 questions (1 fooled live); bob: 1 (fooled live); carol: none; the instructor's own
     question is not graded. CV (2 trials): alice's fool 1.0 and 0.5 of trials, bob's 0."""
+    from accounts.tests.factories import make_user
     from collector import services
-    from collector.tests.factories import finished_scoring_run, make_user, question_data
+    from collector.tests.factories import finished_scoring_run, question_data
 
     round_.weight_cv = 2.0
     round_.save()

@@ -3,6 +3,8 @@ from django.urls import path
 from annotation import apis, project_apis, review_apis, time_apis
 
 app_name = "annotation_api"
+# project_export (projects/<id>/export/, the SQuAD export) is evaluation's: evaluation/export_urls.py,
+# added here by config/urls.py.
 urlpatterns = [
     path("tasks/", project_apis.TaskListApi.as_view(), name="task_list"),
     path("projects/", project_apis.ProjectListApi.as_view(), name="project_list"),
@@ -19,7 +21,6 @@ urlpatterns = [
     path("flags/<int:flag_id>/resolve/", review_apis.FlagResolveApi.as_view(), name="flag_resolve"),
     path("projects/<int:project_id>/next/", apis.TaskNextApi.as_view(), name="task_next"),
     path("projects/<int:project_id>/stats/", apis.ProjectStatsApi.as_view(), name="project_stats"),
-    path("projects/<int:project_id>/export/", apis.ProjectExportApi.as_view(), name="project_export"),
     path("sessions/<int:session_id>/", apis.SessionDetailApi.as_view(), name="session_detail"),
     path("sessions/<int:session_id>/heartbeat/", time_apis.SessionHeartbeatApi.as_view(), name="session_heartbeat"),
     path("sessions/<int:session_id>/draft/", apis.SessionDraftSaveApi.as_view(), name="session_draft"),

@@ -2,9 +2,10 @@
 
 The annotation page uses these too. Services raise ``ValidationError`` (400 with field errors)
 and ``AccessError`` (403 with its message) through collector's ``ApiErrorsMixin``; a second answer
-to a second-pass question is 409 (the first is final).
+to a second-pass question is 409 (the first is final). The SQuAD export
+(``projects/<id>/export/``), which can add an evaluation report's weights, is
+``evaluation.export_apis.ProjectExportApi``.
 """
-from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,12 +13,10 @@ from rest_framework.views import APIView
 
 from annotation import selectors, services
 from annotation.exceptions import AnswerFinal
-from annotation.models import AnnotationSession, QuestionFlag, Split
+from annotation.models import AnnotationSession, QuestionFlag
 from annotation.presentation import question_payload, session_payload
-from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats
 from core.apis import MAX_ID, ApiErrorsMixin
-from evaluation.export_weights import evaluation_run_weights
 
 
 class _AnswerFields(serializers.Serializer):
@@ -221,24 +220,3 @@ class ProjectStatsApi(ApiErrorsMixin, APIView):
             "model": {"predicted": stats.predicted, "fooled": stats.fooled, "fooled_share": stats.fooled_share},
             "open_flags": stats.open_flags,
         })
-
-
-class ProjectExportApi(ApiErrorsMixin, APIView):
-    """GET the project's submitted questions as SQuAD-2.0 JSON (``?split=train|validation|test``;
-    ``&weights_run=<evaluation run id>`` gives every qa that report's reweighting ``weight``)."""
-
-    class FilterSerializer(serializers.Serializer):
-        split = serializers.ChoiceField(choices=Split.choices, required=False)
-        weights_run = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-
-    def get(self, request: Request, project_id: int) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        project = selectors.project_for_owner(user=request.user, project_id=project_id)
-        run_id = filters.validated_data.get("weights_run")
-        try:
-            weights = None if run_id is None else evaluation_run_weights(run_id=run_id, project=project)
-        except DjangoValidationError as error:
-            raise serializers.ValidationError({"weights_run": error.messages}) from None
-        return Response(project_squad_dict(project=project, split=filters.validated_data.get("split"),
-                                           weights=weights))

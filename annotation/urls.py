@@ -3,6 +3,8 @@ from django.urls import path
 from annotation import invite_views, model_views, views
 
 app_name = "annotation"
+# project_export (projects/<id>/export/, the SQuAD download) is evaluation's: evaluation/export_urls.py,
+# added here by config/urls.py.
 urlpatterns = [
     path("", views.task_list, name="task_list"),
     path("i18n/<str:language>.js", views.javascript_catalog, name="javascript_catalog"),
@@ -17,7 +19,6 @@ urlpatterns = [
          name="qa_training_job_status"),
     path("projects/<int:project_id>/settings/", views.project_settings, name="project_settings"),
     path("projects/<int:project_id>/import/", views.project_import, name="project_import"),
-    path("projects/<int:project_id>/export/", views.project_export, name="project_export"),
     path("projects/<int:project_id>/paragraphs/", views.project_paragraphs, name="project_paragraphs"),
     path("projects/<int:project_id>/flags/", views.project_flags, name="project_flags"),
     path("projects/<int:project_id>/invites/", invite_views.project_invites, name="project_invites"),

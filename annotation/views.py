@@ -2,10 +2,9 @@
 
 Workers: the task list and the annotation page (whose JavaScript talks to ``annotation.apis``
 and the model-in-the-loop websocket). Owners: projects, their dashboard, paragraphs, flags,
-imports and exports. Access rules are in the selectors (``AccessError`` -> 403 page).
+imports; the dashboard's SQuAD download, which can add an evaluation report's weights, is
+``evaluation.export_views``. Access rules are in the selectors (``AccessError`` -> 403 page).
 """
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,20 +24,17 @@ from annotation.forms import (
     FlagResolveForm,
     ParagraphFilterForm,
     ProjectForm,
-    SquadExportForm,
     SquadImportForm,
 )
 from annotation.i18n import DISCARD_REASONS, SESSION_STATUS, SPLITS, activate_project_language
 from annotation.model_selectors import project_model_panel
 from annotation.models import AnnotationSession, Split
 from annotation.presentation import session_payload
-from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats, stats_charts
 from annotation.validation import first_message
 from annotation.worker_selectors import worker_progress
 from core.charts import chart_view
 from core.exceptions import AccessError, ImportFailed
-from evaluation.export_weights import evaluation_run_weights, evaluation_runs_with_weights
 
 PAGE_SIZE = 25
 _catalog_view = JavaScriptCatalog.as_view(packages=["annotation"])
@@ -120,8 +116,7 @@ def project_dashboard(request: HttpRequest, project_id: int) -> HttpResponse:
     project = selectors.project_for_owner(user=request.user, project_id=project_id)
     stats = project_stats(project=project)
     context = {"project": project, "stats": stats, "charts": [chart_view(f"stats-chart-{i}", c) for i, c in enumerate(stats_charts(stats))],
-               "splits": Split.choices, "model_panel": project_model_panel(project=project),
-               "export_form": SquadExportForm(runs=evaluation_runs_with_weights(project=project))}
+               "splits": Split.choices, "model_panel": project_model_panel(project=project)}
     return render(request, "annotation/project_dashboard.html", context)
 
 
@@ -175,27 +170,6 @@ def _run_import(project, which: str, data: dict) -> str:
     warnings = f" {len(result.warnings)} warning(s) (kept as written)." if result.warnings else ""
     return (f"Imported {result.questions} questions ({result.unanswerable} unanswerable) and {result.answers} "
             f"answers on {result.paragraphs} paragraphs.{warnings}")
-
-
-@login_required
-@require_safe
-def project_export(request: HttpRequest, project_id: int) -> HttpResponse:
-    """SQuAD-2.0 JSON of one split or all, with an evaluation report's weights if one is chosen."""
-    project = selectors.project_for_owner(user=request.user, project_id=project_id)
-    form = SquadExportForm(request.GET, runs=evaluation_runs_with_weights(project=project))
-    try:
-        if not form.is_valid():
-            raise ValidationError([message for errors in form.errors.values() for message in errors])
-        run = form.cleaned_data["weights_run"]
-        weights = evaluation_run_weights(run_id=run.pk, project=project) if run else None
-    except ValidationError as error:
-        # A download link has no page of its own to show the problem on.
-        messages.error(request, f"Nothing exported. {first_message(error)}")
-        return redirect("annotation:project_dashboard", project_id=project.pk)
-    data = project_squad_dict(project=project, split=form.cleaned_data["split"] or None, weights=weights)
-    response = HttpResponse(json.dumps(data, ensure_ascii=False), content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{form.filename(project)}"'
-    return response
 
 
 @login_required

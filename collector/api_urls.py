@@ -21,9 +21,9 @@ urlpatterns = [
     path("rounds/<int:round_id>/settings/update/", round_apis.RoundSettingsUpdateApi.as_view(),
          name="round_settings_update"),
     path("rounds/<int:round_id>/duplicates/", round_apis.RoundDuplicatesApi.as_view(), name="round_duplicates"),
-    # Files: grades, CODAH export and import (collector/data_apis.py)
+    # Files: grades and CODAH import (collector/data_apis.py); the CODAH export, round_export, is
+    # evaluation's (evaluation/export_urls.py, added here by config/urls.py).
     path("rounds/<int:round_id>/grades/", data_apis.RoundGradesApi.as_view(), name="round_grades"),
-    path("rounds/<int:round_id>/export/", data_apis.RoundExportApi.as_view(), name="round_export"),
     path("rounds/<int:round_id>/import/", data_apis.RoundImportApi.as_view(), name="round_import"),
     # Long jobs: scoring, training, the coach's answer-only model (collector/job_apis.py)
     path("rounds/<int:round_id>/scoring/start/", job_apis.ScoringStartApi.as_view(), name="scoring_start"),

@@ -1,16 +1,15 @@
-"""JSON API of a round's files, for its course's instructors: grades, CODAH export and import.
+"""JSON API of a round's files, for its course's instructors: grades and CODAH import.
 
 GET  /api/rounds/<id>/grades/?format=canvas|moodle|csv&points_possible=    CSV, as the round page's download
-GET  /api/rounds/<id>/export/?format=tsv|jsonl&weights_run=                 as ``manage.py export_codah``
 POST /api/rounds/<id>/import/  (multipart: file, allow_duplicate_choices)   as ``manage.py import_codah``
+
+The CODAH export (``GET /api/rounds/<id>/export/``), which can add an evaluation report's
+weights, is ``evaluation.export_apis.RoundExportApi``.
 
 The downloads are files, not JSON; their errors are JSON like every other endpoint's. An import
 is all or nothing, with the same byte and row limits as the command (``STUMPER_IMPORT_MAX_*``).
 """
-import json
-
 from django.conf import settings
-from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -18,9 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collector import grades, selectors, services
-from core.apis import MAX_ID, ApiErrorsMixin, FormatParamNegotiation, file_response, import_error
+from core.apis import ApiErrorsMixin, FormatParamNegotiation, file_response, import_error
 from core.exceptions import ImportFailed
-from evaluation.export_weights import evaluation_run_weights
 
 
 class RoundGradesApi(ApiErrorsMixin, APIView):
@@ -44,37 +42,6 @@ class RoundGradesApi(ApiErrorsMixin, APIView):
         return file_response(grades.grades_csv(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible),
                              content_type="text/csv; charset=utf-8",
                              filename=f"stumper-{round_.name}-grades-{fmt}.csv")
-
-
-class RoundExportApi(ApiErrorsMixin, APIView):
-    """GET the round's questions as CODAH TSV (re-importable) or JSON lines with the live model's
-    answer. ``weights_run`` (a finished evaluation report of the round) adds its reweighting
-    weights n·q: 4 more TSV columns after the index, or ``"weights"`` in each JSON line."""
-
-    content_negotiation_class = FormatParamNegotiation
-    output_media_type = "text/tab-separated-values"
-
-    class FilterSerializer(serializers.Serializer):
-        format = serializers.ChoiceField(choices=["tsv", "jsonl"], default="tsv")
-        weights_run = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-
-    def get(self, request: Request, round_id: int):
-        round_ = selectors.round_for_manager(user=request.user, round_id=round_id)
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        run_id = filters.validated_data.get("weights_run")
-        try:
-            weights = None if run_id is None else evaluation_run_weights(run_id=run_id, round_=round_)
-        except DjangoValidationError as error:
-            raise serializers.ValidationError({"weights_run": error.messages}) from None
-        suffix = "" if run_id is None else f"-weights-{run_id}"
-        if filters.validated_data["format"] == "tsv":
-            return file_response(selectors.round_export_codah_tsv(round_=round_, weights=weights),
-                                 content_type="text/tab-separated-values; charset=utf-8",
-                                 filename=f"{round_.name}{suffix}.tsv")
-        records = selectors.round_export_records(round_=round_, weights=weights)
-        return file_response("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records),
-                             content_type="application/x-ndjson; charset=utf-8", filename=f"{round_.name}{suffix}.jsonl")
 
 
 class CodahFileField(serializers.FileField):

@@ -4,30 +4,41 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from accounts import urls as account_urls
 from accounts.forms import RateLimitedAdminAuthenticationForm
+from annotation import api_urls as annotation_api_urls
+from annotation import urls as annotation_urls
+from collector import api_urls as collector_api_urls
 from collector.views import home
 from config.views import healthz
 from courses import views as course_views
+from evaluation import export_urls
 
 admin.site.login_form = RateLimitedAdminAuthenticationForm
+
+
+def app_urls(module, *extra):
+    """``include(module)`` with ``extra`` patterns of an app above it, under the module's URL names."""
+    return include(([*module.urlpatterns, *extra], module.app_name))
+
 
 urlpatterns = [
     path("", home, name="home"),
     path("healthz/", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     # Signing up is joining a course (courses), under the accounts: URL names the pages know.
-    path("accounts/", include(([*account_urls.urlpatterns,
-                                path("signup/", course_views.signup, name="signup")], account_urls.app_name))),
+    path("accounts/", app_urls(account_urls, path("signup/", course_views.signup, name="signup"))),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the crowdworker's language switch
     # OpenAPI 3 schema of every /api/ endpoint, and browsable docs generated from it.
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api_schema"), name="api_redoc"),
-    path("api/", include("collector.api_urls")),
-    path("api/annotation/", include("annotation.api_urls")),
+    # The weighted exports are evaluation's views under the collector's and annotation's URLs and
+    # names (evaluation/export_urls.py).
+    path("api/", app_urls(collector_api_urls, *export_urls.round_api_urlpatterns)),
+    path("api/annotation/", app_urls(annotation_api_urls, *export_urls.project_api_urlpatterns)),
     path("api/evaluation/", include("evaluation.api_urls")),
     path("api/lti/", include("lti.api_urls")),
     path("lti/", include("lti.urls")),
-    path("annotation/", include("annotation.urls")),
+    path("annotation/", app_urls(annotation_urls, *export_urls.project_urlpatterns)),
     path("evaluation/", include("evaluation.urls")),
     path("inbox/", include("inbox.urls")),
     path("", include("collector.urls")),

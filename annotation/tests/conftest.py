@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from accounts.tests.factories import make_user
 from annotation.tests.factories import EN_CONTEXT, FA_CONTEXT, add_paragraphs, make_project
-from collector.tests.factories import make_user
 
 TINY_QA_WORDS = ("nile", "river", "sea", "khartoum", "africa", "تهران", "پایتخت", "ایران", "کتاب")
 
@@ -51,20 +51,3 @@ def qa_version(db, tiny_qa_dir):
     from modelhub.services import model_version_register
 
     return model_version_register(name="tiny-qa", kind="question_answering", path=str(tiny_qa_dir))
-
-
-@pytest.fixture
-def weighed_project(owner, monkeypatch):
-    """The evaluation tests' "nile-eval" project (8 train questions, 4 validation ones) and a
-    finished evaluation report of it computed here, whose weights cover the train questions.
-
-    The report's ambiguity probes are left out: they read passages with a QA model and are
-    tested in the evaluation app.
-    """
-    from evaluation import ambiguity_services
-    from evaluation.tests.factories import finished_report, span_project
-
-    monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section", lambda **kw: None)
-    monkeypatch.setattr(ambiguity_services, "ambiguity_retrieval_section", lambda **kw: None)
-    project = span_project(owner)
-    return project, finished_report(owner, project=project)

@@ -10,6 +10,11 @@ EN_CONTEXT = ("The Nile is the longest river in Africa. It flows north for about
 # "Tehran is the capital of Iran and its largest city; its libraries (کتاب‌خانه‌ها) keep about ۲ million books 🏛."
 FA_CONTEXT = ("تهران پایتخت ایران و بزرگ‌ترین شهر آن است. کتاب" + ZWNJ + "خانه" + ZWNJ + "های تهران حدود ۲ میلیون "
               "کتاب دارند \U0001F3DB و علي و كريم در آن‌جا کار می‌کنند.")
+# A two-question SQuAD-2.0 file (one unanswerable) for the import and export commands.
+SQUAD = {"version": "v2.0", "data": [{"title": "France", "paragraphs": [{"context": "Paris is the capital of France.",
+         "qas": [{"question": "Capital?", "id": "q1", "answers": [{"text": "Paris", "answer_start": 0}],
+                  "is_impossible": False},
+                 {"question": "Capital of Spain?", "id": "q2", "answers": [], "is_impossible": True}]}]}]}
 
 
 def make_project(owner, name: str = "nile", language: str = "en", **settings) -> Project:

@@ -2,21 +2,12 @@
 import contextlib
 
 from accounts.models import User
-from accounts.services import user_create
+from accounts.tests.factories import make_user
 from courses.services import course_join
 from mlcore.configs import MCPrediction
 
-PASSWORD = "a-long-test-password-42"
 FIXED_PREDICTION = MCPrediction(probs=(0.1, 0.2, 0.3, 0.4), predicted=3, model_name="tiny", model_revision="r")
 MODEL_PICK = 3
-
-
-def make_user(username: str, role: str = User.Role.STUDENT, **extra) -> User:
-    user = user_create(username=username, password=PASSWORD, role=role)
-    if extra:
-        User.objects.filter(pk=user.pk).update(**extra)
-        user.refresh_from_db()
-    return user
 
 
 # Cells a spreadsheet would run as formulas (OWASP CSV-injection examples); usernames may only
@@ -146,3 +137,21 @@ async def _models_loaded(round_id: int) -> None:
         if version is not None:
             with contextlib.suppress(Exception):
                 await inference_service.wait_until_loaded(version)
+
+
+# Eight small CODAH-style rows written for these tests, in canonical form (so export == input).
+GOOD_ROWS = [
+    ("q", "Sara had four apples and ate one. She", "had three apples left.", "had five apples.", "had no apples.", "had ten apples.", 0),
+    ("i", "Ben said the test was a breeze. He", "felt a cold wind.", "found the test easy.", "failed badly.", "opened a window.", 1),
+    ("n", "The shop was not open, so Ana", "bought bread inside.", "paid the cashier.", "went home without bread.", "ate lunch there.", 2),
+    ("r", "Kim gave Lee a book because she had finished it. Lee", "read the book next.", "wrote the book.", "finished it first.", "burned the shelf.", 0),
+    ("p", "The pitcher threw the ball. The crowd", "poured water from it.", "cheered loudly.", "filled it with milk.", "washed the jug.", 1),
+    ("o", "It began to rain, so Omar", "put on sunglasses.", "watered the lawn.", "opened his umbrella.", "lit a campfire.", 2),
+    ("qn", "None of the three cups were full. Each cup", "was not full.", "overflowed.", "held ten litres.", "was full.", 0),
+    ("ir", "Mia told Jo to break a leg before the show. Jo", "hurt his knee.", "called a doctor.", "thanked her and went on stage.", "broke a chair.", 2),
+]
+
+
+def tsv(rows) -> str:
+    """Rows as CODAH TSV text, one line each."""
+    return "".join("\t".join(str(field) for field in row) + "\n" for row in rows)

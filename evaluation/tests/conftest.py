@@ -1,7 +1,8 @@
 """Fixtures of the evaluation tests (the shared ones are in the root conftest.py)."""
 import pytest
 
-from evaluation.tests.factories import artifact_questions, scoring_run_with_predictions
+from evaluation import ambiguity_services
+from evaluation.tests.factories import artifact_questions, finished_report, scoring_run_with_predictions, span_project
 
 
 @pytest.fixture
@@ -20,3 +21,19 @@ def artifact_round(round_, student, fake_model):
 def small_config():
     """Fast settings: few Adam steps (the reweighting itself is tested in mlcore)."""
     return {"k": 5, "max_steps": 50, "min_count": 2}
+
+
+@pytest.fixture
+def no_probes(monkeypatch):
+    """A project report without its ambiguity probes, which read passages with a QA model (they
+    are tested on their own)."""
+    monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section", lambda **kw: None)
+    monkeypatch.setattr(ambiguity_services, "ambiguity_retrieval_section", lambda **kw: None)
+
+
+@pytest.fixture
+def weighed_project(instructor, no_probes):
+    """The "nile-eval" project (8 train questions, 4 validation ones) and a finished evaluation
+    report of it computed here, whose weights cover the train questions."""
+    project = span_project(instructor)
+    return project, finished_report(instructor, project=project)

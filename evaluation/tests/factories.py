@@ -1,9 +1,12 @@
 """Test data of the evaluation app: a round whose model leans on a lexical artifact."""
 from django.utils import timezone
 
+from annotation.models import SpanAnswer, SpanQuestion
+from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
 from collector import services as collector_services
 from collector.models import CVPrediction, ScoringFold, ScoringRun
 from collector.tests.factories import question_data
+from evaluation import services
 
 # Right completions say "gladly", wrong ones "never"; the CV model picks the "gladly" one except
 # on the last two questions of every category, where a wrong one says "gladly" too and fools it.
@@ -58,9 +61,6 @@ def span_project(owner, qa_version=None, *, name="nile-eval"):
     "Khartoum" with "first" answered "" (EM 0), unanswerable with "first" answered "" (EM 1),
     unanswerable without "first" answered "Alexandria" (EM 0).
     """
-    from annotation.models import SpanAnswer, SpanQuestion
-    from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
-
     project = make_project(owner, name=name)
     train = add_paragraphs(project, [EN_CONTEXT], split="train", title="Nile")[0]
     validation = add_paragraphs(project, [EN_CONTEXT], split="validation", title="Nile 2")[0]
@@ -98,11 +98,9 @@ FAST_CONFIG = {"k": 5, "max_steps": 30, "min_count": 2}
 def finished_report(user, *, round_=None, project=None, config=None):
     """A report of ``round_`` (or ``project``) started and computed here, as the worker would.
 
-    Patch the ambiguity probes away for a project (see ``no_probes`` in the project tests) unless
+    Patch the ambiguity probes away for a project (the ``no_probes`` fixture) unless
     the test is about them: they read passages and a QA model.
     """
-    from evaluation import services
-
     config = config or FAST_CONFIG
     if round_ is not None:
         run = services.evaluation_start_round(round_=round_, user=user, config=config)

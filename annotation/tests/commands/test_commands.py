@@ -1,4 +1,4 @@
-"""Management commands: import_articles, import_squad, export_squad, squad_eval, train_qa_model."""
+"""Management commands: import_articles, import_squad, squad_eval, train_qa_model (export_squad is evaluation's)."""
 import io
 import json
 from pathlib import Path
@@ -7,6 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import Article, Paragraph, SpanQuestion
+from annotation.squad_selectors import project_squad_dict
+from annotation.tests.factories import SQUAD
 from modelhub.models import ModelVersion
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +26,7 @@ def _write(tmp_path: Path, name: str, data) -> Path:
     return path
 
 
-SQUAD = {"version": "v2.0", "data": [{"title": "France", "paragraphs": [{"context": "Paris is the capital of France.",
-         "qas": [{"question": "Capital?", "id": "q1", "answers": [{"text": "Paris", "answer_start": 0}],
-                  "is_impossible": False},
-                 {"question": "Capital of Spain?", "id": "q2", "answers": [], "is_impossible": True}]}]}]}
-
-
-class ImportExportCommandTests:
+class ImportCommandTests:
     def test_import_articles(self, project, tmp_path):
         lines = [json.dumps({"title": t, "paragraphs": ["p" * 600, "q" * 700], "links": links})
                  for t, links in (("A", ["B"]), ("B", ["A", "C"]), ("C", ["B"]))]
@@ -49,13 +45,11 @@ class ImportExportCommandTests:
         with pytest.raises(CommandError, match="no annotation project called 'nope'"):
             run("import_squad", str(_write(tmp_path, "s.json", SQUAD)), "--project", "nope", "--split", "test")
 
-    def test_import_then_export_round_trip(self, project, tmp_path):
+    def test_import_squad_keeps_the_file_as_written(self, project, tmp_path):
         out = run("import_squad", str(_write(tmp_path, "s.json", SQUAD)), "--project", project.name,
                   "--split", "validation")
         assert "2 questions (1 unanswerable) and 1 answers" in out
-        target = tmp_path / "out.json"
-        assert "Wrote 2 questions" in run("export_squad", "--project", project.name, "--split", "validation", str(target))
-        assert json.loads(target.read_text(encoding="utf-8"))["data"] == SQUAD["data"]
+        assert project_squad_dict(project=project, split="validation")["data"] == SQUAD["data"]
 
     def test_import_squad_refuses_broken_json_with_the_position(self, project, tmp_path):
         with pytest.raises(CommandError, match="not valid JSON: .* line 1"):
@@ -153,35 +147,3 @@ def test_train_qa_model_refuses_bad_arguments_before_training(project, tmp_path)
         run("train_qa_model", str(path), "--name", "ok", "--epochs", "0")
     with pytest.raises(CommandError, match="does not exist"):
         run("train_qa_model", str(path), "--name", "ok", "--base", str(tmp_path / "nowhere"))
-
-
-class ExportSquadWeightsTests:
-    def test_weights_from_a_report_give_every_qa_a_weight(self, weighed_project, tmp_path):
-        from evaluation.export_weights import evaluation_run_weights
-
-        project, report = weighed_project
-        target = tmp_path / "weighted.json"
-
-        out = run("export_squad", "--project", project.name, "--weights-from", str(report.pk), str(target))
-
-        assert out.strip() == (f"Wrote 12 questions in 2 articles to {target}; 8 with a weight from evaluation "
-                               f"report {report.pk}")
-        qas = [qa for a in json.loads(target.read_text(encoding="utf-8"))["data"] for p in a["paragraphs"]
-               for qa in p["qas"]]
-        weights = {qid: w for (_, qid), w in evaluation_run_weights(run_id=report.pk, project=project).items()}
-        assert {qa["id"]: qa["weight"] for qa in qas} == {qa["id"]: weights.get(qa["id"]) for qa in qas}
-        plain = json.loads(run("export_squad", "--project", project.name, "-"))
-        assert all("weight" not in qa for a in plain["data"] for p in a["paragraphs"] for qa in p["qas"])
-
-    def test_a_report_of_another_project_or_unfinished_is_refused(self, weighed_project, owner, tmp_path):
-        from annotation.tests.factories import make_project
-        from evaluation import services as evaluation_services
-
-        project, report = weighed_project
-        other = make_project(owner, name="other")
-        with pytest.raises(CommandError, match=f"Evaluation report {report.pk} is not a report of project other"):
-            run("export_squad", "--project", other.name, "--weights-from", str(report.pk), str(tmp_path / "x.json"))
-        queued = evaluation_services.evaluation_start_project(project=project)
-        with pytest.raises(CommandError, match=f"Evaluation report {queued.pk} has not finished"):
-            run("export_squad", "--project", project.name, "--weights-from", str(queued.pk), "-")
-        assert not (tmp_path / "x.json").exists()

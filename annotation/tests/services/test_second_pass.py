@@ -5,6 +5,7 @@ import random
 import pytest
 from django.core.exceptions import ValidationError
 
+from accounts.tests.factories import make_user
 from annotation import services
 from annotation.exceptions import AnswerFinal
 from annotation.models import QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
@@ -12,7 +13,6 @@ from annotation.presentation import session_payload
 from annotation.squad_selectors import project_squad_dict
 from annotation.stats import project_stats
 from annotation.tests.factories import EN_CONTEXT, answer, selection, submitted_paragraph
-from collector.tests.factories import make_user
 from core.exceptions import AccessError
 from mlcore.stats.squad_metrics import score_question
 

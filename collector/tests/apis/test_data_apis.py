@@ -1,8 +1,7 @@
-"""Grades, CODAH export and CODAH import over the API: the same files as the round page's
-download and the export_codah / import_codah commands, with JSON errors."""
+"""Grades and CODAH import over the API: the same files as the round page's download and the
+import_codah command, with JSON errors (the CODAH export's tests are evaluation's)."""
 import csv
 import io
-import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -11,8 +10,7 @@ from rest_framework.test import APIClient
 
 from collector import services
 from collector.models import Question
-from collector.tests.commands.conftest import GOOD_ROWS, tsv
-from collector.tests.factories import HOSTILE_USERNAME, assert_spreadsheet_safe, enrol_hostile_student
+from collector.tests.factories import GOOD_ROWS, HOSTILE_USERNAME, assert_spreadsheet_safe, enrol_hostile_student, tsv
 
 pytestmark = pytest.mark.django_db
 GOOD_TSV = tsv(GOOD_ROWS)
@@ -103,47 +101,3 @@ class RoundImportApiTests:
     def test_other_instructors_get_403(self, other_instructor, round_):
         response = client_of(other_instructor).post(self.url(round_), {"file": upload(GOOD_TSV)}, format="multipart")
         assert response.status_code == 403 and not Question.objects.exists()
-
-
-@pytest.fixture
-def weighed_round(instructor, course):
-    """A round with the eight sample questions and a finished evaluation report of them."""
-    from evaluation.tests.factories import finished_report
-
-    round_ = services.round_create(course=course, name="weighed")
-    services.codah_import(round_=round_, text=GOOD_TSV, author=instructor)
-    return round_, finished_report(instructor, round_=round_)
-
-
-class RoundExportApiTests:
-    def url(self, round_) -> str:
-        return reverse("api:round_export", args=[round_.pk])
-
-    def test_tsv_round_trips(self, instructor, course):
-        round_ = services.round_create(course=course, name="plain")
-        services.codah_import(round_=round_, text=GOOD_TSV, author=instructor)
-        response = client_of(instructor).get(self.url(round_))
-        assert response.status_code == 200 and response.content.decode() == GOOD_TSV
-        assert response["Content-Disposition"] == 'attachment; filename="plain.tsv"'
-
-    def test_jsonl_with_weights(self, instructor, weighed_round):
-        round_, run = weighed_round
-        response = client_of(instructor).get(self.url(round_), {"format": "jsonl", "weights_run": run.pk})
-        assert response.status_code == 200 and response["Content-Type"].startswith("application/x-ndjson")
-        records = [json.loads(line) for line in response.content.decode().splitlines()]
-        assert len(records) == 8 and all(len(r["weights"]) == 4 for r in records)
-
-    def test_tsv_with_weights_has_eleven_columns(self, instructor, weighed_round):
-        round_, run = weighed_round
-        response = client_of(instructor).get(self.url(round_), {"weights_run": run.pk})
-        assert {len(line.split("\t")) for line in response.content.decode().splitlines()} == {11}
-
-    def test_weights_of_another_rounds_report_are_refused(self, instructor, weighed_round, course):
-        _, run = weighed_round
-        other = services.round_create(course=course, name="other")
-        response = client_of(instructor).get(self.url(other), {"weights_run": run.pk})
-        assert response.status_code == 400 and "not a report of round other" in response.json()["weights_run"][0]
-        assert client_of(instructor).get(self.url(other), {"format": "xml"}).status_code == 400
-
-    def test_students_get_403(self, student, round_):
-        assert client_of(student).get(self.url(round_)).status_code == 403

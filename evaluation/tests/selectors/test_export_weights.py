@@ -13,14 +13,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def no_probes(monkeypatch):
-    from evaluation import ambiguity_services
-
-    monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section", lambda **kw: None)
-    monkeypatch.setattr(ambiguity_services, "ambiguity_retrieval_section", lambda **kw: None)
-
-
-@pytest.fixture
 def round_run(artifact_round, instructor):
     return finished_report(instructor, round_=artifact_round)
 

@@ -19,15 +19,6 @@ def rows(section, name):
 
 
 @pytest.fixture
-def no_probes(monkeypatch):
-    """The probes return "no data" (their own tests run them for real)."""
-    from evaluation import ambiguity_services
-
-    monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section", lambda **kw: None)
-    monkeypatch.setattr(ambiguity_services, "ambiguity_retrieval_section", lambda **kw: None)
-
-
-@pytest.fixture
 def project(instructor, tiny_model_version):
     from modelhub.models import ModelVersion
 

@@ -14,14 +14,6 @@ from evaluation.tests.factories import span_project
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def no_probes(monkeypatch):
-    from evaluation import ambiguity_services
-
-    monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section", lambda **kw: None)
-    monkeypatch.setattr(ambiguity_services, "ambiguity_retrieval_section", lambda **kw: None)
-
-
 def _report(project, user) -> EvaluationRun:
     run = services.evaluation_start_project(project=project, user=user, config={"k": 5, "max_steps": 30})
     run = services.evaluation_run(run_id=run.pk)

@@ -1,11 +1,28 @@
+"""``manage.py export_codah``: a round's questions as CODAH TSV or JSON lines, optionally with an
+evaluation report's weights."""
 import json
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from collector import services
 from collector.models import Question
+from collector.tests.factories import GOOD_ROWS, tsv
+from evaluation import services as evaluation_services
+from evaluation.export_weights import evaluation_run_weights
+from evaluation.tests.factories import finished_report
+
+
+@pytest.fixture
+def good_tsv_text() -> str:
+    return tsv(GOOD_ROWS)
+
+
+@pytest.fixture
+def plain_round(course):
+    """An open round whose live model is the default v0 row (nothing gets loaded)."""
+    return services.round_create(course=course, name="cmd-round", title="Commands round")
 
 
 def import_text(tmp_path, round_name: str, text: str) -> None:
@@ -77,8 +94,6 @@ def test_jsonl_export_has_one_record_per_question_with_live_prediction(tmp_path,
 
 @pytest.mark.django_db
 def test_unknown_round_is_a_command_error(tmp_path):
-    from django.core.management import CommandError
-
     with pytest.raises(CommandError, match="No round is named"):
         call_command("export_codah", "--round", "nope", str(tmp_path / "x.tsv"))
 
@@ -86,16 +101,12 @@ def test_unknown_round_is_a_command_error(tmp_path):
 @pytest.fixture
 def weighed_round(tmp_path, plain_round, instructor, good_tsv_text):
     """``plain_round`` with the eight sample questions and a finished evaluation report of them."""
-    from evaluation.tests.factories import finished_report
-
     import_text(tmp_path, plain_round.name, good_tsv_text)
     return plain_round, finished_report(instructor, round_=plain_round)
 
 
 @pytest.mark.django_db
 def test_weights_from_a_report_add_four_columns_to_the_tsv(tmp_path, weighed_round, good_tsv_text):
-    from evaluation.export_weights import evaluation_run_weights
-
     round_, run = weighed_round
     out_path = tmp_path / "weighted.tsv"
     out = StringIO()
@@ -127,10 +138,6 @@ def test_weights_from_a_report_in_jsonl(tmp_path, weighed_round):
 
 @pytest.mark.django_db
 def test_weights_from_an_unusable_report_is_a_command_error(tmp_path, weighed_round, course):
-    from django.core.management import CommandError
-
-    from evaluation import services as evaluation_services
-
     round_, run = weighed_round
     other = services.round_create(course=course, name="other-round")
     with pytest.raises(CommandError, match=f"Evaluation report {run.pk} is not a report of round other-round"):

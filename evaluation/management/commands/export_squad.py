@@ -7,10 +7,11 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.management.commands._common import project_named
 from annotation.models import Split
+from annotation.selectors import project_by_name
 from annotation.squad_selectors import project_squad_dict
 from annotation.validation import first_message
+from core.exceptions import AccessError
 from evaluation.export_weights import evaluation_run_weights
 
 
@@ -29,9 +30,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, path: str, project: str, split: str | None, weights_from: int | None = None,
                **options) -> None:
-        found = project_named(project)
         try:
+            found = project_by_name(name=project)
             weights = None if weights_from is None else evaluation_run_weights(run_id=weights_from, project=found)
+        except AccessError as error:
+            raise CommandError(error.message) from None
         except ValidationError as error:
             raise CommandError(first_message(error)) from None
         data = project_squad_dict(project=found, split=split, weights=weights)

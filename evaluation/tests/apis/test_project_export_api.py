@@ -35,19 +35,19 @@ class ProjectExportApiTests:
         assert get_export(project.owner, project, split="validation").json() == project_squad_dict(
             project=project, split="validation")
 
-    def test_an_unusable_weights_run_is_a_field_error(self, weighed_project, owner):
+    def test_an_unusable_weights_run_is_a_field_error(self, weighed_project, instructor):
         project, report = weighed_project
         queued = evaluation_services.evaluation_start_project(project=project)
-        other = make_project(owner, name="other")
+        other = make_project(instructor, name="other")
 
-        unfinished = get_export(owner, project, weights_run=queued.pk)
-        elsewhere = get_export(owner, other, weights_run=report.pk)
+        unfinished = get_export(instructor, project, weights_run=queued.pk)
+        elsewhere = get_export(instructor, other, weights_run=report.pk)
 
         assert unfinished.status_code == 400 and unfinished.json() == {"weights_run": [
             f"Evaluation report {queued.pk} has not finished (it is queued); only a finished report has weights."]}
         assert elsewhere.status_code == 400 and elsewhere.json() == {"weights_run": [
             f"Evaluation report {report.pk} is not a report of project other."]}
-        assert get_export(owner, project, weights_run="first").status_code == 400
+        assert get_export(instructor, project, weights_run="first").status_code == 400
 
     def test_only_the_owner_may_export(self, weighed_project, other_instructor):
         project, report = weighed_project

@@ -38,9 +38,9 @@ class ExportFormTests:
         assert export_form.count("<option value=") == 1 + 4 + 1  # splits: all + 3; runs: no weights + the finished one
         assert "--weights-from RUN_ID" in page and reverse("evaluation:project_report", args=[project.pk]) in page
 
-    def test_without_reports_the_form_says_so(self, client, owner):
-        project = make_project(owner)
-        client.force_login(owner)
+    def test_without_reports_the_form_says_so(self, client, instructor):
+        project = make_project(instructor)
+        client.force_login(instructor)
         page = client.get(reverse("annotation:project_dashboard", args=[project.pk])).content.decode()
         assert "No finished evaluation report of this project has weights yet." in page
 
@@ -69,21 +69,21 @@ class ExportDownloadTests:
         assert len(qas(json.loads(response.content))) == 8
 
     @pytest.mark.parametrize("which", ["queued", "other_project", "no_weights", "garbage", "bad_split"])
-    def test_an_unusable_choice_exports_nothing_and_says_why(self, client, weighed_project, owner, which):
+    def test_an_unusable_choice_exports_nothing_and_says_why(self, client, weighed_project, instructor, which):
         project, report = weighed_project
         params = {"weights_run": report.pk}
         if which == "queued":
             params["weights_run"] = evaluation_services.evaluation_start_project(project=project).pk
         elif which == "other_project":  # finished, with weights, but of another project
-            params["weights_run"] = finished_report(owner, project=span_project(owner, name="nile-2")).pk
+            params["weights_run"] = finished_report(instructor, project=span_project(instructor, name="nile-2")).pk
         elif which == "no_weights":  # a finished report of a project without submitted questions
             params["weights_run"] = evaluation_services.evaluation_run(
-                run_id=evaluation_services.evaluation_start_project(project=make_project(owner, name="empty")).pk).pk
+                run_id=evaluation_services.evaluation_start_project(project=make_project(instructor, name="empty")).pk).pk
         elif which == "garbage":
             params["weights_run"] = "first"
         else:
             params["split"] = "dev"
-        client.force_login(owner)
+        client.force_login(instructor)
 
         response = export(client, project, **params)
 
