@@ -5,6 +5,16 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
+from evaluation.ambiguity_inputs import (
+    NONE,
+    OCCUPATIONS,
+    QUESTIONS,
+    SERVER,
+    UNQOVER,
+    Upload,
+    ambiguity_dataset_check,
+    ambiguity_datasets,
+)
 from evaluation.services import DEFAULT_CONFIG, LIMITS
 
 
@@ -63,8 +73,6 @@ class ProjectEvaluationStartForm(EvaluationStartForm):
     )
 
     def __init__(self, *args, project, **kwargs):
-        from evaluation.ambiguity_inputs import NONE, OCCUPATIONS, QUESTIONS, SERVER, UNQOVER, ambiguity_datasets
-
         super().__init__(*args, **kwargs)
         self.project = project
         questions = [(str(d.pk), d.label) for d in ambiguity_datasets(project=project, kind=QUESTIONS)]
@@ -78,8 +86,6 @@ class ProjectEvaluationStartForm(EvaluationStartForm):
         self.fields["occupations"].initial = occupations[0][0] if occupations else UNQOVER
 
     def _upload(self, field: str, kind: str):
-        from evaluation.ambiguity_inputs import Upload, ambiguity_dataset_check
-
         file = self.cleaned_data.get(field)
         if not file:
             return None

@@ -49,6 +49,8 @@ def release_content(*, options: ReleaseOptions, round_: Round | None = None,
     """What the release of ``round_`` (or ``project``) holds; a ReleaseError says what is missing."""
     if (round_ is None) == (project is None):
         raise TypeError("give exactly one of round_ and project")
+    # Imported here for start-up time, not for a cycle: both import mlcore.data.release.files and
+    # with it the datasets library (about 1.4 s), which the URLconf (release_views) must not pay.
     if round_ is not None:
         from evaluation.release_rounds import round_release_content
 

@@ -48,7 +48,7 @@ class RoundReportInputs:
     live: dict[int, tuple[int, int | None]]  # question -> (predicted index, model version id)
     cv: ScoringRunInfo | None
     answer_only: ScoringRunInfo | None
-    human: tuple[tuple[int, bool], ...] | None  # None: blind validation not available yet
+    human: tuple[tuple[int, bool], ...]  # (question id, answered correctly) per blind validator answer
 
     def digest(self) -> str:
         """sha256 of everything the report reads, so two reports can be told apart by their data."""
@@ -68,14 +68,13 @@ def round_report_inputs(*, run: EvaluationRun) -> RoundReportInputs:
     """The data named by the run's snapshot (questions that were deleted since drop out)."""
     snapshot = run.snapshot
     question_ids = list(snapshot.get("question_ids", []))
-    human = selectors.round_human_answers(question_ids=question_ids)
     return RoundReportInputs(
         round_name=run.round.name,
         questions=tuple(selectors.report_questions(question_ids=question_ids)),
         live=selectors.live_predictions(question_ids=question_ids),
         cv=_scoring_info(snapshot.get("cv_run_id")),
         answer_only=_scoring_info(snapshot.get("answer_only_run_id")),
-        human=None if human is None else tuple(human),
+        human=tuple(selectors.round_human_answers(question_ids=question_ids)),
     )
 
 

@@ -10,6 +10,7 @@ from accounts.models import User
 from annotation.models import Project, SpanQuestion
 from collector import selectors as collector_selectors
 from collector.models import CVPrediction, Prediction, Question, Round, ScoringRun
+from collector.validation_selectors import validation_answers
 from core.exceptions import AccessError
 from courses.selectors import user_manages_course
 from evaluation.models import EvaluationRun
@@ -167,18 +168,9 @@ def model_version_by_id(*, version_id: int | None) -> ModelVersion | None:
     return ModelVersion.objects.filter(pk=version_id).first()
 
 
-def round_human_answers(*, question_ids: list[int]) -> list[tuple[int, bool]] | None:
-    """HOOK for blind validation (issue 6): ``(question_id, answered correctly)`` per validator answer.
-
-    Returns ``None`` while the collector has no validation (the report then says "not yet
-    measured"). Once ``collector.validation_selectors.validation_answers`` exists (see the
-    collector's validation contract), human accuracy per category is picked up from it with no
-    change here or in the report.
-    """
-    try:
-        from collector.validation_selectors import validation_answers
-    except ImportError:
-        return None
+def round_human_answers(*, question_ids: list[int]) -> list[tuple[int, bool]]:
+    """``(question_id, answered correctly)`` per blind validator answer to these questions
+    (``collector.validation_selectors.validation_answers``): the report's human accuracy per category."""
     return [(answer.question_id, bool(answer.is_correct)) for answer in validation_answers(question_ids=question_ids)]
 
 

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.management.commands._common import project_named, read_json
+from annotation.services.qa_training import qa_model_name_check, qa_model_train
 from annotation.validation import first_message
 from mlcore.models.loading import ModelLoadError
 from mlcore.stats.squad_metrics import parse_squad_json
@@ -49,8 +50,7 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int, help="Train on the first N questions only")
 
     def handle(self, *args, **options) -> None:
-        from annotation.services.qa_training import qa_model_name_check, qa_model_train
-        from mlcore.models.qa_finetune import QAFineTuneConfig
+        from mlcore.models.qa_finetune import QAFineTuneConfig  # imports torch and transformers: only when training
 
         try:
             # Everything that can be wrong with the arguments fails here, before minutes of training.
