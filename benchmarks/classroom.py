@@ -10,13 +10,14 @@ production-like local settings and the default live model v0. Then every author,
 clients over TCP:
 
 - signs in through the form (GET the page, POST username, password and CSRF token), all at once;
-- opens the author websocket with the session cookie and types questions like a typist: keystroke
-  gaps of 50-600 ms, thinking pauses of 1-3 s between some words and between fields, an answer
-  marked, a revision or two, then the form POST of the question (a fresh client token each; a
-  question begun within ``--seconds`` is finished and submitted);
-- follows the page's rules (``static/js/author.js``): a draft 250 ms after the last keystroke, only
-  when the prompt and all four completions are filled, never one identical to the draft in flight
-  or to the last answered one.
+- opens the author websocket with the session cookie and types questions with the typist of
+  ``page_typist.py`` (the one model of author and page every benchmark uses): lognormal keystroke
+  gaps (median 180 ms), short pauses after some words and thinking pauses of 1-3 s, a pause between
+  fields, an answer marked, a revision or two, then the form POST of the question (a fresh client
+  token each; a question begun within ``--seconds`` is finished and submitted);
+- follows the page's rules (``static/js/author.js``): a draft ``DEBOUNCE_MS`` after the last
+  keystroke, only when the prompt and all four completions are filled, never one identical to the
+  draft in flight or to the last answered one.
 
 A pause of >= 1 s with a complete draft on screen counts as answered when the prediction for exactly
 that text (and marked answer) arrived before the author typed again; its latency is pause start
@@ -51,6 +52,7 @@ from tempfile import mkdtemp
 
 import numpy as np
 from classroom_author import PASSWORD, Author, run_author
+from page_typist import Page
 from servers import (
     ROOT,
     create_database,
@@ -115,12 +117,12 @@ async def warm_up(bases: list[str], session, round_id: int, deadline: float) -> 
                 await asyncio.sleep(1)
 
 
-def pause_results(authors: list[Author]) -> dict:
+def pause_results(pages: list[Page]) -> dict:
     latencies, answered, total = [], 0, 0
-    for author in authors:
-        for pause_ in author.pauses:
+    for page in pages:
+        for pause_ in page.pauses:
             total += 1
-            seen = [t for t, key in author.answers if key == pause_.key and t <= pause_.end]
+            seen = [t for t, key in page.answers if key == pause_.key and t <= pause_.end]
             if seen:
                 answered += 1
                 latencies.append(max(0.0, min(seen) - pause_.start))  # 0: that text was answered before
@@ -172,15 +174,16 @@ def run_mode(mode: str, args: argparse.Namespace) -> dict:
         asyncio.run(drive())
         accepted = [token for a in authors for token in a.accepted]
         stored = count_stored(env, accepted)
-        errors = [e for a in authors for e in a.errors]
+        pages = [a.page for a in authors if a.page is not None]
+        errors = [e for a in authors for e in a.errors] + [e for page in pages for e in page.errors]
         statuses: dict[str, int] = {}
-        for author in authors:
-            for state, count in author.statuses.items():
+        for page in pages:
+            for state, count in page.statuses.items():
                 statuses[state] = statuses.get(state, 0) + count
-        sent = sum(len(a.sent) for a in authors)
-        answered = sum(len(a.answers) for a in authors)
+        sent = sum(len(page.sent) for page in pages)
+        answered = sum(len(page.answers) for page in pages)
         sign_ms = np.asarray([a.sign_in_seconds for a in signed_in]) * 1000
-        return {**pause_results(authors), "drafts_sent": sent, "drafts_answered": answered,
+        return {**pause_results(pages), "drafts_sent": sent, "drafts_answered": answered,
                 "drafts_superseded": sent - answered - sum(statuses.values()) + statuses.get("loading", 0),
                 "statuses": statuses, "submissions_accepted": len(accepted), "submissions_stored": stored,
                 "lost": len(accepted) - stored, "errors": len(errors), "error_examples": sorted(set(errors))[:10],

@@ -8,8 +8,10 @@ measures in one run, with the draft rate limit set to what the page can send (on
 ``DEBOUNCE_MS`` of static/js/author.js, read from the file):
 
 (a) the bare forward of the live scorer (``predict_examples``) on 1 question x 4 choices with a new
-    prompt, in this process, in an executor thread as the server runs it (and in the main thread);
-(b) the websocket round trip for 1 author sending the same kind of drafts at the page's cadence;
+    prompt, in this process, in an executor thread as the server runs it: back to back (and in the
+    main thread), and at (b)'s cadence, taken in turn with (b);
+(b) the websocket round trip for 1 author sending the same kind of drafts at the page's cadence (a
+    draft, its answer, the pause of a typist who types again and waits the debounce);
 (c) N authors editing questions the way the page sends them: a typist's keystroke gaps, pauses
     between words and between fields; the page's debounce decides when a draft goes out (only a
     changed draft is sent). "Pause to prediction" is from the moment the page sends the draft
@@ -17,12 +19,14 @@ measures in one run, with the draft rate limit set to what the page can send (on
     debounce and is reported beside it.
 
 Headline keys of benchmarks/out/live_feedback.json (stable): ``ratio_p50`` (round trip / bare
-forward at p50, one author; aim <= 1.2), ``ratio_p95``, ``authors_p50_ms`` and ``authors_p95_ms``
+forward at the same cadence, p50, one author; aim <= 1.2: what the serving path adds to the model),
+``ratio_p95``, ``ratio_p50_back_to_back`` (round trip / bare forward called back to back: adds what an
+idle CPU costs the next forward), ``authors_p50_ms`` and ``authors_p95_ms``
 (pause to prediction over the answered drafts of (c); aim p95 < 300 ms), ``authors_p95_from_last_key_ms``,
 ``drafts_sent``, ``drafts_answered``, ``superseded`` (replaced by the author's newer draft before
 their batch ran: not answered, by design), ``pauses_answered_share`` (answered before the author
 typed again), ``final_drafts``, ``final_drafts_answered`` (aim: all), ``rate_limited``, ``errors``;
-context: ``bare_forward_ms``, ``round_trip_1_author_ms``, ``debounce_ms``, ``draft_rate``, ``engine``,
+context: ``bare_forward_ms`` (at the cadence), ``bare_forward_back_to_back_ms``, ``round_trip_1_author_ms``, ``debounce_ms``, ``draft_rate``, ``engine``,
 ``cpu_capability``, ``torch_threads``, ``model``, ``quick``. Timings are as noisy as the machine.
 Exit status 1 if a final draft went unanswered or a draft was rate limited.
 """
@@ -39,12 +43,13 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from page_typist import Author, Page, Typist, page_debounce_ms
+from page_typist import OpenPage, Page, Typist, page_debounce_ms
 from servers import ROOT, free_port, start_process, stop_process, wait_until_serving
 
 OUT_FILE = ROOT / "benchmarks" / "out" / "live_feedback.json"
@@ -139,77 +144,93 @@ def fresh_question(tag: str, i: int) -> tuple[str, tuple[str, ...]]:
     return f"{prompt.format(name=NAMES[i % len(NAMES)])} {tag}{i}", choices
 
 
-def measure_bare_forward(round_id: int, n: int, *, in_worker_thread: bool) -> list[float]:
-    """(a) seconds per call of the live scorer on 1 question with a new prompt, loaded and warmed up.
-
-    The server's batcher runs the model in an executor thread, and torch's CPU threading differs
-    between the main thread and other threads, so the comparable bare time is taken in a worker
-    thread too; the main-thread time is reported beside it.
-    """
+def bare_forward(round_id: int) -> Callable[[str, int], float]:
+    """(a) ``timed(tag, i)``: seconds of one call of the live scorer on question ``i`` (a prompt never sent before)."""
     from collector.models import Round
     from mlcore.configs import MCExample
     from modelhub.inference import predict_examples
 
     version = Round.objects.get(pk=round_id).live_model
-    tag = "worker" if in_worker_thread else "main"
-    examples = [MCExample(*fresh_question(tag, i)) for i in range(n + 5)]
 
-    def timed(example: MCExample) -> float:
+    def timed(tag: str, i: int) -> float:
+        example = MCExample(*fresh_question(tag, i))
         start = time.perf_counter()
         predict_examples(version, [example])
         return time.perf_counter() - start
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        def call(example: MCExample) -> float:
-            return pool.submit(timed, example).result() if in_worker_thread else timed(example)
+    return timed
 
-        for example in examples[:5]:
-            call(example)
-        return [call(example) for example in examples[5:]]
-async def warm_up(author: Author, debounce: float, seconds: float = 120.0) -> None:
+
+def measure_back_to_back(timed: Callable[[str, int], float], n: int, *, in_worker_thread: bool) -> list[float]:
+    """(a) calls back to back, after 5 warm-up calls, in an executor thread (as the server runs the
+    model; torch's CPU threading differs between the main thread and others) or the main thread."""
+    tag = "worker" if in_worker_thread else "main"
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        def call(i: int) -> float:
+            return pool.submit(timed, tag, i).result() if in_worker_thread else timed(tag, i)
+
+        for i in range(5):
+            call(i)
+        return [call(i) for i in range(5, n + 5)]
+
+
+async def send_fresh(page: Page, tag: str, i: int) -> int:
+    """Put a question with a never-sent prompt on the page and send it at once; its seq."""
+    page.fill(*fresh_question(tag, i))
+    seq = await page.send()
+    assert seq is not None, "a new prompt is always sent"
+    return seq
+
+
+async def warm_up(page: Page, debounce: float, seconds: float = 120.0) -> None:
     """Drafts until 3 are answered: the first loads the model in the server (it may answer "unavailable")."""
-    deadline, answered, seq = time.perf_counter() + seconds, 0, 0
+    deadline, answered, i = time.perf_counter() + seconds, 0, 0
     while answered < 3:
         if time.perf_counter() > deadline:
-            raise RuntimeError(f"no prediction during warm-up: {author.statuses} {author.errors}")
-        seq += 1
-        await author.send(seq, *fresh_question("warm", seq))
-        answered += await author.wait_for(seq, REPLY_TIMEOUT)
+            raise RuntimeError(f"no prediction during warm-up: {page.statuses} {page.errors}")
+        i += 1
+        seq = await send_fresh(page, "warm", i)
+        answered += await page.wait_for(seq, REPLY_TIMEOUT)
         await asyncio.sleep(debounce * 1.2)
 
 
-async def measure_one_author(url: str, origin: str, session_key: str, n: int, debounce: float) -> list[float]:
-    """(b) a draft with a new prompt, its prediction, a pause the page allows, n times (after a warm-up)."""
-    async with Author(url, origin, session_key) as author:
-        await warm_up(author, debounce)
-        measured = range(100, 100 + n)
-        for seq in measured:
-            await author.send(seq, *fresh_question("socket", seq))
-            if not await author.wait_for(seq, REPLY_TIMEOUT):
-                raise RuntimeError(f"draft {seq} got no prediction within {REPLY_TIMEOUT} s: {author.statuses} {author.errors}")
-            # The next draft only after the author typed again and paused for the debounce.
-            await asyncio.sleep(max(0.0, debounce * 1.2 - author.latency(seq)))
-        return [author.latency(seq) for seq in measured]
+async def measure_one_author(url: str, origin: str, session_key: str, n: int, debounce: float,
+                             timed: Callable[[str, int], float]) -> tuple[list[float], list[float]]:
+    """(b) a draft with a new prompt, its prediction, then the pause the page allows, n times (after a
+    warm-up); in turn with each, (a) at the same cadence: one bare forward here, then the same pause.
+
+    Taking them in turn gives both the same conditions: a CPU that idled for a pause computes the
+    next forward slower than one called back to back (threads asleep, caches cold), and whatever
+    else the machine does hits both alike. Returns (bare forward, round trip) seconds.
+    """
+    gap = debounce * 1.2  # the author typed again and paused for the debounce
+    loop, bare, trips = asyncio.get_running_loop(), [], []
+    async with OpenPage(url, origin, f"sessionid={session_key}", debounce=debounce, answer=0) as page:
+        await warm_up(page, debounce)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            for i in range(n):
+                seq = await send_fresh(page, "socket", i)
+                if not await page.wait_for(seq, REPLY_TIMEOUT):
+                    raise RuntimeError(f"draft {seq} got no prediction within {REPLY_TIMEOUT} s: "
+                                       f"{page.statuses} {page.errors}")
+                trips.append(page.latency(seq))
+                await asyncio.sleep(max(0.0, gap - trips[-1]))
+                bare.append(await loop.run_in_executor(pool, timed, "paced", i))
+                await asyncio.sleep(max(0.0, gap - bare[-1]))
+    return bare, trips
 
 
-async def type_for(author: Author, index: int, seconds: float, debounce: float, rng: random.Random) -> Page:
+async def type_for(page: Page, index: int, seconds: float, rng: random.Random) -> Page:
     """Edit one question field by field for ``seconds``, then pause; the page sends as it would."""
     prompt, choices = QUESTIONS[index % len(QUESTIONS)]
-    page = Page(author, prompt.format(name=NAMES[index % len(NAMES)]), list(choices))
+    page.fill(prompt.format(name=NAMES[index % len(NAMES)]), choices)
     typist = Typist(rng)
     await asyncio.sleep(rng.uniform(0, 1.0))  # authors do not start in lockstep
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
-        slot = rng.choice([-1, -1, 0, 1, 2, 3])  # -1: the prompt
-        for text in typist.edit(page.prompt if slot < 0 else page.choices[slot]):
-            if slot < 0:
-                page.prompt = text
-            else:
-                page.choices[slot] = text
-            page.keystroke()
-            gap = typist.key_gap() + (typist.word_pause() if text.endswith(" ") else 0.0)
-            await page.pause(gap, debounce)
-        await page.pause(typist.field_pause(), debounce)
+        name = rng.choice(["prompt", "prompt", "choice_0", "choice_1", "choice_2", "choice_3"])
+        await page.type(name, typist.edit(page.fields[name]), typist)
+        await page.pause(typist.field_pause())
     return page
 
 
@@ -228,24 +249,25 @@ class CrowdResult:
 async def measure_crowd(url: str, origin: str, session_keys: list[str], seconds: float, debounce: float,
                         seed: int) -> CrowdResult:
     """(c) all authors editing at once."""
-    authors: list[Author] = []
+    opened: list[OpenPage] = []
     result = CrowdResult()
     try:
+        pages = []
         for key in session_keys:
-            authors.append(await Author(url, origin, key).__aenter__())
-        pages = await asyncio.gather(*(type_for(a, i, seconds, debounce, random.Random(seed + i))
-                                       for i, a in enumerate(authors)))
-        finals = await asyncio.gather(*(a.wait_for(p.seq, FINAL_TIMEOUT) for a, p in zip(authors, pages) if p.seq))
+            opened.append(OpenPage(url, origin, f"sessionid={key}", debounce=debounce, answer=0))
+            pages.append(await opened[-1].__aenter__())
+        await asyncio.gather(*(type_for(page, i, seconds, random.Random(seed + i)) for i, page in enumerate(pages)))
+        finals = await asyncio.gather(*(page.wait_for(page.seq, FINAL_TIMEOUT) for page in pages if page.seq))
     finally:
-        for author in authors:
-            await author.__aexit__()
-    for author, page in zip(authors, pages):
-        result.latencies += [author.latency(seq) for seq in author.answered_at]
-        result.drafts_sent += len(author.sent)
-        result.answered_in_pause += sum(at < page.resumed_at.get(seq, math.inf) for seq, at in author.answered_at.items())
-        result.stale += author.stale
-        result.errors += author.errors
-        for state, count in author.statuses.items():
+        for page_context in opened:
+            await page_context.__aexit__()
+    for page in pages:
+        result.latencies += [page.latency(seq) for seq in page.answered_at]
+        result.drafts_sent += len(page.sent)
+        result.answered_in_pause += sum(at < page.resumed_at.get(seq, math.inf) for seq, at in page.answered_at.items())
+        result.stale += page.stale
+        result.errors += page.errors
+        for state, count in page.statuses.items():
             result.statuses[state] = result.statuses.get(state, 0) + count
     result.final_drafts, result.final_answered = len(finals), sum(finals)
     return result
@@ -258,16 +280,18 @@ def percentiles(values: list[float]) -> dict[str, float]:
     return {"p50": float(p50), "p95": float(p95), "n": len(values)}
 
 
-def report(bare: list[float], bare_main: list[float], single: list[float], crowd: CrowdResult,
-           args: argparse.Namespace, context: dict) -> dict:
-    bare_ms, single_ms, crowd_ms = percentiles(bare), percentiles(single), percentiles(crowd.latencies)
+def report(bare: dict[str, list[float]], single: list[float], crowd: CrowdResult, args: argparse.Namespace,
+           context: dict) -> dict:
+    bare_ms, single_ms, crowd_ms = percentiles(bare["paced"]), percentiles(single), percentiles(crowd.latencies)
+    back_to_back_ms = percentiles(bare["back_to_back"])
     answered = len(crowd.latencies)
     debounce_ms = context["debounce_ms"]
     return {
         **context, "authors": args.authors, "seconds": args.seconds, "quick": args.quick, "cpus": os.cpu_count(),
-        "bare_forward_ms": bare_ms, "bare_forward_main_thread_ms": percentiles(bare_main),
-        "round_trip_1_author_ms": single_ms,
+        "bare_forward_ms": bare_ms, "bare_forward_back_to_back_ms": back_to_back_ms,
+        "bare_forward_main_thread_ms": percentiles(bare["main_thread"]), "round_trip_1_author_ms": single_ms,
         "ratio_p50": single_ms["p50"] / bare_ms["p50"], "ratio_p95": single_ms["p95"] / bare_ms["p95"],
+        "ratio_p50_back_to_back": single_ms["p50"] / back_to_back_ms["p50"],
         "authors_p50_ms": crowd_ms["p50"], "authors_p95_ms": crowd_ms["p95"],
         "authors_p95_from_last_key_ms": crowd_ms["p95"] + debounce_ms,
         "drafts_sent": crowd.drafts_sent, "drafts_answered": answered,
@@ -283,16 +307,18 @@ def print_table(results: dict, out) -> None:
     print(f"\nLive feedback, model {results['model']} on {results['engine']} ({results['cpu_capability']}, "
           f"{results['torch_threads']} threads, {results['cpus']} CPUs), debounce {results['debounce_ms']} ms, "
           f"draft limit {results['draft_rate']:.1f}/s, {results['seconds']:.0f} s of typing\n", file=out)
-    print(f"{'measure':<52} {'n':>5} {'p50 ms':>9} {'p95 ms':>9}", file=out)
-    rows = [("(a) bare forward, 1 question x 4 choices", results["bare_forward_ms"]),
-            ("    same, in the main thread", results["bare_forward_main_thread_ms"]),
+    print(f"{'measure':<56} {'n':>5} {'p50 ms':>9} {'p95 ms':>9}", file=out)
+    rows = [("(a) bare forward, 1 question x 4 choices, (b)'s cadence", results["bare_forward_ms"]),
+            ("    same, back to back", results["bare_forward_back_to_back_ms"]),
+            ("    same, back to back, in the main thread", results["bare_forward_main_thread_ms"]),
             ("(b) websocket round trip, 1 author", results["round_trip_1_author_ms"]),
             (f"(c) {results['authors']} authors, pause to prediction",
              {"p50": results["authors_p50_ms"], "p95": results["authors_p95_ms"], "n": results["drafts_answered"]})]
     for label, row in rows:
-        print(f"{label:<52} {row['n']:>5} {row['p50']:>9.1f} {row['p95']:>9.1f}", file=out)
-    print(f"\nround trip / bare forward, 1 author: p50 {results['ratio_p50']:.2f}x, p95 {results['ratio_p95']:.2f}x "
-          f"(aim p50 <= 1.2)", file=out)
+        print(f"{label:<56} {row['n']:>5} {row['p50']:>9.1f} {row['p95']:>9.1f}", file=out)
+    print(f"\nround trip / bare forward at the same cadence, 1 author: p50 {results['ratio_p50']:.2f}x, p95 "
+          f"{results['ratio_p95']:.2f}x (aim p50 <= 1.2); / bare forward back to back: p50 "
+          f"{results['ratio_p50_back_to_back']:.2f}x", file=out)
     print(f"{results['authors']} authors: pause to prediction p95 {results['authors_p95_ms']:.0f} ms (aim < 300; "
           f"{results['authors_p95_from_last_key_ms']:.0f} ms from the last keystroke); drafts sent "
           f"{results['drafts_sent']}, answered {results['drafts_answered']} ({results['pauses_answered_share']:.0%} "
@@ -309,17 +335,19 @@ def run(args: argparse.Namespace, var_dir: Path) -> dict:
     try:
         print(f"Setting up in {var_dir} ...", file=log, flush=True)
         setup = build_installation(args.authors, tiny=args.quick, var_dir=var_dir)
-        print(f"(a) bare forward x {args.n} ...", file=log, flush=True)
-        bare = measure_bare_forward(setup.round_id, args.n, in_worker_thread=True)
-        bare_main = measure_bare_forward(setup.round_id, args.n, in_worker_thread=False)
+        print(f"(a) bare forward x {args.n}, back to back ...", file=log, flush=True)
+        timed = bare_forward(setup.round_id)
+        bare = {"back_to_back": measure_back_to_back(timed, args.n, in_worker_thread=True),
+                "main_thread": measure_back_to_back(timed, args.n, in_worker_thread=False)}
         port = free_port()
         server_log = var_dir / "daphne.log"
         server = start_process([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                                 "config.asgi:application"], env, server_log)
         wait_until_serving(f"http://127.0.0.1:{port}/", timeout=180, process=server, log_path=server_log)
         url, origin = f"ws://127.0.0.1:{port}/ws/author/{setup.round_id}/", f"http://127.0.0.1:{port}"
-        print(f"(b) 1 author x {args.n} on port {port} ...", file=log, flush=True)
-        single = asyncio.run(measure_one_author(url, origin, setup.session_keys[0], args.n, debounce_ms / 1000))
+        print(f"(b) 1 author x {args.n} on port {port}, in turn with (a) at the same cadence ...", file=log, flush=True)
+        bare["paced"], single = asyncio.run(
+            measure_one_author(url, origin, setup.session_keys[0], args.n, debounce_ms / 1000, timed))
         print(f"(c) {args.authors} authors typing for {args.seconds:.0f} s ...", file=log, flush=True)
         crowd = asyncio.run(measure_crowd(url, origin, setup.session_keys, args.seconds, debounce_ms / 1000, args.seed))
     except Exception:
@@ -330,7 +358,7 @@ def run(args: argparse.Namespace, var_dir: Path) -> dict:
     finally:
         if server is not None:
             stop_process(server, timeout=10)
-    return report(bare, bare_main, single, crowd, args, live_context(setup.version_name, debounce_ms))
+    return report(bare, single, crowd, args, live_context(setup.version_name, debounce_ms))
 
 
 def live_context(model: str, debounce_ms: int) -> dict:
