@@ -7,10 +7,13 @@ from core.exceptions import AccessError
 
 
 def projects_visible_to_worker(*, user: User) -> QuerySet[Project]:
-    """Active projects ``user`` may annotate in: open ones, invite-only ones they joined or manage."""
+    """Active projects ``user`` may annotate in: open ones, invite-only ones they joined or manage;
+    for a student, only the ones they are a member of (by an LMS assignment)."""
     projects = Project.objects.filter(is_active=True)
     if user.is_staff or user.is_superuser:
         return projects
+    if user.role == User.Role.STUDENT:
+        return projects.filter(members__worker=user)
     return projects.filter(Q(invite_only=False) | Q(members__worker=user) | Q(owner=user)).distinct()
 
 
@@ -46,3 +49,7 @@ def invite_by_token(*, token: str) -> ProjectInvite | None:
 
 def is_member(*, user: User, project: Project) -> bool:
     return user.is_authenticated and ProjectMember.objects.filter(project=project, worker=user).exists()
+
+
+def is_member_anywhere(*, user: User) -> bool:
+    return user.is_authenticated and ProjectMember.objects.filter(worker=user).exists()

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from annotation.i18n import LANGUAGE_NAMES
-from annotation.invite_selectors import projects_visible_to_worker, worker_may_enter
+from annotation.invite_selectors import is_member, is_member_anywhere, projects_visible_to_worker, worker_may_enter
 from annotation.models import (
     AnnotationSession,
     Paragraph,
@@ -31,7 +31,13 @@ SECOND_PASS_SPLITS = (Split.VALIDATION, Split.TEST)
 
 
 def can_annotate(user: User) -> bool:
+    """Crowdworkers and instructors annotate in any project open to them."""
     return user.is_authenticated and (user.role == User.Role.CROWDWORKER or user.is_instructor)
+
+
+def can_annotate_in(user: User, project: Project) -> bool:
+    """``can_annotate``, or a student who is a member of ``project`` (an LMS assignment of it made them one)."""
+    return can_annotate(user) or is_member(user=user, project=project)
 
 
 def can_manage(user: User, project: Project) -> bool:
@@ -74,9 +80,11 @@ def projects_for_instructor(*, user: User) -> QuerySet[Project]:
 
 
 def project_for_worker(*, user: User, project_id: int) -> Project:
-    if not can_annotate(user):
+    if not can_annotate(user) and not is_member_anywhere(user=user):
         raise AccessError("Only crowdworkers and instructors annotate paragraphs.")
     project = project_get(project_id=project_id)
+    if not can_annotate_in(user, project):
+        raise AccessError("Students annotate only in the projects their course's LMS assignments open to them.")
     if not project.is_active and not can_manage(user, project):
         raise AccessError("This project is not taking annotations at the moment.")
     if not worker_may_enter(user=user, project=project):
@@ -173,8 +181,6 @@ class ProjectTasks:
 
 
 def projects_for_worker(*, user: User) -> list[ProjectTasks]:
-    if not can_annotate(user):
-        return []
     out = []
     for project in projects_visible_to_worker(user=user).select_related("qa_model").order_by("name"):
         out.append(ProjectTasks(

@@ -56,7 +56,7 @@ def task_list(request: HttpRequest) -> HttpResponse:
     tasks = selectors.projects_for_worker(user=request.user)
     activate_project_language(request, (task.project.language for task in tasks))
     rows = [(task, worker_progress(user=request.user, project=task.project)) for task in tasks]
-    context = {"tasks": rows, "can_annotate": selectors.can_annotate(request.user)}
+    context = {"tasks": rows, "can_annotate": bool(tasks) or selectors.can_annotate(request.user)}
     return render(request, "annotation/task_list.html", context)
 
 

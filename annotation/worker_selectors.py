@@ -7,7 +7,7 @@ accepted one (a question was changed or removed), otherwise ``accepted``.
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import User
 from annotation.models import AnnotationSession, Project, QuestionFlag, SpanQuestion
@@ -49,6 +49,29 @@ def _state(session: AnnotationSession) -> str:
     return "corrected" if session.accepted_flags else "accepted"
 
 
+def _flags(status: str) -> Count:
+    """Flags of one status that matter to a session: on its worker's questions (authoring) or
+    raised by its worker (second pass)."""
+    on_my_questions = Q(questions__flags__isnull=False) & ~Q(kind=Kind.SECOND_PASS)
+    return (Count("questions__flags", distinct=True, filter=on_my_questions & Q(questions__flags__status=status))
+            + Count("flags", distinct=True, filter=Q(flags__status=status)))
+
+
+def _with_flag_counts(sessions: QuerySet[AnnotationSession]) -> QuerySet[AnnotationSession]:
+    return sessions.annotate(open_flags=_flags(QuestionFlag.Status.OPEN),
+                             accepted_flags=_flags(QuestionFlag.Status.ACCEPTED))
+
+
+def worker_paragraphs_accepted(*, user: User, project: Project) -> int:
+    """Paragraphs ``user`` finished in ``project`` (wrote its questions, or answered others' in the
+    second pass) that no open flag holds in review: the task list's "accepted" and "corrected" ones.
+
+    The project's measure of a worker's accepted work (an LMS gradebook gets it as points)."""
+    finished = AnnotationSession.objects.filter(worker=user, paragraph__article__project=project,
+                                                status=Status.SUBMITTED)
+    return _with_flag_counts(finished).filter(open_flags=0).count()
+
+
 def worker_progress(*, user: User, project: Project, recent: int = 5) -> WorkerProgress:
     """Paragraphs ``user`` finished in ``project`` (counts, time on them) and the latest ``recent``."""
     sessions = AnnotationSession.objects.filter(worker=user, paragraph__article__project=project)
@@ -58,19 +81,11 @@ def worker_progress(*, user: User, project: Project, recent: int = 5) -> WorkerP
         discarded=Count("pk", filter=Q(status=Status.DISCARDED)),
         seconds=Sum("active_seconds"),
     )
-    # Flags that matter: on this worker's questions (authoring) or raised by them (second pass).
-    flag_of_mine = Q(questions__flags__isnull=False) & ~Q(kind=Kind.SECOND_PASS)
     finished = (
-        sessions.exclude(status=Status.IN_PROGRESS).select_related("paragraph__article")
+        _with_flag_counts(sessions.exclude(status=Status.IN_PROGRESS)).select_related("paragraph__article")
         .annotate(
             n_questions=Count("questions", distinct=True, filter=~Q(questions__status=SpanQuestion.Status.REMOVED))
             + Count("second_pass_answers", distinct=True),  # written, or answered in the second pass
-            open_flags=Count("questions__flags", distinct=True,
-                             filter=flag_of_mine & Q(questions__flags__status=QuestionFlag.Status.OPEN))
-            + Count("flags", distinct=True, filter=Q(flags__status=QuestionFlag.Status.OPEN)),
-            accepted_flags=Count("questions__flags", distinct=True,
-                                 filter=flag_of_mine & Q(questions__flags__status=QuestionFlag.Status.ACCEPTED))
-            + Count("flags", distinct=True, filter=Q(flags__status=QuestionFlag.Status.ACCEPTED)),
         )
         .order_by("-submitted_at", "-started_at")[:recent]
     )

@@ -23,6 +23,7 @@ from annotation.services.invites import (
     invite_revoke,
     invite_signup,
     project_invite_only_set,
+    project_member_add,
 )
 from annotation.services.predictions import fool_verdict, prediction_schedule, question_prediction_compute
 from annotation.services.projects import (
@@ -42,6 +43,7 @@ from annotation.services.session_time import HEARTBEAT_SECONDS, session_heartbea
 __all__ = [
     "ArticleImportResult", "SquadImportResult", "articles_import", "squad_import", "flag_resolve", "fool_verdict", "lock_session",
     "invite_accept", "invite_create", "invite_refusal", "invite_revoke", "invite_signup", "project_invite_only_set",
+    "project_member_add",
     "new_qid", "paragraph_refresh_status", "paragraph_restore", "prediction_schedule", "project_create",
     "project_update", "question_add", "question_delete", "question_prediction_compute", "question_update",
     "second_pass_answer_save", "second_pass_flag_save", "second_pass_submit", "session_discard", "session_draft_save",

@@ -18,6 +18,7 @@ from annotation import selectors
 from annotation.models import AnnotationSession, Paragraph, Project, SpanAnswer, SpanQuestion
 from annotation.services.predictions import prediction_schedule
 from annotation.services.projects import paragraph_refresh_status
+from annotation.signals import worker_progress_send
 from annotation.validation import (
     CleanQuestion,
     check_no_duplicate,
@@ -45,9 +46,10 @@ def _queue(kind: str):
 
 def session_start_on(*, user: User, paragraph: Paragraph, kind: str = Kind.AUTHORING) -> AnnotationSession | None:
     """Start work on this paragraph if it is in the worker's queue; None if it is not (or no longer)."""
-    if not selectors.can_annotate(user):
+    project = paragraph.article.project
+    if not selectors.can_annotate_in(user, project):
         raise AccessError("Only crowdworkers and instructors annotate paragraphs.")
-    project, queue = paragraph.article.project, _queue(kind)
+    queue = _queue(kind)
     try:
         with transaction.atomic():
             Paragraph.objects.select_for_update().filter(pk=paragraph.pk).first()
@@ -65,7 +67,7 @@ def session_start_on(*, user: User, paragraph: Paragraph, kind: str = Kind.AUTHO
 
 def session_start_next(*, user: User, project: Project, kind: str = Kind.AUTHORING) -> AnnotationSession | None:
     """The worker's unfinished session in ``project``, else a new one on the next paragraph; None if none is left."""
-    if not selectors.can_annotate(user):
+    if not selectors.can_annotate_in(user, project):
         raise AccessError("Only crowdworkers and instructors annotate paragraphs.")
     queue = _queue(kind)
     existing = selectors.session_in_progress(user=user, project=project, kind=kind)
@@ -232,6 +234,7 @@ def session_submit(*, session: AnnotationSession, user: User, questions: Sequenc
     session.status, session.submitted_at, session.draft = Status.SUBMITTED, timezone.now(), {}
     session.save(update_fields=["status", "submitted_at", "draft"])
     paragraph_refresh_status(paragraph=session.paragraph)
+    worker_progress_send(sender=AnnotationSession, project_id=project.pk, user_ids=[session.worker_id])
     return session
 
 

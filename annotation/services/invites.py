@@ -66,7 +66,17 @@ def invite_accept(*, invite: ProjectInvite, user: User) -> ProjectMember:
     if not (user.role == User.Role.CROWDWORKER or user.is_instructor):
         raise AccessError("Invite links are for crowdworkers. You are signed in as a student: sign out first, "
                           "then open the link again to make a crowdworker account.")
-    member, _ = ProjectMember.objects.get_or_create(project=invite.project, worker=user, defaults={"invite": invite})
+    return project_member_add(project=invite.project, user=user, invite=invite)
+
+
+@transaction.atomic
+def project_member_add(*, project: Project, user: User, invite: ProjectInvite | None = None) -> ProjectMember:
+    """Make ``user`` a worker of ``project`` (idempotent: joining twice keeps the first membership).
+
+    Who may join is the caller's decision: an invite link admits crowdworkers (``invite_accept``);
+    an LMS assignment of the project admits the students of its course (the lti app). A member
+    who is a student annotates in this project only (``selectors.can_annotate_in``)."""
+    member, _ = ProjectMember.objects.get_or_create(project=project, worker=user, defaults={"invite": invite})
     return member
 
 

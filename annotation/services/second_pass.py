@@ -17,6 +17,7 @@ from annotation import selectors
 from annotation.exceptions import AnswerFinal
 from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
 from annotation.services.authoring import lock_session
+from annotation.signals import worker_progress_send
 from annotation.validation import clean_span
 from core.exceptions import AccessError
 from mlcore.data.spans import Span, SpanError, check_span
@@ -66,7 +67,10 @@ def _save_flag(session: AnnotationSession, question: SpanQuestion, user: User, f
     fix = proposal == Proposal.FIX_ANSWER
     values = {"session": session, "proposal": proposal, "reason": reason, "after_reveal": after_reveal,
               "proposed_text": span.text if fix else "", "proposed_start": span.start if fix else None}
-    return QuestionFlag.objects.update_or_create(question=question, raised_by=user, defaults=values)[0]
+    saved = QuestionFlag.objects.update_or_create(question=question, raised_by=user, defaults=values)[0]
+    # An open flag holds the author's paragraph in review.
+    worker_progress_send(sender=QuestionFlag, project_id=question.project_id, user_ids=[question.author_id])
+    return saved
 
 
 @transaction.atomic
@@ -166,6 +170,8 @@ def second_pass_submit(*, session: AnnotationSession, user: User) -> AnnotationS
         raise ValidationError({"questions": f"Answer every question first ({missing} left)."})
     session.status, session.submitted_at, session.draft = AnnotationSession.Status.SUBMITTED, timezone.now(), {}
     session.save(update_fields=["status", "submitted_at", "draft"])
+    worker_progress_send(sender=AnnotationSession, project_id=session.paragraph.article.project_id,
+                         user_ids=[session.worker_id])
     return session
 
 
@@ -204,4 +210,6 @@ def flag_resolve(*, flag: QuestionFlag, user: User, accept: bool, note: str = ""
     flag.status = QuestionFlag.Status.ACCEPTED if accept else QuestionFlag.Status.REJECTED
     flag.resolved_by, flag.resolved_at, flag.resolution_note = user, timezone.now(), (note or "").strip()[:2000]
     flag.save()
+    worker_progress_send(sender=QuestionFlag, project_id=flag.question.project_id,
+                         user_ids=[flag.question.author_id, flag.raised_by_id])
     return flag

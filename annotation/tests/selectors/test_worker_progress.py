@@ -4,8 +4,8 @@ from django.urls import reverse
 
 from annotation import services
 from annotation.models import QuestionFlag
-from annotation.tests.factories import submitted_paragraph
-from annotation.worker_selectors import worker_progress
+from annotation.tests.factories import EN_CONTEXT, add_paragraphs, submitted_paragraph
+from annotation.worker_selectors import worker_paragraphs_accepted, worker_progress
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +47,35 @@ class WorkerProgressTests:
         html = client.get(reverse("annotation:task_list")).content.decode()
         assert "Paragraphs finished" in html and "15 min" in html and "In review" in html and "3 questions" in html
         assert '<details class="task-instructions">' in html and "A second paragraph, only in the full text." in html
+
+
+class WorkerParagraphsAcceptedTests:
+    def test_counts_finished_paragraphs_no_open_flag_holds(self, crowdworker, worker2, project):
+        first, second, third = (submitted_paragraph(project, crowdworker) for _ in range(3))
+        assert worker_paragraphs_accepted(user=crowdworker, project=project) == 3
+        flag(first.questions.first(), worker2, QuestionFlag.Status.OPEN)  # in review: not counted
+        flag(second.questions.first(), worker2, QuestionFlag.Status.ACCEPTED)  # corrected: counted
+        flag(third.questions.first(), worker2, QuestionFlag.Status.REJECTED)  # accepted: counted
+        assert worker_paragraphs_accepted(user=crowdworker, project=project) == 2
+        assert worker_paragraphs_accepted(user=worker2, project=project) == 0
+
+    def test_discarded_and_unfinished_paragraphs_do_not_count(self, crowdworker, project):
+        add_paragraphs(project, [EN_CONTEXT, EN_CONTEXT])
+        session = services.session_start_next(user=crowdworker, project=project)
+        services.session_discard(session=session, user=crowdworker, reason="hard_to_understand")
+        services.session_start_next(user=crowdworker, project=project)  # in progress
+        assert worker_paragraphs_accepted(user=crowdworker, project=project) == 0
+
+    def test_a_second_pass_counts_once_its_flags_are_resolved(self, crowdworker, worker2, project):
+        paragraph = submitted_paragraph(project, crowdworker)
+        session = services.session_start_next(user=worker2, project=project, kind="second_pass")
+        questions = list(paragraph.questions.order_by("position"))
+        for question in questions:
+            services.second_pass_answer_save(session=session, user=worker2, question_id=question.pk, is_impossible=True,
+                                             flag={"proposal": "remove_question"} if question == questions[0] else None)
+        services.second_pass_submit(session=session, user=worker2)
+        assert worker_paragraphs_accepted(user=worker2, project=project) == 0  # their flag waits for the owner
+        assert worker_paragraphs_accepted(user=crowdworker, project=project) == 0  # so does the author's paragraph
+        services.flag_resolve(flag=QuestionFlag.objects.get(), user=project.owner, accept=True)
+        assert worker_paragraphs_accepted(user=worker2, project=project) == 1
+        assert worker_paragraphs_accepted(user=crowdworker, project=project) == 1
