@@ -24,7 +24,7 @@ class ContextLinkAdmin(admin.ModelAdmin):
 
 @admin.register(ResourceLink)
 class ResourceLinkAdmin(admin.ModelAdmin):
-    list_display = ("title", "resource_link_id", "context", "round", "score_maximum")
+    list_display = ("title", "resource_link_id", "context", "round", "project", "score_maximum")
 
 
 @admin.register(GradeSync)

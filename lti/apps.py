@@ -6,5 +6,6 @@ class LtiConfig(AppConfig):
     verbose_name = "LTI 1.3 (use from an LMS)"
 
     def ready(self) -> None:
-        # Grade passback listens to the collector's "credit changed" signal (collector cannot import lti).
+        # Grade passback listens to the signals of collector (credit) and annotation (a worker's progress);
+        # neither can import lti.
         from lti import receivers  # noqa: F401

@@ -24,7 +24,8 @@ AGS_SCOPE_LINEITEM = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
 AGS_SCOPE_SCORE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
 
-CUSTOM_ROUND = "stumper_round_id"  # our own custom parameter, set by deep linking
+CUSTOM_ROUND = "stumper_round_id"  # our own custom parameters, set by deep linking
+CUSTOM_PROJECT = "stumper_project_id"
 
 # LTI 1.3 Core Appendix A.2.3: context (membership) roles. Simple names ("Instructor") are the
 # deprecated short form the spec still allows for context roles. Institution roles

@@ -5,6 +5,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import models
 
+from annotation.models import Project
 from collector.models import Round
 from courses.models import Course
 
@@ -86,19 +87,25 @@ class ContextLink(models.Model):
 
 
 class ResourceLink(models.Model):
-    """A placement of the tool in an LMS course (an assignment), pointing at a round, with its AGS line item."""
+    """A placement of the tool in an LMS course (an assignment), pointing at a round or an annotation
+    project, with its AGS line item."""
 
     context = models.ForeignKey(ContextLink, on_delete=models.CASCADE, related_name="resource_links")
     resource_link_id = models.CharField(max_length=255)
     title = models.CharField(max_length=255, blank=True)
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="lti_links")
+    project = models.ForeignKey(Project, null=True, blank=True, on_delete=models.SET_NULL, related_name="lti_links")
     lineitem_url = models.URLField(max_length=500, blank=True)
     lineitems_url = models.URLField(max_length=500, blank=True)
     ags_scopes = models.JSONField(default=list, blank=True)
     score_maximum = models.FloatField(null=True, blank=True, help_text="The line item's, read from the LMS")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["context", "resource_link_id"], name="lti_unique_resource_link")]
+        constraints = [
+            models.UniqueConstraint(fields=["context", "resource_link_id"], name="lti_unique_resource_link"),
+            models.CheckConstraint(condition=models.Q(round__isnull=True) | models.Q(project__isnull=True),
+                                   name="lti_resource_link_round_or_project"),
+        ]
 
 
 class RosterMember(models.Model):

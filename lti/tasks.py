@@ -37,5 +37,15 @@ def grade_passback_task(self, resource_link_id: int, user_id: int, force: bool =
 @shared_task(acks_late=True, name="lti.round_grades_passback")
 def round_grades_passback_task(round_id: int, user_ids: list[int] | None = None, force: bool = False) -> None:
     """Fan out: one grade_passback_task per (LMS line item, student) of the round."""
-    for target in grades.passback_targets(round_id=round_id, user_ids=user_ids):
+    _fan_out(grades.passback_targets(round_id=round_id, user_ids=user_ids), force)
+
+
+@shared_task(acks_late=True, name="lti.project_grades_passback")
+def project_grades_passback_task(project_id: int, user_ids: list[int] | None = None, force: bool = False) -> None:
+    """Fan out: one grade_passback_task per (LMS line item, student) of the annotation project."""
+    _fan_out(grades.passback_targets(project_id=project_id, user_ids=user_ids), force)
+
+
+def _fan_out(targets: list[grades.PassbackTarget], force: bool) -> None:
+    for target in targets:
         grade_passback_task.delay(target.resource_link_id, target.user_id, force)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("config/canvas.json", config.canvas_config, name="canvas_config"),
     path("platforms/", platforms.platform_list, name="platforms"),
     path("rounds/<int:round_id>/grades/resend/", grades.round_grades_resend, name="round_grades_resend"),
+    path("projects/<int:project_id>/grades/resend/", grades.project_grades_resend, name="project_grades_resend"),
     path("courses/<int:course_id>/roster/", roster.course_roster, name="course_roster"),
     path("courses/<int:course_id>/roster/sync/", roster.course_roster_sync, name="course_roster_sync"),
     path("launches/<str:launch_id>/course/", context_link.context_link, name="context_link"),

@@ -223,6 +223,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "lti:canvas_config": PUBLIC,
     "lti:platforms": INSTRUCTORS,
     "lti:round_grades_resend": manager_page("POST", ok=REDIRECT),
+    "lti:project_grades_resend": manager_page("POST", ok=REDIRECT),
     "lti:course_roster": manager_page(),
     "lti:course_roster_sync": manager_page("POST", ok=REDIRECT),
     # A launch id that is not this session's: refused for everyone signed in.

@@ -1,8 +1,11 @@
-"""Assignment and Grade Services 2.0: post each student's points for a round to the LMS line items.
+"""Assignment and Grade Services 2.0: post each student's points for a round or an annotation project to the
+LMS line items.
 
-A student's score is the same number as the grade CSV's points (``collector.grades``): credit capped
-at the line item's maximum. ``grade_passback`` is idempotent: it recomputes the current score, and a
-score already sent is not sent again unless ``force`` (the "send all grades again" button).
+A round's score is the same number as the grade CSV's points (``collector.grades``): credit capped at the
+line item's maximum. A project's score is the number of paragraphs the student finished that no open flag
+holds in review (``annotation.worker_selectors.worker_paragraphs_accepted``), one point each, capped at the
+maximum. ``grade_passback`` is idempotent: it recomputes the current score, and a score already sent is not
+sent again unless ``force`` (the "send all grades again" button).
 """
 import logging
 from dataclasses import dataclass
@@ -17,8 +20,10 @@ from pylti1p3.grade import Grade
 from pylti1p3.service_connector import ServiceConnector
 
 from accounts.models import User
+from annotation.worker_selectors import worker_paragraphs_accepted
 from collector.grades import round_grades
 from lti.models import GradeSync, LtiIdentity, ResourceLink
+from lti.selectors import assignment_resource_links
 from lti.tool_conf import TimeoutSession, registration_of
 
 logger = logging.getLogger(__name__)
@@ -34,10 +39,12 @@ class PassbackTarget:
     user_id: int
 
 
-def passback_targets(*, round_id: int, user_ids: list[int] | None = None) -> list[PassbackTarget]:
-    """(line item, student) pairs to send: the round's LMS links x the students who have an LMS identity there."""
+def passback_targets(*, round_id: int | None = None, project_id: int | None = None,
+                     user_ids: list[int] | None = None) -> list[PassbackTarget]:
+    """(line item, student) pairs to send: the round's or project's LMS links x the students of the link's
+    course who have an LMS identity there."""
     targets = []
-    for link in ResourceLink.objects.filter(round_id=round_id).exclude(lineitem_url="").select_related("context"):
+    for link in assignment_resource_links(round_id=round_id, project_id=project_id).exclude(lineitem_url=""):
         identities = LtiIdentity.objects.filter(platform_id=link.context.platform_id)
         if user_ids is not None:
             identities = identities.filter(user_id__in=user_ids)
@@ -48,6 +55,10 @@ def passback_targets(*, round_id: int, user_ids: list[int] | None = None) -> lis
 
 
 def _score(link: ResourceLink, user: User, maximum: float) -> float:
+    if link.project is not None:
+        return float(min(worker_paragraphs_accepted(user=user, project=link.project), maximum))
+    if link.round is None:
+        raise ValueError("the assignment's round or project no longer exists")
     rows = round_grades(round_=link.round, points_possible=maximum)
     return next((row.points for row in rows if row.user.pk == user.pk), 0.0)
 
@@ -90,7 +101,7 @@ def grade_passback(*, resource_link_id: int, user_id: int, last_attempt: bool = 
 
     On failure: with ``last_attempt`` the sync is marked failed with the reason; otherwise it stays
     pending with the reason and PassbackFailed is raised so that the task retries."""
-    link = ResourceLink.objects.select_related("context__platform", "round").get(pk=resource_link_id)
+    link = ResourceLink.objects.select_related("context__platform", "round", "project").get(pk=resource_link_id)
     user = User.objects.get(pk=user_id)
     identity = LtiIdentity.objects.get(platform=link.context.platform, user=user)
     sync, _ = GradeSync.objects.get_or_create(resource_link=link, user=user)

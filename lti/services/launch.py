@@ -12,11 +12,15 @@ from django.db import transaction
 
 from accounts.models import User
 from accounts.services import user_create
+from annotation.models import Project
+from annotation.selectors import can_manage
+from annotation.services import project_member_add
 from collector.models import Round
 from courses.models import Course
 from courses.services import course_create, course_join
 from lti import claims
 from lti.models import ContextLink, LtiIdentity, Platform, ResourceLink
+from lti.selectors import course_projects
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +37,9 @@ class LaunchResult:
     round: Round | None
     needs_course_link: bool
     deep_linking: bool
+    project: Project | None = None
+    manages_project: bool = False  # an instructor who may manage the project: its owner page, not its tasks
+    missing: str = ""  # "round" or "project": the link names one that is gone or not this course's
 
 
 def _context_of(platform: Platform, data: dict) -> ContextLink:
@@ -77,24 +84,46 @@ def _enrol(user: User, course: Course, role: str) -> None:
         course_join(user=user, join_code=course.join_code)
 
 
-def _resource_link(context: ContextLink, data: dict) -> ResourceLink | None:
+def _custom_id(custom: dict, name: str) -> int | None:
+    value = str(custom.get(name) or "")
+    return int(value) if value.isdigit() else None
+
+
+def _resource_link(context: ContextLink, data: dict) -> tuple[ResourceLink | None, str]:
+    """The launch's resource link, pointing where its custom parameter says; and "round"/"project" when
+    that one does not exist (any more) or is not the linked course's."""
     link_claim = data.get(claims.RESOURCE_LINK) or {}
     if not link_claim.get("id"):
-        return None
+        return None, ""
     link, _ = ResourceLink.objects.get_or_create(context=context, resource_link_id=str(link_claim["id"]))
     link.title = str(link_claim.get("title") or "")[:255]
     custom = data.get(claims.CUSTOM) or {}
-    round_id = str(custom.get(claims.CUSTOM_ROUND) or "")
-    if round_id.isdigit():
-        # Only a round of the course this context is linked to: a link copied into another LMS course
-        # must not open another course's round.
-        link.round = Round.objects.filter(pk=int(round_id), course=context.course).first() or link.round
+    round_id, project_id = _custom_id(custom, claims.CUSTOM_ROUND), _custom_id(custom, claims.CUSTOM_PROJECT)
+    # Only a round of the course this context is linked to, or a project of one of its instructors:
+    # a link copied into another LMS course must not open another course's work.
+    if round_id is not None:
+        link.round = Round.objects.filter(pk=round_id, course=context.course).first() or link.round
+        link.project = None if link.round is not None else link.project
+    elif project_id is not None:
+        link.project = course_projects(course=context.course).filter(pk=project_id).first() or link.project
+        link.round = None if link.project is not None else link.round
+    missing = ("round" if round_id is not None and link.round is None
+               else "project" if project_id is not None and link.project is None else "")
     ags = data.get(claims.AGS_ENDPOINT) or {}
     link.lineitem_url = ags.get("lineitem") or link.lineitem_url
     link.lineitems_url = ags.get("lineitems") or link.lineitems_url
     link.ags_scopes = list(ags.get("scope") or link.ags_scopes)
     link.save()
-    return link
+    return link, missing
+
+
+def _project_join(user: User, project: Project, role: str) -> bool:
+    """Whether ``user`` manages ``project`` (an instructor launch then opens its owner page); anyone else
+    becomes one of its workers, as an invite link makes a crowdworker one."""
+    if role == "instructor" and can_manage(user, project):
+        return True
+    project_member_add(project=project, user=user)
+    return False
 
 
 @transaction.atomic
@@ -105,18 +134,20 @@ def launch_accept(*, platform: Platform, data: dict) -> LaunchResult:
         raise LaunchRefused("Your role in this LMS course is neither instructor, teaching assistant nor learner.")
     deep_linking = data.get(claims.MESSAGE_TYPE) == "LtiDeepLinkingRequest"
     if deep_linking and role != "instructor":
-        raise LaunchRefused("Only instructors can add Stumper rounds to an LMS course.")
+        raise LaunchRefused("Only instructors can add Stumper rounds and projects to an LMS course.")
     context = _context_of(platform, data)
     if context.course is None and role != "instructor":
         raise LaunchRefused("Your instructor has not set up Stumper for this course yet. Try again later.")
     user = _user_of(platform, data, role)
-    round_ = None
+    link, missing = None, ""
     if context.course is not None:
         _enrol(user, context.course, role)
-        link = None if deep_linking else _resource_link(context, data)
-        round_ = link.round if link is not None else None
-    return LaunchResult(user=user, context=context, role=role, round=round_,
-                        needs_course_link=context.course is None, deep_linking=deep_linking)
+        if not deep_linking:
+            link, missing = _resource_link(context, data)
+    project = link.project if link is not None else None
+    return LaunchResult(user=user, context=context, role=role, round=link.round if link is not None else None,
+                        needs_course_link=context.course is None, deep_linking=deep_linking, project=project,
+                        manages_project=project is not None and _project_join(user, project, role), missing=missing)
 
 
 @transaction.atomic

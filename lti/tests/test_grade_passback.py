@@ -6,23 +6,10 @@ from django.test import override_settings
 from collector import services as collector_services
 from collector.tests.factories import question_data
 from lti.models import ContextLink, GradeSync, LtiIdentity
-from lti.services.grades import grade_passback
-from lti.tests.conftest import login_and_launch
+from lti.tests.conftest import assert_idempotent_then_sent_again, login_and_launch
 from lti.tests.platform_sim import ROLE_LEARNER
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _eager_retries():
-    """Eager Celery re-raises a task's Retry when it propagates errors; without propagation, apply() runs
-    the retries at once (countdowns skipped), as a worker would after the back-off."""
-    from celery import current_app as app
-
-    propagates = app.conf.task_eager_propagates
-    app.conf.task_eager_propagates = False
-    yield
-    app.conf.task_eager_propagates = propagates
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_retries")]
 
 
 @pytest.fixture
@@ -59,14 +46,9 @@ def test_a_live_verdict_sends_the_score_to_the_line_item(assignment, lms, round_
 def test_passback_is_idempotent_and_the_button_sends_again(client, assignment, lms, round_, instructor, fake_model,
                                                             django_capture_on_commit_callbacks):
     _fool_the_model(assignment, round_, django_capture_on_commit_callbacks)
-    sync = GradeSync.objects.get(user=assignment)
-    grade_passback(resource_link_id=sync.resource_link_id, user_id=assignment.pk)  # nothing changed: nothing sent
-    assert len(lms.scores) == 1
-    client.force_login(instructor)
-    page = client.get(f"/rounds/{round_.pk}/").content.decode()
-    assert "LMS gradebook" in page and 'data-status="sent"' in page
-    assert client.post(f"/lti/rounds/{round_.pk}/grades/resend/").status_code == 302
-    assert len(lms.scores) == 2 and lms.scores[1]["score"]["scoreGiven"] == 1.0
+    assert_idempotent_then_sent_again(client, lms, student=assignment, manager=instructor,
+                                      page_url=f"/rounds/{round_.pk}/", resend_url=f"/lti/rounds/{round_.pk}/grades/resend/")
+    assert lms.scores[1]["score"]["scoreGiven"] == 1.0
 
 
 def test_validation_decision_changes_the_score_sent(client, assignment, lms, round_, instructor, fake_model,

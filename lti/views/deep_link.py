@@ -1,4 +1,4 @@
-"""The instructor picks a round in the LMS's "add content" dialog (Deep Linking 2.0)."""
+"""The instructor picks a round or an annotation project in the LMS's "add content" dialog (Deep Linking 2.0)."""
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -10,7 +10,7 @@ from pylti1p3.contrib.django import DjangoMessageLaunch
 
 from collector.selectors import course_rounds
 from courses.selectors import user_manages_course
-from lti import claims
+from lti import claims, selectors
 from lti.launch_storage import OneTimeNonceCacheStorage
 from lti.models import ContextLink
 from lti.services.deep_linking import deep_link_response_form
@@ -19,12 +19,22 @@ from lti.views.context_link import cached_launch
 
 
 class DeepLinkForm(forms.Form):
-    round = forms.ModelChoiceField(queryset=None, empty_label=None)
-    score_maximum = forms.FloatField(min_value=0.01, initial=10, label="Maximum score in the LMS gradebook")
+    round = forms.ModelChoiceField(queryset=None, required=False, empty_label="—")
+    project = forms.ModelChoiceField(queryset=None, required=False, empty_label="—", label="or an annotation project")
+    score_maximum = forms.FloatField(min_value=0.01, initial=10, label="Maximum score in the LMS gradebook", help_text=(
+        "A round: points are credit, capped at this. A project: one point per paragraph accepted, capped at this, "
+        "so set it to the number of paragraphs each student should do."))
 
-    def __init__(self, *args, rounds, **kwargs):
+    def __init__(self, *args, rounds, projects, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["round"].queryset = rounds
+        self.fields["project"].queryset = projects
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if (cleaned.get("round") is None) == (cleaned.get("project") is None):
+            raise forms.ValidationError("Choose one round or one annotation project.")
+        return cleaned
 
 
 @login_required
@@ -35,13 +45,14 @@ def deep_link(request: HttpRequest, launch_id: str) -> HttpResponse:
         raise PermissionDenied("This launch was not an LMS content selection.")
     context = ContextLink.objects.select_related("course").get(platform=platform, context_id=str(data[claims.CONTEXT]["id"]))
     if context.course is None or not user_manages_course(user=request.user, course=context.course):
-        raise PermissionDenied("Only an instructor of the linked course can add its rounds to the LMS.")
-    form = DeepLinkForm(request.POST or None, rounds=course_rounds(course=context.course))
+        raise PermissionDenied("Only an instructor of the linked course can add its rounds and projects to the LMS.")
+    form = DeepLinkForm(request.POST or None, rounds=course_rounds(course=context.course),
+                        projects=selectors.deep_link_projects(user=request.user, course=context.course))
     if request.method == "POST" and form.is_valid():
         launch = DjangoMessageLaunch.from_cache(launch_id, request, StumperToolConf(),
                                                 launch_data_storage=OneTimeNonceCacheStorage(),
                                                 requests_session=TimeoutSession())
-        html = deep_link_response_form(launch=launch, round_=form.cleaned_data["round"],
+        html = deep_link_response_form(launch=launch, target=form.cleaned_data["round"] or form.cleaned_data["project"],
                                        score_maximum=form.cleaned_data["score_maximum"],
                                        launch_url=request.build_absolute_uri(reverse("lti:launch")))
         return HttpResponse(html)

@@ -1,18 +1,32 @@
-"""The round page's "send all grades again" button."""
+"""The "send all grades again" button of a round's page and of an annotation project's owner page."""
+from celery import Task
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from annotation.selectors import project_for_owner
 from collector.selectors import round_for_manager
-from lti.tasks import round_grades_passback_task
+from lti.tasks import project_grades_passback_task, round_grades_passback_task
+
+
+def _send_again(request: HttpRequest, task: Task, target_id: int) -> None:
+    task.delay(target_id, None, True)
+    messages.info(request, "Every student's score is being sent to the LMS again.")
 
 
 @login_required
 @require_POST
 def round_grades_resend(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = round_for_manager(user=request.user, round_id=round_id)
-    round_grades_passback_task.delay(round_.pk, None, True)
-    messages.info(request, "Every student's score is being sent to the LMS again.")
+    _send_again(request, round_grades_passback_task, round_.pk)
     return redirect("collector:round_detail", round_id=round_.pk)
+
+
+@login_required
+@require_POST
+def project_grades_resend(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = project_for_owner(user=request.user, project_id=project_id)
+    _send_again(request, project_grades_passback_task, project.pk)
+    return redirect("annotation:project_dashboard", project_id=project.pk)

@@ -2,6 +2,7 @@
 import logging
 
 import requests
+from django.contrib import messages
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -20,6 +21,8 @@ from lti.tool_conf import StumperToolConf, TimeoutSession
 
 logger = logging.getLogger(__name__)
 SESSION_KEY = "lti"  # {"platform_id", "launch_id"}: this session began with an LTI launch
+MISSING = ("This LMS assignment points to a Stumper {what} that no longer exists or is not part of this course. "
+           "Ask your instructor to choose it again in the LMS.")
 
 
 def refused(request: HttpRequest, reason: str, status: int = 400) -> HttpResponse:
@@ -73,9 +76,15 @@ def signed_in_redirect(request: HttpRequest, result: LaunchResult, *, platform: 
     if result.deep_linking:
         return redirect("lti:deep_link", launch_id=launch_id)
     course = result.context.course
+    if result.missing:
+        messages.warning(request, MISSING.format(what=result.missing))
     if result.round is not None:
         name = "collector:round_detail" if result.role == "instructor" else "collector:round_write"
         return redirect(name, round_id=result.round.pk)
+    if result.project is not None:
+        if result.manages_project:
+            return redirect("annotation:project_dashboard", project_id=result.project.pk)
+        return redirect(reverse("annotation:task_list") + f"#project-{result.project.pk}")
     if result.role == "instructor":
         return redirect("collector:course_detail", course_id=course.pk)
     return redirect("collector:dashboard")
