@@ -353,6 +353,13 @@ def rounds_open_for_author(*, user: User) -> list[Round]:
     return [round_ for round_ in rounds if round_.is_open()]
 
 
+def course_question_counts(*, course_id: int, user_ids: list[int]) -> dict[int, int]:
+    """How many questions each of ``user_ids`` wrote in the course's rounds (absent: none), in one query."""
+    rows = (Question.objects.filter(round__course_id=course_id, author_id__in=user_ids)
+            .values("author_id").annotate(n=Count("pk")).values_list("author_id", "n"))
+    return dict(rows)
+
+
 def round_authors(*, round_: Round) -> QuerySet[User]:
     return User.objects.filter(questions__round=round_).distinct().order_by("username")
 

@@ -4,7 +4,8 @@ from django.db.models import Q, QuerySet
 from accounts.models import User
 from annotation.models import Project
 from annotation.selectors import projects_of_owner
-from collector.selectors import questions_of_author
+from annotation.worker_selectors import paragraphs_finished_counts
+from collector.selectors import course_question_counts
 from courses.models import Course
 from lti.models import ContextLink, GradeSync, LtiIdentity, Platform, ResourceLink, RosterMember
 
@@ -51,16 +52,26 @@ def context_roster(*, context: ContextLink) -> QuerySet[RosterMember]:
 
 
 def roster_progress(*, context: ContextLink) -> list[dict]:
-    """The LMS roster with each member's progress: never opened Stumper, or how many questions they wrote."""
+    """The LMS roster with each member's progress: never opened Stumper, or how many questions they wrote
+    in the course's rounds and paragraphs they finished in its LMS-linked annotation projects.
+
+    A fixed number of queries, whatever the number of members."""
+    members = list(context_roster(context=context))
     users = {identity.subject: identity.user for identity in
              LtiIdentity.objects.select_related("user").filter(platform_id=context.platform_id,
-                                                                subject__in=context.members.values("subject"))}
+                                                                subject__in=[m.subject for m in members])}
+    user_ids = [user.pk for user in users.values()]
+    questions, paragraphs = {}, {}
+    if context.course_id and user_ids:
+        questions = course_question_counts(course_id=context.course_id, user_ids=user_ids)
+        project_ids = list(context.resource_links.exclude(project=None).values_list("project_id", flat=True))
+        if project_ids:
+            paragraphs = paragraphs_finished_counts(project_ids=project_ids, user_ids=user_ids)
     rows = []
-    for member in context_roster(context=context):
+    for member in members:
         user = users.get(member.subject)
-        questions = None
-        if user is not None and context.course_id:
-            questions = questions_of_author(user=user).filter(round__course_id=context.course_id).count()
-        rows.append({"member": member, "user": user, "questions": questions,
-                     "started": bool(questions)})
+        n_questions = questions.get(user.pk, 0) if user is not None and context.course_id else None
+        n_paragraphs = paragraphs.get(user.pk, 0) if user is not None else 0
+        rows.append({"member": member, "user": user, "questions": n_questions, "paragraphs": n_paragraphs,
+                     "started": bool(n_questions or n_paragraphs)})
     return rows

@@ -1,9 +1,14 @@
 """Names and Role Provisioning Services 2.0: roster sync by button and by the periodic task."""
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from annotation.services import project_member_add
+from annotation.tests.factories import make_project, submitted_paragraph
 from collector import services as collector_services
-from collector.tests.factories import question_data
-from lti.models import ContextLink, LtiIdentity, RosterMember
+from collector.tests.factories import make_user, question_data
+from courses.services import course_join
+from lti.models import ContextLink, LtiIdentity, ResourceLink, RosterMember
 from lti.tasks import roster_sync_all_task
 from lti.tests.conftest import login_and_launch
 from lti.tests.platform_sim import ROLE_INSTRUCTOR, ROLE_LEARNER
@@ -57,3 +62,33 @@ def test_periodic_sync_replaces_the_roster_and_keeps_it_when_the_lms_fails(clien
 def test_only_the_course_instructors_see_the_roster(client, linked, student):
     client.force_login(student)
     assert client.get(f"/lti/courses/{linked.course.pk}/roster/").status_code == 403
+
+
+def test_the_roster_page_makes_as_many_queries_for_ten_members_as_for_two(client, linked, round_, instructor,
+                                                                          fake_model):
+    project = make_project(instructor, name="Nile questions")
+    ResourceLink.objects.create(context=linked, resource_link_id="nile", project=project)  # a project assignment too
+
+    def add_members(numbers: range) -> None:
+        for i in numbers:
+            user = make_user(f"lms-{i}")
+            course_join(user=user, join_code=linked.course.join_code)
+            LtiIdentity.objects.create(platform=linked.platform, subject=f"s{i}", user=user)
+            RosterMember.objects.create(context=linked, subject=f"s{i}", name=f"Member {i}", roles=[ROLE_LEARNER])
+            collector_services.question_submit(user=user, round_id=round_.pk, **question_data(prompt=f"Q{i}. He"))
+            project_member_add(project=project, user=user)
+            submitted_paragraph(project, user, split="train")
+
+    def queries() -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as captured:
+            page = client.get(f"/lti/courses/{linked.course.pk}/roster/")
+        assert page.status_code == 200
+        return len(captured), page.content.decode()
+
+    client.force_login(instructor)
+    add_members(range(2))
+    few, page = queries()
+    assert page.count("1 question, 1 paragraph annotated</td>") == 2
+    add_members(range(2, 10))
+    many, page = queries()
+    assert page.count("1 question, 1 paragraph annotated</td>") == 10 and many == few
