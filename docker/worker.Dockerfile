@@ -1,4 +1,4 @@
-# Stumper Celery worker. One image for every queue; the environment picks the queue:
+# Stumper Celery worker (and Celery beat, compose's "beat" service). One image for every queue; the environment picks the queue:
 #   WORKER_QUEUES=default | training | inference (comma-separated; all three by default)
 #   WORKER_CONCURRENCY (threads, default 2), WORKER_NAME (default "worker")
 # Build from the repository root:  docker compose -f docker/compose.yml build
@@ -25,7 +25,7 @@ RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requir
 
 COPY . .
 RUN useradd --create-home --uid 10001 stumper \
-    && mkdir -p /app/var/media /app/var/models /app/var/numba-cache \
+    && mkdir -p /app/var/media /app/var/models /app/var/numba-cache /app/var/beat \
     && chown -R stumper:stumper /app/var
 
 USER stumper

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Start Stumper on this machine: web server (daphne) and a Celery worker, with a demo course.
+# Start Stumper on this machine: web server (daphne), a Celery worker and Celery beat, with a demo course.
 #
 #   bash scripts/start.sh            # http://127.0.0.1:8000/
 #   PORT=8777 bash scripts/start.sh
 #
 # Needs only Python 3.11: creates .venv, installs requirements.txt, writes .env (random
-# SECRET_KEY), migrates the SQLite database in var/, seeds the demo, then runs both processes
-# until Ctrl+C. Logs: var/log/web.log and var/log/worker.log.
+# SECRET_KEY), migrates the SQLite database in var/, seeds the demo, then runs the three processes
+# until Ctrl+C. Logs: var/log/web.log, var/log/worker.log and var/log/beat.log.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -35,12 +35,13 @@ printf '%s\n' "$SEED_OUTPUT" | head -n 1  # the logins are printed once the serv
 
 WEB_PID=""
 WORKER_PID=""
+BEAT_PID=""
 stop_all() {
     trap - INT TERM EXIT
-    local pids=($WEB_PID $WORKER_PID) pid alive
+    local pids=($WEB_PID $WORKER_PID $BEAT_PID) pid alive
     [ ${#pids[@]} -gt 0 ] || return 0
     echo
-    log "Stopping the web server and the worker"
+    log "Stopping the web server, the worker and beat"
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     # Celery finishes its running task on TERM (warm shutdown); give it time, then insist.
     for _ in $(seq 1 30); do
@@ -65,6 +66,11 @@ log "Starting the Celery worker (log: var/log/worker.log)"
 "$VENV/bin/celery" -A config worker -l info --pool=threads --concurrency=2 -Q default,training,inference \
     >>var/log/worker.log 2>&1 &
 WORKER_PID=$!
+log "Starting Celery beat (log: var/log/beat.log)"
+# Beat sends the periodic tasks of CELERY_BEAT_SCHEDULE (the LMS roster sync) to the worker; one beat per site.
+# Its schedule file (when each task last ran) lives in var/.
+"$VENV/bin/celery" -A config beat -l info --schedule var/celerybeat-schedule >>var/log/beat.log 2>&1 &
+BEAT_PID=$!
 
 if ! wait_for_http "http://127.0.0.1:$PORT/" 90 || ! kill -0 "$WEB_PID" 2>/dev/null; then
     tail -n 30 var/log/web.log >&2 || true
@@ -82,19 +88,19 @@ $(printf '%s\n' "$SEED_OUTPUT" | sed -n '/^Demo logins:/,$p' | tail -n +2 | sed 
   An admin account (for /admin/), in another terminal:
       .venv/bin/python manage.py createsuperuser
 
-  Logs: var/log/web.log, var/log/worker.log.  Press Ctrl+C to stop both.
+  Logs: var/log/web.log, var/log/worker.log, var/log/beat.log.  Press Ctrl+C to stop all three.
 
 MSG
 
-# Run until Ctrl+C or until one of the two processes dies (then stop the other too).
-while kill -0 "$WEB_PID" 2>/dev/null && kill -0 "$WORKER_PID" 2>/dev/null; do
+# Run until Ctrl+C or until one of the three processes dies (then stop the others too).
+while kill -0 "$WEB_PID" 2>/dev/null && kill -0 "$WORKER_PID" 2>/dev/null && kill -0 "$BEAT_PID" 2>/dev/null; do
     sleep 1
 done
-if ! kill -0 "$WEB_PID" 2>/dev/null; then
-    echo "The web server stopped; last lines of var/log/web.log:" >&2
-    tail -n 20 var/log/web.log >&2 || true
-else
-    echo "The worker stopped; last lines of var/log/worker.log:" >&2
-    tail -n 20 var/log/worker.log >&2 || true
-fi
+for process in "the web server:$WEB_PID:web" "the worker:$WORKER_PID:worker" "Celery beat:$BEAT_PID:beat"; do
+    IFS=: read -r name pid file <<<"$process"
+    if ! kill -0 "$pid" 2>/dev/null; then
+        echo "${name^} stopped; last lines of var/log/$file.log:" >&2
+        tail -n 20 "var/log/$file.log" >&2 || true
+    fi
+done
 exit 1

@@ -1,5 +1,7 @@
 """Names and Role Provisioning Services 2.0: roster sync by button and by the periodic task."""
 import pytest
+from celery import current_app as app
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -57,6 +59,15 @@ def test_periodic_sync_replaces_the_roster_and_keeps_it_when_the_lms_fails(clien
     assert "404" in linked.roster_error and RosterMember.objects.count() == 1
     client.force_login(instructor)
     assert "Last sync failed" in client.get(f"/lti/courses/{linked.course.pk}/roster/").content.decode()
+
+
+def test_celery_beat_schedules_the_periodic_sync():
+    # What `celery -A config beat` (scripts/start.sh, compose's beat service) reads: every entry names a task
+    # the worker knows, and the roster sync runs every STUMPER_LTI_ROSTER_SYNC_SECONDS.
+    assert all(entry["task"] in app.tasks for entry in app.conf.beat_schedule.values())
+    entry = app.conf.beat_schedule["lti-roster-sync"]
+    assert app.tasks[entry["task"]].run == roster_sync_all_task.run
+    assert entry["schedule"] == settings.STUMPER_LTI_ROSTER_SYNC_SECONDS > 0
 
 
 def test_only_the_course_instructors_see_the_roster(client, linked, student):
