@@ -46,3 +46,12 @@ class ProjectMemberAddTests:
         with pytest.raises(AccessError, match="Invite links are for crowdworkers"):
             services.invite_accept(invite=invite, user=student)
         assert not ProjectMember.objects.exists()
+
+    def test_the_owner_sees_members_without_a_link_on_the_invites_page(self, client, project, owner, student, crowdworker):
+        invite = services.invite_create(project=project, created_by=owner, days=None)
+        services.invite_accept(invite=invite, user=crowdworker)
+        services.project_member_add(project=project, user=student)
+        client.force_login(owner)
+        page = client.get(reverse("annotation:project_invites", args=[project.pk])).content.decode()
+        assert "Members <span class=\"muted\">(2)</span>" in page
+        assert page.count("without a link (a student of an LMS assignment)") == 1
