@@ -144,10 +144,10 @@ def launch_accept(*, platform: Platform, data: dict) -> LaunchResult:
         _enrol(user, context.course, role)
         if not deep_linking:
             link, missing = _resource_link(context, data)
-    project = link.project if link is not None else None
-    return LaunchResult(user=user, context=context, role=role, round=link.round if link is not None else None,
-                        needs_course_link=context.course is None, deep_linking=deep_linking, project=project,
-                        manages_project=project is not None and _project_join(user, project, role), missing=missing)
+    round_, project = (link.round, link.project) if link is not None else (None, None)
+    manages_project = _project_join(user, project, role) if project is not None else False
+    return LaunchResult(user=user, context=context, role=role, round=round_, needs_course_link=context.course is None,
+                        deep_linking=deep_linking, project=project, manages_project=manages_project, missing=missing)
 
 
 @transaction.atomic

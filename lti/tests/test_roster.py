@@ -5,10 +5,11 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from accounts.tests.factories import make_user
 from annotation.services import project_member_add
 from annotation.tests.factories import make_project, submitted_paragraph
 from collector import services as collector_services
-from collector.tests.factories import make_user, question_data
+from collector.tests.factories import question_data
 from courses.services import course_join
 from lti.models import ContextLink, LtiIdentity, ResourceLink, RosterMember
 from lti.tasks import roster_sync_all_task
