@@ -4,6 +4,7 @@ owner page; a link to a deleted project, or to a project whose owner does not te
 import pytest
 
 from annotation.models import ProjectMember
+from annotation.services import project_update
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
 from courses.models import Enrollment
 from lti.models import ContextLink, LtiIdentity, ResourceLink
@@ -82,6 +83,13 @@ def test_a_learner_becomes_a_worker_of_the_project_and_lands_on_its_tasks(client
     client.logout()
     project_launch(client, lms, project.pk, sub="learner", roles=[ROLE_LEARNER])  # again: still one membership
     assert ProjectMember.objects.count() == 1
+
+
+def test_a_learner_launching_a_closed_project_is_told_so(client, lms, project):
+    project = project_update(project=project, user=project.owner, is_active=False)
+    response = project_launch(client, lms, project.pk, sub="learner", roles=[ROLE_LEARNER])
+    assert response["Location"] == f"/annotation/#project-{project.pk}"
+    assert "Nile questions is not taking annotations at the moment" in client.get("/annotation/").content.decode()
 
 
 @pytest.mark.parametrize("role", [ROLE_INSTRUCTOR, ROLE_TA])

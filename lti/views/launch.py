@@ -84,6 +84,8 @@ def signed_in_redirect(request: HttpRequest, result: LaunchResult, *, platform: 
     if result.project is not None:
         if result.manages_project:
             return redirect("annotation:project_dashboard", project_id=result.project.pk)
+        if not result.project.is_active:  # its card is not on the task list until the owner reopens it
+            messages.info(request, f"{result.project.name} is not taking annotations at the moment. Try again later.")
         return redirect(reverse("annotation:task_list") + f"#project-{result.project.pk}")
     if result.role == "instructor":
         return redirect("collector:course_detail", course_id=course.pk)
