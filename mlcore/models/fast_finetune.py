@@ -42,7 +42,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import torch
 from transformers import AutoModelForMultipleChoice
@@ -71,6 +70,7 @@ from mlcore.models.training import (
     parameter_groups,
     save_checkpoint,
     seed_everything,
+    train_epoch,
 )
 
 __all__ = ["FastMultipleChoiceTrainer"]
@@ -150,7 +150,8 @@ class FastMultipleChoiceTrainer:
         self.model_.train()  # the frozen modules are never called, so their mode does not matter
         for epoch in range(1, cfg.epochs + 1):
             batches = self._epoch_batches(indices, order_rng)
-            self.history_.append(self._train_epoch(epoch, batches, (optimizer, scheduler), trainable, clock))
+            self.history_.append(train_epoch(epoch, batches, self._batch_loss, schedule=(optimizer, scheduler),
+                                             clipped=trainable, max_grad_norm=cfg.max_grad_norm, clock=clock))
         self.model_.eval()
         self.revision_ = self._weights_hash()
         return self
@@ -167,22 +168,6 @@ class FastMultipleChoiceTrainer:
         order = [i for s in range(0, len(order), window) for i in sorted(order[s : s + window], key=lengths.__getitem__)]
         batches = [order[s : s + size] for s in range(0, len(order), size)]
         return [batches[k] for k in torch.randperm(len(batches), generator=generator).tolist()]
-
-    def _train_epoch(self, epoch: int, batches: list[list[int]], schedule: tuple[torch.optim.Optimizer, Any],
-                     trainable: list[torch.nn.Parameter], clock: StepClock) -> float:
-        """One pass over ``batches`` (lists of cache indices); returns the epoch's mean loss."""
-        optimizer, scheduler = schedule
-        total = 0.0
-        for number, batch in enumerate(batches, start=1):
-            loss = self._batch_loss(batch)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(trainable, self.config.max_grad_norm)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
-            total += loss.item()
-            clock.tick(epoch, total / number)
-        return total / len(batches)
 
     def _check_indices(self, indices: Sequence[int] | None) -> list[int]:
         self.cache.check_compatible(self.config)

@@ -23,7 +23,15 @@ from mlcore.models.frozen_prefix import FrozenPrefixCache
 from mlcore.models.hardware import HardwareResolution, hardware_for, training_threads
 from mlcore.models.inference import encode_pairs
 from mlcore.models.loading import load_pretrained, resolve_checkpoint, set_torch_threads
-from mlcore.models.training import StepClock, adamw_with_schedule, parameter_groups, save_checkpoint, seed_everything
+from mlcore.models.training import (
+    StepClock,
+    adamw_with_schedule,
+    parameter_groups,
+    save_checkpoint,
+    seed_everything,
+    shuffled_batches,
+    train_epoch,
+)
 
 __all__ = ["MultipleChoiceTrainer"]
 
@@ -94,13 +102,13 @@ class MultipleChoiceTrainer:
         clock = StepClock(batches_per_epoch * cfg.epochs, progress)
         # A dedicated generator makes the shuffling order depend on the seed only.
         order_rng = torch.Generator().manual_seed(cfg.seed)
+        parameters = list(self.model_.parameters())
         self.history_: list[float] = []
         self._train_mode()
         for epoch in range(1, cfg.epochs + 1):
-            order = torch.randperm(len(examples), generator=order_rng).tolist()
-            starts = range(0, len(order), cfg.batch_size)
-            batches = [[examples[i] for i in order[s : s + cfg.batch_size]] for s in starts]
-            self.history_.append(self._train_epoch(epoch, batches, optimizer, scheduler, clock))
+            batches = shuffled_batches(examples, cfg.batch_size, order_rng)
+            self.history_.append(train_epoch(epoch, batches, self._batch_loss, schedule=(optimizer, scheduler),
+                                             clipped=parameters, max_grad_norm=cfg.max_grad_norm, clock=clock))
         self.model_.eval()
         return self
 
@@ -126,21 +134,6 @@ class MultipleChoiceTrainer:
     def _make_optimizer(self, total_steps: int) -> tuple[torch.optim.Optimizer, Any]:
         return adamw_with_schedule(self._trainable_parameters(), self.config.learning_rate, self.config.warmup_ratio,
                                    total_steps)
-
-    def _train_epoch(self, epoch: int, batches: list[list[MCExample]], optimizer: torch.optim.Optimizer,
-                     scheduler: Any, clock: StepClock) -> float:
-        """One pass over ``batches``; returns the epoch's mean loss."""
-        total = 0.0
-        for index, batch in enumerate(batches, start=1):
-            loss = self._batch_loss(batch)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(self.model_.parameters(), self.config.max_grad_norm)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
-            total += loss.item()
-            clock.tick(epoch, total / index)
-        return total / len(batches)
 
     def _freeze_lower_layers(self, n_layers: int) -> None:
         """Stop gradients for the embeddings and the first ``n_layers`` encoder layers."""

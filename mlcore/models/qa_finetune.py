@@ -10,7 +10,6 @@ dynamic padding, as in :mod:`mlcore.models.finetune`.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -18,7 +17,14 @@ from typing import Any
 
 from mlcore.configs import TrainProgress
 from mlcore.models.qa import QAConfig, QAExample, encode_qa
-from mlcore.models.training import adamw_with_schedule, parameter_groups, seed_everything
+from mlcore.models.training import (
+    StepClock,
+    adamw_with_schedule,
+    parameter_groups,
+    seed_everything,
+    shuffled_batches,
+    train_epoch,
+)
 from mlcore.stats.squad_metrics import SquadQuestion
 
 __all__ = ["QA_TRAINING_META_FILE", "QAFineTuneConfig", "QuestionAnsweringTrainer", "window_labels"]
@@ -28,15 +34,18 @@ QA_TRAINING_META_FILE = "mlcore_qa_training.json"
 
 @dataclass(frozen=True)
 class QAFineTuneConfig:
-    """Hyperparameters (defaults: BERT-base on SQuAD, fewer epochs for a CPU)."""
+    """Hyperparameters (defaults: BERT-base on SQuAD, fewer epochs for a CPU).
+
+    The windows (``max_length``, ``doc_stride``) default to those :class:`QAConfig` answers with.
+    """
 
     epochs: int = 2
     batch_size: int = 16
     learning_rate: float = 5e-5
     weight_decay: float = 0.01
     warmup_ratio: float = 0.1
-    max_length: int = 384
-    doc_stride: int = 128
+    max_length: int = QAConfig.max_length
+    doc_stride: int = QAConfig.doc_stride
     max_grad_norm: float = 1.0
     seed: int = 0
     threads: int = 2
@@ -117,30 +126,18 @@ class QuestionAnsweringTrainer:
         )
         windows = self._windows(questions)
         self.n_windows_ = len(windows)
-        per_epoch = -(-len(windows) // cfg.batch_size)
-        total = per_epoch * cfg.epochs
-        optimizer, scheduler = adamw_with_schedule(parameter_groups(self.model_, cfg.weight_decay), cfg.learning_rate,
-                                                   cfg.warmup_ratio, total)
+        total = -(-len(windows) // cfg.batch_size) * cfg.epochs
+        schedule = adamw_with_schedule(parameter_groups(self.model_, cfg.weight_decay), cfg.learning_rate,
+                                       cfg.warmup_ratio, total)
+        clock = StepClock(total, progress)
         order_rng = torch.Generator().manual_seed(cfg.seed)
+        parameters = list(self.model_.parameters())
         self.history_: list[float] = []
-        clock, step = time.perf_counter(), 0
         self.model_.train()
         for epoch in range(1, cfg.epochs + 1):
-            order = torch.randperm(len(windows), generator=order_rng).tolist()
-            running = 0.0
-            for index, begin in enumerate(range(0, len(order), cfg.batch_size), start=1):
-                batch = [windows[i] for i in order[begin: begin + cfg.batch_size]]
-                loss = self._batch_loss(batch)
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(self.model_.parameters(), cfg.max_grad_norm)
-                optimizer.step()
-                scheduler.step()
-                optimizer.zero_grad(set_to_none=True)
-                running += loss.item()
-                step += 1
-                if progress is not None:
-                    progress(TrainProgress(epoch, step, total, running / index, time.perf_counter() - clock))
-            self.history_.append(running / per_epoch)
+            batches = shuffled_batches(windows, cfg.batch_size, order_rng)
+            self.history_.append(train_epoch(epoch, batches, self._batch_loss, schedule=schedule, clipped=parameters,
+                                             max_grad_norm=cfg.max_grad_norm, clock=clock))
         self.model_.eval()
         return self
 

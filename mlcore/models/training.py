@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import torch
@@ -30,7 +30,11 @@ __all__ = [
     "parameter_groups",
     "save_checkpoint",
     "seed_everything",
+    "shuffled_batches",
+    "train_epoch",
 ]
+
+_Item = TypeVar("_Item")
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,35 @@ def adamw_with_schedule(params: Any, learning_rate: float, warmup_ratio: float,
     optimizer = torch.optim.AdamW(groups, lr=learning_rate, fused=fusable or None)
     warmup_steps = int(warmup_ratio * total_steps)
     return optimizer, get_linear_schedule_with_warmup(optimizer, warmup_steps, total_steps)
+
+
+def shuffled_batches(items: Sequence[_Item], batch_size: int, generator: torch.Generator) -> list[list[_Item]]:
+    """One epoch's batches: ``items`` in a random order drawn from ``generator``, cut every ``batch_size``."""
+    order = torch.randperm(len(items), generator=generator).tolist()
+    return [[items[i] for i in order[start : start + batch_size]] for start in range(0, len(order), batch_size)]
+
+
+def train_epoch(epoch: int, batches: Sequence[_Item], batch_loss: Callable[[_Item], torch.Tensor], *,
+                schedule: tuple[torch.optim.Optimizer, Any], clipped: Sequence[torch.nn.Parameter],
+                max_grad_norm: float, clock: StepClock) -> float:
+    """One pass over ``batches`` as every trainer here makes it; returns the epoch's mean loss.
+
+    Each step: ``batch_loss(batch)``, backward, the gradient norm of ``clipped`` clipped to
+    ``max_grad_norm``, an optimiser and a schedule step (``schedule`` as from
+    :func:`adamw_with_schedule`), and the epoch's running mean loss reported through ``clock``.
+    """
+    optimizer, scheduler = schedule
+    total = 0.0
+    for number, batch in enumerate(batches, start=1):
+        loss = batch_loss(batch)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(clipped, max_grad_norm)
+        optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad(set_to_none=True)
+        total += loss.item()
+        clock.tick(epoch, total / number)
+    return total / len(batches)
 
 
 def save_checkpoint(directory: str | Path, model: Any, tokenizer: Any, base_path: str, config: FineTuneConfig,
