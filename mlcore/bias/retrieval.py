@@ -139,7 +139,14 @@ Progress = Callable[[int, int, str], None]
 
 @dataclass(frozen=True)
 class ScriptComparison:
-    """The writing systems of the occupation list and of the passages ("" when there are no letters)."""
+    """The writing systems of the occupation list and of the passages.
+
+    Attributes
+    ----------
+    occupations, passages : str
+        The script most of their letters belong to, as :func:`~mlcore.bias.ambiguity_data.dominant_script`
+        names it ("Latin", "Arabic", ...; "" when there are no letters); passages are sampled.
+    """
 
     occupations: str
     passages: str

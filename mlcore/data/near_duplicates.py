@@ -73,7 +73,15 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 @dataclass(frozen=True)
 class DuplicateMatch:
-    """An indexed question similar to the one asked about."""
+    """An indexed question similar to the one asked about.
+
+    Attributes
+    ----------
+    key : hashable
+        The indexed question's key.
+    similarity : float
+        Exact Jaccard index of the two word sets (:func:`question_shingles`), rounded to 6 decimals.
+    """
 
     key: Hashable
     similarity: float
@@ -81,7 +89,15 @@ class DuplicateMatch:
 
 @dataclass(frozen=True)
 class DuplicatePair:
-    """Two similar questions; ``a`` is the one that came first in the index."""
+    """Two similar indexed questions.
+
+    Attributes
+    ----------
+    a, b : hashable
+        Their keys; ``a`` is the one that came first in the index.
+    similarity : float
+        Exact Jaccard index of their word sets (:func:`question_shingles`), rounded to 6 decimals.
+    """
 
     a: Hashable
     b: Hashable

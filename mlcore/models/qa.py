@@ -66,7 +66,16 @@ class QAConfig:
 
 @dataclass(frozen=True)
 class QAExample:
-    """A question about a context."""
+    """A question about a context.
+
+    Attributes
+    ----------
+    question : str
+        Never truncated; white space around it is stripped before tokenizing.
+    context : str
+        The passage the answer is taken from, in overlapping windows when it is long; predicted
+        spans are character (code point) offsets into it.
+    """
 
     question: str
     context: str

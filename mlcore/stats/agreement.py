@@ -23,6 +23,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from mlcore.stats.proportions import ConfidenceInterval
+
 __all__ = [
     "CohenKappaResult",
     "ConfidenceInterval",
@@ -36,12 +38,6 @@ __all__ = [
 ]
 
 Alternative = Literal["two-sided", "greater", "less"]
-
-
-@dataclass(frozen=True)
-class ConfidenceInterval:
-    low: float
-    high: float
 
 
 def _pvalue(z: float, alternative: Alternative) -> float:
@@ -169,6 +165,8 @@ def cohen_kappa(
 
 @dataclass(frozen=True)
 class PairKappa:
+    """Cohen's kappa of one pair of raters over the items both rated."""
+
     rater_a: Hashable
     rater_b: Hashable
     result: CohenKappaResult

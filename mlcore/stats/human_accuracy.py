@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from mlcore.stats.agreement import ConfidenceInterval
+from mlcore.stats.proportions import ConfidenceInterval
 
 __all__ = ["AccuracyResult", "HumanAccuracy", "human_accuracy"]
 

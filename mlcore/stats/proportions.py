@@ -89,7 +89,17 @@ def wilson_interval(k: int, n: int, *, confidence_level: float = 0.95) -> Confid
 
 @dataclass(frozen=True)
 class ProportionResult:
-    """``k`` successes out of ``n``; ``statistic`` is ``k / n`` (``nan`` without trials)."""
+    """``k`` successes out of ``n`` (shaped like scipy's ``BinomTestResult``).
+
+    Attributes
+    ----------
+    k : int
+        Successes, e.g. questions a model answered correctly.
+    n : int
+        Trials, ``0 <= k <= n``.
+    statistic : float
+        The proportion ``k / n`` (``nan`` without trials).
+    """
 
     k: int
     n: int
@@ -167,7 +177,15 @@ def grouped_proportions(successes: np.ndarray | Sequence[bool], groups: Sequence
 
 @dataclass(frozen=True)
 class DifferenceResult:
-    """``first - second`` of two independent proportions."""
+    """``first - second`` of two independent proportions.
+
+    Attributes
+    ----------
+    first, second : ProportionResult
+        The two samples, e.g. the accuracy of two models or the vMER of two rounds.
+    statistic : float
+        ``first.statistic - second.statistic`` (``nan`` when a sample has no trials).
+    """
 
     first: ProportionResult
     second: ProportionResult

@@ -166,7 +166,8 @@ def score_question(golds: Sequence[str], pred: str, *,
 # --------------------------------------------------------------------------- gold reader
 @dataclass(frozen=True)
 class SquadAnswer:
-    """One gold (or plausible) answer span."""
+    """One gold (or plausible) answer span: ``text`` starts at character ``answer_start`` of the
+    question's context (counted in code points, as SQuAD does)."""
 
     text: str
     answer_start: int
