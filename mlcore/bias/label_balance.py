@@ -18,13 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from mlcore.bias.lexical import (
-    Feature,
-    LexicalFeatures,
-    check_label_set,
-    encode_labels,
-    feature_label_counts,
-)
+from mlcore.bias.lexical import Feature, LexicalFeatures, check_label_set, encode_labels, feature_label_counts
 
 __all__ = [
     "BigramCheckResult",

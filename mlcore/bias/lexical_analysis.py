@@ -3,9 +3,9 @@
 * :func:`lexical_bias_analysis` - train split -> z-scores and top-k features, test split and
   one model's predictions -> usual/unusual sets and the exact permutation test
   (``manage.py lexical_bias``).
-* :func:`crossfit_lexical_bias_test` - the same test on cross-validation predictions: each
-  fold's features and usual labels come from the other folds, the data its model trained on,
-  so no instance is judged with statistics it contributed to.
+* :func:`crossfit_membership` - ``U``/``N`` membership of cross-validation predictions, for
+  either test: each fold's features and usual labels come from the other folds, the data its
+  model trained on, so no instance is judged with statistics it contributed to.
 * :func:`reweight_analysis` - the §3 reweighting with Err/Err_marg, ESS, per-feature label
   balance of the selected features (the paper's Figure 2) and the bigram check
   (``manage.py reweight``).
@@ -48,7 +48,6 @@ __all__ = [
     "LexicalBiasAnalysis",
     "ReweightAnalysis",
     "TopFeature",
-    "crossfit_lexical_bias_test",
     "crossfit_membership",
     "gold_accuracy_dict",
     "json_float",
@@ -153,15 +152,11 @@ def lexical_tests_dict(unstratified: LexicalBiasTestResult, stratified: Stratifi
     keys = ("pvalue", "log10_pvalue", "pvalue_display", "degenerate")
     return {
         **plain, **{key: chosen[key] for key in keys}, "stratified": stratify == "gold",
-        "expected_a": strat["expected_a"] if stratify == "gold" else json_float(_expected_a(unstratified), 6),
+        "expected_a": strat["expected_a"] if stratify == "gold" else json_float(unstratified.expected_a, 6),
         "strata": strat["strata"],
-        "unstratified_test": {**{key: plain[key] for key in keys}, "expected_a": json_float(_expected_a(unstratified), 6)},
+        "unstratified_test": {**{key: plain[key] for key in keys}, "expected_a": json_float(unstratified.expected_a, 6)},
         "stratified_test": {**{key: strat[key] for key in keys}, "expected_a": strat["expected_a"]},
     }
-
-
-def _expected_a(result: LexicalBiasTestResult) -> float:
-    return result.n_U * result.K / result.M if result.M else 0.0
 
 
 @dataclass(frozen=True)
@@ -260,7 +255,9 @@ def crossfit_membership(
     For each fold ``f`` the z-scores, the top-k set ``S_f`` and the usual labels ``Λ_f`` are
     computed on the instances of the other folds; ``U``/``N`` membership of fold ``f``'s
     instances uses ``S_f`` and ``Λ_f``. Memberships of all folds are pooled.
-    ``n_features_selected`` is the size of the union of the ``S_f``.
+    ``n_features_selected`` is the size of the union of the ``S_f``. The §2.3 test of it is
+    :func:`~mlcore.bias.permutation.permutation_test_from_membership`, the §2.5 one
+    :func:`~mlcore.bias.stratified.stratified_test_from_membership`.
 
     Examples
     --------
@@ -268,6 +265,9 @@ def crossfit_membership(
     >>> m = crossfit_membership(f, list("CCECEE"), list("CCECEC"), [0, 1, 0, 1, 0, 1], label_set=("C", "E"), k=1)
     >>> m.sets.in_usual.tolist(), m.correct.tolist()
     ([True, True, True, True, True, True], [True, True, True, True, True, False])
+    >>> r = permutation_test_from_membership(m)
+    >>> (r.n_U, r.n_N, r.a, r.b)
+    (6, 0, 5, 0)
     """
     label_set = check_label_set(label_set)
     gold_idx = encode_labels(gold, label_set)
@@ -293,32 +293,6 @@ def crossfit_membership(
         seen.update(np.asarray(selection.features, dtype=object)[np.diff(present.tocsc().indptr) > 0].tolist())
     pooled = UsualUnusualSets(in_usual, in_unusual, len(seen))
     return LexicalMembership(pooled, gold_idx, pred_idx == gold_idx, tuple(label_set), len(selected))
-
-
-def crossfit_lexical_bias_test(
-    features: LexicalFeatures,
-    gold: Sequence[Hashable],
-    predictions: Sequence[Hashable],
-    folds: Sequence[int],
-    *,
-    label_set: Sequence[Hashable],
-    k: int = 50,
-    p0: P0 = "uniform",
-    stop_words: Collection[str] = STOP_WORDS,
-) -> LexicalBiasTestResult:
-    """The §2.3 permutation test on out-of-fold predictions (membership: :func:`crossfit_membership`).
-
-    Examples
-    --------
-    >>> f = lexical_features(["nobody x", "nobody y", "a dog", "nobody z", "a dog", "the dog"])
-    >>> r = crossfit_lexical_bias_test(f, list("CCECEE"), list("CCECEC"), [0, 1, 0, 1, 0, 1],
-    ...                                label_set=("C", "E"), k=1)
-    >>> (r.n_U, r.n_N, r.a, r.b)
-    (6, 0, 5, 0)
-    """
-    membership = crossfit_membership(features, gold, predictions, folds, label_set=label_set, k=k, p0=p0,
-                                     stop_words=stop_words)
-    return permutation_test_from_membership(membership)
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,7 @@ from typing import Literal
 import numpy as np
 from scipy import stats
 
-from mlcore.bias.lexical import (
-    Feature,
-    LexicalFeatures,
-    check_label_set,
-    encode_labels,
-    feature_label_counts,
-)
+from mlcore.bias.lexical import Feature, LexicalFeatures, check_label_set, encode_labels, feature_label_counts
 from mlcore.bias.stopwords import STOP_WORDS
 from mlcore.stats.pvalues import norm_log10_sf
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
@@ -27,6 +28,8 @@ from mlcore.stats.hypergeom import format_pvalue, hypergeom_sf
 __all__ = [
     "LexicalBiasTestResult",
     "LexicalMembership",
+    "PermutationTestResult",
+    "SlotCounts",
     "UsualUnusualSets",
     "lexical_bias_test",
     "lexical_membership",
@@ -115,13 +118,72 @@ def usual_unusual_sets(eval_matrix: sp.spmatrix, gold: np.ndarray, usual: np.nda
     )
 
 
+class SlotCounts:
+    """``M``, ``K``, the accuracies and ``E[a]`` from ``n_U, n_N, a, b`` (of one stratum or of a whole test).
+
+    Names are the SPEC's, so reports match it. The base of both tests' results and of one
+    stratum of the stratified test (:mod:`mlcore.bias.stratified`), which provide the four counts.
+    """
+
+    if TYPE_CHECKING:  # fields of a result or a stratum, sums over the strata in a stratified result
+        @property
+        def n_U(self) -> int: ...
+        @property
+        def n_N(self) -> int: ...
+        @property
+        def a(self) -> int: ...
+        @property
+        def b(self) -> int: ...
+
+    @property
+    def M(self) -> int:
+        """Slots, ``n_U + n_N``."""
+        return self.n_U + self.n_N
+
+    @property
+    def K(self) -> int:
+        """Correct slots, ``a + b``."""
+        return self.a + self.b
+
+    @property
+    def acc_U(self) -> float:
+        """``a / n_U`` (``nan`` when ``U`` has no slot)."""
+        return self.a / self.n_U if self.n_U else math.nan
+
+    @property
+    def acc_N(self) -> float:
+        """``b / n_N`` (``nan`` when ``N`` has no slot)."""
+        return self.b / self.n_N if self.n_N else math.nan
+
+    @property
+    def expected_a(self) -> float:
+        """``E[a] = n_U·K/M`` under H0 (0 without slots)."""
+        return self.n_U * self.K / self.M if self.M else 0.0
+
+
+class PermutationTestResult(SlotCounts):
+    """What both usual/unusual tests report besides the counts: the statistic and the p-value's display."""
+
+    if TYPE_CHECKING:
+        @property
+        def log10_pvalue(self) -> float: ...
+
+    @property
+    def statistic(self) -> int:
+        """The test statistic ``a``: correct slots in ``U`` (of all strata in the stratified test)."""
+        return self.a
+
+    def pvalue_display(self) -> str:
+        """The p-value printed by the SPEC §0 rule, e.g. ``3.8e-2475``."""
+        return format_pvalue(self.log10_pvalue)
+
+
 @dataclass(frozen=True)
-class LexicalBiasTestResult:
+class LexicalBiasTestResult(PermutationTestResult):
     """Result of the usual/unusual permutation test (SPEC-bias §2.3).
 
     ``statistic`` is ``a``, the number of correct predictions in ``U``; ``pvalue`` is
     ``P(X >= a)`` and may underflow to 0.0, ``log10_pvalue`` is always finite.
-    Field names (``n_U``, ``acc_N``, ``M``, ``K``) are the SPEC's, so reports match it.
     """
 
     n_U: int
@@ -129,24 +191,11 @@ class LexicalBiasTestResult:
     n_overlap: int
     a: int
     b: int
-    acc_U: float
-    acc_N: float
-    M: int
-    K: int
     pvalue: float
     log10_pvalue: float
     degenerate: bool
     n_features_selected: int = 0
     n_features_seen_in_eval: int = 0
-
-    @property
-    def statistic(self) -> int:
-        """The test statistic ``a`` (correct predictions in ``U``)."""
-        return self.a
-
-    def pvalue_display(self) -> str:
-        """The p-value printed by the SPEC §0 rule, e.g. ``3.8e-2475``."""
-        return format_pvalue(self.log10_pvalue)
 
 
 def permutation_test_from_counts(
@@ -203,10 +252,6 @@ def permutation_test_from_counts(
         n_overlap=int(n_overlap),
         a=a,
         b=b,
-        acc_U=a / n_u if n_u else math.nan,
-        acc_N=b / n_n if n_n else math.nan,
-        M=population,
-        K=correct,
         pvalue=pvalue,
         log10_pvalue=log10_p,
         degenerate=degenerate,
@@ -241,18 +286,8 @@ def lexical_membership(
     """``U``/``N`` membership and correctness of every evaluation instance (SPEC-bias §2.2).
 
     Arguments as :func:`lexical_bias_test`, which is this followed by
-    :func:`permutation_test_from_membership`.
-
-    Examples
-    --------
-    >>> from mlcore.bias.lexical import lexical_features
-    >>> from mlcore.bias.lexical_association import lexical_zscores, select_top_features
-    >>> train = lexical_features(["Nobody sleeps.", "Nobody runs.", "A dog runs.", "A cat sleeps."])
-    >>> z = lexical_zscores(train, ["C", "C", "E", "N"], label_set=("E", "N", "C"))
-    >>> test = lexical_features(["Nobody is here.", "Nobody sings.", "The dog eats."])
-    >>> m = lexical_membership(test, ["C", "E", "E"], ["C", "C", "E"], zscores=z, selection=select_top_features(z, k=1))
-    >>> m.sets.in_usual.tolist(), m.sets.in_unusual.tolist(), m.correct.tolist()
-    ([True, False, True], [False, True, False], [True, False, True])
+    :func:`permutation_test_from_membership` (its example shows a membership too); the
+    stratified test is :func:`mlcore.bias.stratified.stratified_test_from_membership` of it.
     """
     label_set = zscores.label_set
     gold_idx = encode_labels(gold, label_set)
@@ -322,7 +357,8 @@ def lexical_bias_test(
 
     See Also
     --------
-    mlcore.bias.stratified.stratified_lexical_bias_test : the same sets, compared within each gold label.
+    lexical_membership : the ``U``/``N`` membership this tests, for both tests.
+    mlcore.bias.stratified.stratified_test_from_membership : the same sets, compared within each gold label.
 
     Examples
     --------
@@ -335,6 +371,9 @@ def lexical_bias_test(
     >>> r = lexical_bias_test(test, ["C", "E", "E"], ["C", "C", "E"], zscores=z, selection=s)
     >>> (r.n_U, r.n_N, r.a, r.b, r.pvalue)
     (2, 1, 2, 0, 0.3333333333333333)
+    >>> m = lexical_membership(test, ["C", "E", "E"], ["C", "C", "E"], zscores=z, selection=s)
+    >>> m.sets.in_usual.tolist(), m.sets.in_unusual.tolist(), m.correct.tolist()
+    ([True, False, True], [False, True, False], [True, False, True])
     """
     membership = lexical_membership(eval_features, gold, pred, zscores=zscores, selection=selection)
     return permutation_test_from_membership(membership)

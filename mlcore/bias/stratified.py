@@ -22,16 +22,13 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.special import logsumexp
 
 from mlcore.bias.ambiguity import IndependenceTestResult, recall_independence_test
-from mlcore.bias.lexical import LexicalFeatures
-from mlcore.bias.lexical_association import FeatureSelection, LexicalZScores
-from mlcore.bias.permutation import LexicalMembership, lexical_membership
-from mlcore.stats.hypergeom import EXACT_MAX_POPULATION, LN2, LN10, format_pvalue, log_comb
+from mlcore.bias.permutation import LexicalMembership, PermutationTestResult, SlotCounts
+from mlcore.stats.hypergeom import EXACT_MAX_POPULATION, LN2, LN10, log_comb
 
 __all__ = [
     "GOLD_ACCURACY_ALPHA",
@@ -39,7 +36,6 @@ __all__ = [
     "StratifiedBiasTestResult",
     "StratumCounts",
     "accuracy_by_gold",
-    "stratified_lexical_bias_test",
     "stratified_null_distribution",
     "stratified_test_from_counts",
     "stratified_test_from_membership",
@@ -49,42 +45,8 @@ __all__ = [
 GOLD_ACCURACY_ALPHA = 0.01
 
 
-class _SlotTotals:
-    """``M``, ``K`` and the accuracies from ``n_U, n_N, a, b`` (of one stratum or of all)."""
-
-    if TYPE_CHECKING:  # fields of one stratum, sums over the strata in the whole result
-        @property
-        def n_U(self) -> int: ...
-        @property
-        def n_N(self) -> int: ...
-        @property
-        def a(self) -> int: ...
-        @property
-        def b(self) -> int: ...
-
-    @property
-    def M(self) -> int:
-        """Slots, ``n_U + n_N``."""
-        return self.n_U + self.n_N
-
-    @property
-    def K(self) -> int:
-        """Correct slots, ``a + b``."""
-        return self.a + self.b
-
-    @property
-    def acc_U(self) -> float:
-        """``a / n_U`` (``nan`` when ``U`` has no slot)."""
-        return self.a / self.n_U if self.n_U else math.nan
-
-    @property
-    def acc_N(self) -> float:
-        """``b / n_N`` (``nan`` when ``N`` has no slot)."""
-        return self.b / self.n_N if self.n_N else math.nan
-
-
 @dataclass(frozen=True)
-class StratumCounts(_SlotTotals):
+class StratumCounts(SlotCounts):
     """The slots of one gold label: ``U`` and ``N`` sizes, correct in each, and ``E[a_s]`` under H0."""
 
     label: Hashable
@@ -94,19 +56,14 @@ class StratumCounts(_SlotTotals):
     b: int
 
     @property
-    def expected_a(self) -> float:
-        """``E[a_s] = n_U·K/M`` under H0 (0 for an empty stratum)."""
-        return self.n_U * self.K / self.M if self.M else 0.0
-
-    @property
     def degenerate(self) -> bool:
         """``a_s`` cannot vary: a set is empty or all/none of the slots are correct."""
         return self.n_U == 0 or self.n_N == 0 or self.K in (0, self.M)
 
 
 @dataclass(frozen=True)
-class StratifiedBiasTestResult(_SlotTotals):
-    """Result of the stratified test (SPEC-bias §2.5), shaped like ``LexicalBiasTestResult``.
+class StratifiedBiasTestResult(PermutationTestResult):
+    """Result of the stratified test (SPEC-bias §2.5), with the counts and methods of ``LexicalBiasTestResult``.
 
     ``n_U, n_N, a, b, M, K`` are summed over the strata (they equal the unstratified test's
     counts); ``statistic`` is ``A = a``; ``expected_a`` is ``E[A]`` under H0. ``pvalue`` may
@@ -141,15 +98,6 @@ class StratifiedBiasTestResult(_SlotTotals):
     def expected_a(self) -> float:
         """``E[A] = Σ_s n_U,s·K_s/M_s``: how many correct slots in ``U`` chance alone gives."""
         return float(sum(s.expected_a for s in self.strata))
-
-    @property
-    def statistic(self) -> int:
-        """The test statistic ``A`` (correct slots in ``U``, all strata)."""
-        return self.a
-
-    def pvalue_display(self) -> str:
-        """The p-value printed by the SPEC §0 rule, e.g. ``3.8e-2475``."""
-        return format_pvalue(self.log10_pvalue)
 
 
 def _check_strata(strata: Sequence[tuple[Hashable, int, int, int, int]]) -> tuple[StratumCounts, ...]:
@@ -284,37 +232,27 @@ def _strata_counts(membership: LexicalMembership) -> list[tuple[Hashable, int, i
 
 
 def stratified_test_from_membership(membership: LexicalMembership) -> StratifiedBiasTestResult:
-    """The §2.5 test on a :class:`~mlcore.bias.permutation.LexicalMembership`, one stratum per label."""
+    """The §2.5 test on a :class:`~mlcore.bias.permutation.LexicalMembership`, one stratum per label.
+
+    The membership of an evaluation split is :func:`mlcore.bias.permutation.lexical_membership`,
+    that of cross-validation predictions :func:`mlcore.bias.lexical_analysis.crossfit_membership`.
+
+    Examples
+    --------
+    The membership of :func:`mlcore.bias.permutation.lexical_bias_test`'s example (gold labels
+    ``C, E, E`` as indices into the label set ``E, N, C``):
+
+    >>> from mlcore.bias.permutation import UsualUnusualSets
+    >>> sets = UsualUnusualSets(np.array([True, False, True]), np.array([False, True, False]), 2)
+    >>> m = LexicalMembership(sets, np.array([2, 0, 0]), np.array([True, False, True]), ("E", "N", "C"), 3)
+    >>> r = stratified_test_from_membership(m)
+    >>> [(t.label, t.n_U, t.n_N, t.a, t.b) for t in r.strata], r.pvalue, r.degenerate
+    ([('E', 1, 1, 1, 0), ('N', 0, 0, 0, 0), ('C', 1, 0, 1, 0)], 0.5, False)
+    """
     return stratified_test_from_counts(
         _strata_counts(membership), n_overlap=membership.sets.n_overlap,
         n_features_selected=membership.n_features_selected, n_features_seen_in_eval=membership.sets.n_features_seen,
     )
-
-
-def stratified_lexical_bias_test(
-    eval_features: LexicalFeatures,
-    gold: Sequence[Hashable],
-    pred: Sequence[Hashable],
-    *,
-    zscores: LexicalZScores,
-    selection: FeatureSelection,
-) -> StratifiedBiasTestResult:
-    """:func:`mlcore.bias.permutation.lexical_bias_test` with ``U`` and ``N`` compared within each gold label.
-
-    Examples
-    --------
-    >>> from mlcore.bias.lexical import lexical_features
-    >>> from mlcore.bias.lexical_association import lexical_zscores, select_top_features
-    >>> train = lexical_features(["Nobody sleeps.", "Nobody runs.", "A dog runs.", "A cat sleeps."])
-    >>> z = lexical_zscores(train, ["C", "C", "E", "N"], label_set=("E", "N", "C"))
-    >>> s = select_top_features(z, k=1)
-    >>> test = lexical_features(["Nobody is here.", "Nobody sings.", "The dog eats."], vocabulary=s.features)
-    >>> r = stratified_lexical_bias_test(test, ["C", "E", "E"], ["C", "C", "E"], zscores=z, selection=s)
-    >>> [(t.label, t.n_U, t.n_N, t.a, t.b) for t in r.strata], r.pvalue, r.degenerate
-    ([('E', 1, 1, 1, 0), ('N', 0, 0, 0, 0), ('C', 1, 0, 1, 0)], 0.5, False)
-    """
-    membership = lexical_membership(eval_features, gold, pred, zscores=zscores, selection=selection)
-    return stratified_test_from_membership(membership)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from scipy import stats
 from evaluation import round_report, selectors, services
 from evaluation.models import EvaluationRun
 from mlcore.bias.lexical import lexical_features
-from mlcore.bias.lexical_analysis import crossfit_lexical_bias_test, crossfit_membership
+from mlcore.bias.lexical_analysis import crossfit_membership
+from mlcore.bias.permutation import permutation_test_from_membership
 from mlcore.bias.stratified import stratified_test_from_membership
 
 pytestmark = pytest.mark.django_db
@@ -72,15 +73,14 @@ class EvaluationRunTests:
         picks = {p.question_id: p for p in selectors.scoring_run_predictions(run_id=run.snapshot["cv_run_id"]) if p.trial == 0}
         pred = ["correct" if i == picks[q.id].predicted_index else "incorrect" for q in questions for i in range(4)]
         folds = [picks[q.id].fold for q in questions for _ in range(4)]
-        expected = crossfit_lexical_bias_test(lexical_features(texts), gold, pred, folds,
-                                              label_set=("correct", "incorrect"), k=5)
+        membership = crossfit_membership(lexical_features(texts), gold, pred, folds,
+                                         label_set=("correct", "incorrect"), k=5)
+        expected = permutation_test_from_membership(membership)
         tests = rows(lexical, "permutation_tests")
         assert len(tests) == 2 and tests[0] == {**tests[0], "n_U": expected.n_U, "n_N": expected.n_N,
                                                   "a": expected.a, "b": expected.b,
                                                   "unstratified_pvalue": expected.pvalue}
         # The headline is the test stratified by gold label, on the same membership, one row per label.
-        membership = crossfit_membership(lexical_features(texts), gold, pred, folds,
-                                         label_set=("correct", "incorrect"), k=5)
         stratified = stratified_test_from_membership(membership)
         assert tests[0]["pvalue"] == stratified.pvalue and tests[0]["expected_a"] == pytest.approx(stratified.expected_a)
         strata = [r for r in rows(lexical, "strata") if r["predictions"] == tests[0]["predictions"]]

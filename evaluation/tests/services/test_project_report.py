@@ -7,8 +7,8 @@ from evaluation.models import EvaluationRun
 from evaluation.tests.factories import span_project
 from mlcore.bias.lexical import lexical_features
 from mlcore.bias.lexical_association import lexical_zscores, select_top_features
-from mlcore.bias.permutation import lexical_bias_test
-from mlcore.bias.stratified import stratified_lexical_bias_test
+from mlcore.bias.permutation import lexical_bias_test, lexical_membership
+from mlcore.bias.stratified import stratified_test_from_membership
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,8 @@ class ProjectReportTests:
         assert (test["n_U"], test["n_N"], test["a"], test["b"], test["unstratified_pvalue"]) == (
             expected.n_U, expected.n_N, expected.a, expected.b, expected.pvalue)
         # The headline p-value is stratified by gold label (answerable / unanswerable), with a row per label.
-        stratified = stratified_lexical_bias_test(lexical_features(held), gold, pred, zscores=z, selection=selection)
+        membership = lexical_membership(lexical_features(held), gold, pred, zscores=z, selection=selection)
+        stratified = stratified_test_from_membership(membership)
         assert test["pvalue"] == stratified.pvalue and lexical["summary"]["pvalue_stratified"] == stratified.pvalue_display()
         assert [(r["gold_label"], r["n_U"], r["n_N"], r["a"], r["b"]) for r in rows(lexical, "strata")] == [
             (s.label, s.n_U, s.n_N, s.a, s.b) for s in stratified.strata]

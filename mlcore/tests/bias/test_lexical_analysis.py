@@ -8,14 +8,9 @@ import pytest
 
 from mlcore.bias import lexical_analysis
 from mlcore.bias.lexical import lexical_features
-from mlcore.bias.lexical_analysis import (
-    crossfit_lexical_bias_test,
-    json_float,
-    lexical_bias_analysis,
-    reweight_analysis,
-)
+from mlcore.bias.lexical_analysis import crossfit_membership, json_float, lexical_bias_analysis, reweight_analysis
 from mlcore.bias.lexical_association import lexical_zscores, select_top_features
-from mlcore.bias.permutation import lexical_bias_test, permutation_test_from_counts
+from mlcore.bias.permutation import lexical_bias_test, permutation_test_from_counts, permutation_test_from_membership
 from mlcore.tests.bias.test_lexical import LABELS, TOY_HYPOTHESES, TOY_LABELS, TOY_PREMISES
 
 # SPEC §2.4 evaluation set (segment 2 empty).
@@ -61,9 +56,9 @@ class CrossfitTests:
         fold1 = plain(train, TOY_LABELS, EVAL_TEXTS, EVAL_GOLD, EVAL_PRED)
         fold0 = plain(EVAL_TEXTS, EVAL_GOLD, train, TOY_LABELS, train_pred)
         assert (fold1.n_U, fold1.n_N, fold1.a, fold1.b, fold1.pvalue) == (7, 5, 4, 2, 0.5)  # R8
-        crossfit = crossfit_lexical_bias_test(
+        crossfit = permutation_test_from_membership(crossfit_membership(
             lexical_features(train + EVAL_TEXTS), TOY_LABELS + EVAL_GOLD, train_pred + EVAL_PRED,
-            [0] * len(train) + [1] * len(EVAL_TEXTS), label_set=LABELS, k=2)
+            [0] * len(train) + [1] * len(EVAL_TEXTS), label_set=LABELS, k=2))
         for field in ("n_U", "n_N", "n_overlap", "a", "b"):
             assert getattr(crossfit, field) == getattr(fold0, field) + getattr(fold1, field), field
         pooled = permutation_test_from_counts(n_usual=crossfit.n_U, correct_usual=crossfit.a,
@@ -73,16 +68,16 @@ class CrossfitTests:
     def test_a_feature_never_judges_an_instance_with_its_own_counts(self):
         # "zebra" occurs only in fold 1: fold 1's statistics come from fold 0, where it is unseen.
         features = lexical_features(["zebra", "zebra", "cat", "dog"])
-        result = crossfit_lexical_bias_test(features, ["A", "A", "B", "A"], ["A", "B", "B", "A"], [1, 1, 0, 0],
-                                            label_set=("A", "B"), k=3)
+        result = permutation_test_from_membership(crossfit_membership(
+            features, ["A", "A", "B", "A"], ["A", "B", "B", "A"], [1, 1, 0, 0], label_set=("A", "B"), k=3))
         assert result.n_U + result.n_N == 0 and result.degenerate
 
     def test_validation(self):
         features = lexical_features(["a", "b"])
         with pytest.raises(ValueError, match="2 instances, 2 gold labels, 2 predictions, 1 folds"):
-            crossfit_lexical_bias_test(features, ["A", "B"], ["A", "B"], [0], label_set=("A", "B"))
+            crossfit_membership(features, ["A", "B"], ["A", "B"], [0], label_set=("A", "B"))
         with pytest.raises(ValueError, match="outside the label set"):
-            crossfit_lexical_bias_test(features, ["A", "Z"], ["A", "B"], [0, 1], label_set=("A", "B"))
+            crossfit_membership(features, ["A", "Z"], ["A", "B"], [0, 1], label_set=("A", "B"))
 
 
 class ReweightAnalysisTests:

@@ -23,13 +23,14 @@ from mlcore.bias.permutation import (
     LexicalMembership,
     UsualUnusualSets,
     lexical_bias_test,
+    lexical_membership,
     permutation_test_from_counts,
 )
 from mlcore.bias.stratified import (
     accuracy_by_gold,
-    stratified_lexical_bias_test,
     stratified_null_distribution,
     stratified_test_from_counts,
+    stratified_test_from_membership,
 )
 from mlcore.stats import hypergeom
 from mlcore.tests.bias.test_permutation import EVAL_GOLD, EVAL_PRED, EVAL_TEXTS, toy_training  # noqa: F401 (fixture)
@@ -84,7 +85,8 @@ class TestReferenceValues:
     def test_r30_worked_example_end_to_end(self, toy_training):  # noqa: F811
         zscores, selection = toy_training
         test = lexical_features(EVAL_TEXTS, vocabulary=selection.features)
-        r = stratified_lexical_bias_test(test, EVAL_GOLD, EVAL_PRED, zscores=zscores, selection=selection)
+        r = stratified_test_from_membership(
+            lexical_membership(test, EVAL_GOLD, EVAL_PRED, zscores=zscores, selection=selection))
         assert [(s.label, s.n_U, s.n_N, s.a, s.b) for s in r.strata] == [
             ("E", 3, 2, 2, 1), ("N", 2, 2, 0, 0), ("C", 2, 1, 2, 1)]
         assert (r.a, r.pvalue) == (4, 0.7)
