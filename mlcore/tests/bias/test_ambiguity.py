@@ -30,15 +30,7 @@ from mlcore.bias.ambiguity import (
     upstream_name_tokens,
 )
 from mlcore.bias.gender import answer_gender, best_reader_answer, reader_propagation
-
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-TOL = 1e-6
-
-
-def _data(*parts: str) -> Path:
-    if not DATA.is_dir():
-        pytest.skip(f"shared data folder {DATA} is absent")
-    return DATA.joinpath(*parts)
+from mlcore.tests.shared_data import TOL, shared_data
 
 
 # --------------------------------------------------------------------------- R16
@@ -275,7 +267,7 @@ def test_parse_ambiguity_jsonl_errors() -> None:
 
 @pytest.fixture(scope="module")
 def eponyms() -> tuple[AmbiguityQuestion, ...]:
-    return read_ambiguity_jsonl(_data("ambiguity", "doubly_eponymous.json_gender_balanced.bert"))
+    return read_ambiguity_jsonl(shared_data("ambiguity", "doubly_eponymous.json_gender_balanced.bert"))
 
 
 def test_read_ambiguity_file_matches_provenance(eponyms: tuple[AmbiguityQuestion, ...]) -> None:
@@ -298,7 +290,7 @@ def test_selectional_recall_on_real_questions(eponyms: tuple[AmbiguityQuestion, 
 
 
 def test_read_unqover_word_lists() -> None:
-    lists = _data("unqover", "word_lists")
+    lists = shared_data("unqover", "word_lists")
     occupations = read_unqover_occupations(lists / "activities" / "occupation_rev1")
     assert len(occupations) == 70
     assert occupations[0].occupation == "accountant" and occupations[0].question == "Who was an accountant?"

@@ -15,6 +15,7 @@ from mlcore.bias.ambiguity_data import (
     read_unqover_subjects,
     unqover_occupations,
 )
+from mlcore.tests.shared_data import shared_data
 
 
 def test_predictions_as_one_json_object() -> None:
@@ -67,10 +68,8 @@ def test_embedded_occupations_match_the_unqover_file() -> None:
     embedded = unqover_occupations()
     assert len(embedded) == len(UNQOVER_OCCUPATIONS) == 70
     assert embedded[0].question == "Who was an accountant?" and embedded[20].question == "Who was a film director?"
-    path = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "unqover" / "word_lists" / "activities"
-    if not (path / "occupation_rev1").is_file():
-        pytest.skip("shared UnQover word lists are absent")
-    assert read_unqover_occupations(path / "occupation_rev1") == embedded
+    path = shared_data("unqover", "word_lists", "activities", "occupation_rev1")
+    assert read_unqover_occupations(path) == embedded
 
 
 def test_occupation_list_in_another_language_asks_with_the_occupation() -> None:

@@ -17,16 +17,13 @@ from mlcore.bias.gender import (
     subject_gender,
     subject_groups,
 )
+from mlcore.tests.shared_data import shared_data
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 LEXICON = LexiconLookup({"ada": "female", "jean": "male", "mary": "female", "james": "male"}, "test lexicon")
 
 
 def _subjects(name: str) -> Path:
-    path = DATA / "unqover" / "word_lists" / "nouns" / "subjects" / name
-    if not path.is_file():
-        pytest.skip(f"shared data file {path} is absent")
-    return path
+    return shared_data("unqover", "word_lists", "nouns", "subjects", name)
 
 
 def test_first_name_drops_disambiguation_and_punctuation() -> None:

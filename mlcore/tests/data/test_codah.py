@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from mlcore.configs import MCExample
 from mlcore.data.codah import format_codah_tsv, parse_codah_tsv, read_codah_file
+from mlcore.tests.shared_data import SHARED_DATA
 
-FULL_DATA = Path("/work/shared/data/codah/full_data.tsv")
+FULL_DATA = SHARED_DATA / "codah" / "full_data.tsv"
 GOOD = "o\tMy brother is good at math. He\tflies.\twon a contest.\tis a fish.\teats math.\t1"
 
 

@@ -7,7 +7,6 @@ every (original, copy) pair, and nothing else, is found. The numbers are printed
 ``-s``) and quoted in docs/measured.md.
 """
 import random
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +19,9 @@ from mlcore.data.near_duplicates import (
     precision_recall,
     question_shingles,
 )
+from mlcore.tests.shared_data import SHARED_DATA
 
-CODAH = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "codah" / "full_data.tsv"
+CODAH = SHARED_DATA / "codah" / "full_data.tsv"
 PROMPT = "Tom forgot his umbrella on a rainy day. When he got home he"
 CHOICES = ["was soaking wet.", "was completely dry.", "flew over the roof.", "ate the rain for dinner."]
 FILLERS = ["really", "suddenly", "certainly", "quietly", "honestly", "apparently", "basically", "eventually"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,9 +20,7 @@ from mlcore.models.crossval import (
     stratified_folds,
     stratum_code,
 )
-
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-TOL = 1e-6
+from mlcore.tests.shared_data import TOL, shared_data
 
 
 def _reference_folds(ids: list, codes: list[str], k: int, seed: int) -> dict:
@@ -89,9 +86,7 @@ def test_string_ids_sort_by_code_point() -> None:
 
 
 def test_codah_full_data_is_balanced() -> None:
-    path = DATA / "codah" / "full_data.tsv"
-    if not DATA.is_dir():
-        pytest.skip(f"shared data folder {DATA} is absent")
+    path = shared_data("codah", "full_data.tsv")
     codes = [line.split("\t")[0] for line in path.read_text(encoding="utf-8").splitlines()]
     assert len(codes) == 2776
     fa = stratified_folds(range(1, len(codes) + 1), codes, k=5, rng=0)

@@ -6,7 +6,6 @@ import collections
 import re
 import string
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,9 +23,7 @@ from mlcore.stats.squad_metrics import (
     score_question,
     squad_evaluate,
 )
-
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-TOL = 1e-6
+from mlcore.tests.shared_data import TOL, shared_data
 
 
 def _q(qid: str, golds: list[str]) -> SquadQuestion:
@@ -51,12 +48,6 @@ def _official_f1(gold: str, pred: str) -> float:
         return 0
     pr, rc = same / len(p), same / len(g)
     return 2 * pr * rc / (pr + rc)
-
-
-def _data(*parts: str) -> Path:
-    if not DATA.is_dir():
-        pytest.skip(f"shared data folder {DATA} is absent")
-    return DATA.joinpath(*parts)
 
 
 # --------------------------------------------------------------------------- R23
@@ -248,7 +239,7 @@ def test_parse_validates() -> None:
 
 
 def test_read_pquad_layout_and_counts() -> None:
-    d = read_squad_json(_data("pquad", "Validation.json"))
+    d = read_squad_json(shared_data("pquad", "Validation.json"))
     assert isinstance(d, SquadDataset) and d.version == "c1"
     assert (len(d), d.n_articles, d.n_paragraphs) == (7976, 120, 1103)
     assert sum(not q.has_answer for q in d.questions) == 1981
@@ -259,7 +250,7 @@ def test_read_pquad_layout_and_counts() -> None:
 
 
 def test_read_squad2_subset() -> None:
-    d = read_squad_json(_data("squad2-subset", "dev-subset-v2.0.json"))
+    d = read_squad_json(shared_data("squad2-subset", "dev-subset-v2.0.json"))
     assert (d.version, len(d), d.n_articles) == ("v2.0", 4611, 12)
     impossible = [q for q in d.questions if q.is_impossible]
     assert len(impossible) == 2427 and all(q.plausible_answers and not q.answers for q in impossible)
@@ -270,7 +261,7 @@ def test_read_squad2_subset() -> None:
 # --------------------------------------------------------------------------- PQuAD end to end
 @pytest.fixture(scope="module")
 def pquad() -> SquadDataset:
-    return read_squad_json(_data("pquad", "Validation.json"))
+    return read_squad_json(shared_data("pquad", "Validation.json"))
 
 
 @pytest.mark.parametrize("normalizer", ["en", "fa"])
