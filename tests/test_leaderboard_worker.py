@@ -1,12 +1,10 @@
 """A model evaluation in a real Celery worker process that is killed mid-run: nothing is stored
 by the killed attempt, and the next worker runs it again from the start and says so."""
 import pytest
-from celery import current_app
 
-from collector.models import Question
+from collector.tests.factories import add_toy_questions
 from evaluation import leaderboard_services
 from evaluation.leaderboard_models import ModelEvaluation
-from mlcore.testing import make_toy_examples
 from tests.worker import celery_worker, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -15,21 +13,9 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 QUESTIONS = 4000
 
 
-@pytest.fixture
-def real_broker():
-    previous = current_app.conf.task_always_eager
-    current_app.conf.task_always_eager = False
-    yield
-    current_app.conf.task_always_eager = previous
-
-
 def test_killed_worker_leaves_nothing_and_the_next_one_reruns_the_evaluation(open_round, student, tiny_model_version,
                                                                              real_broker, tmp_path):
-    Question.objects.bulk_create(
-        Question(round=open_round, author=student, prompt=e.prompt, choices=list(e.choices), correct_index=e.label,
-                 categories=["other"], status="accepted")
-        for e in make_toy_examples(QUESTIONS, seed=3)
-    )
+    add_toy_questions(open_round, student, QUESTIONS, seed=3, status="accepted")
     evaluation = leaderboard_services.model_evaluation_start(model_version=tiny_model_version, round_=open_round)
     first_log, second_log = tmp_path / "worker-1.log", tmp_path / "worker-2.log"
 

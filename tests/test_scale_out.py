@@ -27,8 +27,8 @@ from rest_framework.authtoken.models import Token
 from websockets.sync.client import connect as ws_connect
 
 from accounts.services import user_create
-from collector.models import Question, ScoringRun
-from mlcore.testing import make_toy_examples
+from collector.models import ScoringRun
+from collector.tests.factories import toy_scoring_round
 from tests.faults import web_process
 from tests.worker import celery_worker, database_url_of_test_db, wait_for
 
@@ -62,15 +62,8 @@ def _sign_in(session: requests.Session, base: str, username: str, password: str)
 
 @pytest.fixture
 def round_with_questions(open_round, student, tiny_model_dir):
-    open_round.base_checkpoint = str(tiny_model_dir)
-    open_round.scoring_config = {"epochs": 2, "batch_size": 8, "max_length": 32, "freeze_layers": 1, "threads": 1}
-    open_round.save()
-    Question.objects.bulk_create(
-        Question(round=open_round, author=student, prompt=e.prompt, choices=list(e.choices), correct_index=e.label,
-                 categories=["other"])
-        for e in make_toy_examples(20, seed=3)
-    )
-    return open_round
+    config = {"epochs": 2, "batch_size": 8, "max_length": 32, "freeze_layers": 1, "threads": 1}
+    return toy_scoring_round(open_round, student, tiny_model_dir, config, questions=20, seed=3)
 
 
 def test_two_web_processes_and_queue_workers_cooperate(round_with_questions, instructor, student, tmp_path):

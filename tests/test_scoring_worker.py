@@ -1,10 +1,9 @@
 """Cross-validation scoring in real Celery worker processes, one of them killed mid-run."""
 import pytest
-from celery import current_app
 
 from collector import scoring
-from collector.models import CVPrediction, Question, ScoringFold, ScoringRun
-from mlcore.testing import make_toy_examples
+from collector.models import CVPrediction, ScoringFold, ScoringRun
+from collector.tests.factories import toy_scoring_round
 from tests.worker import celery_worker, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -14,24 +13,8 @@ SLOW_TINY_SCORING = {"epochs": 40, "batch_size": 4, "max_length": 32, "freeze_la
 
 
 @pytest.fixture
-def real_broker():
-    previous = current_app.conf.task_always_eager
-    current_app.conf.task_always_eager = False
-    yield
-    current_app.conf.task_always_eager = previous
-
-
-@pytest.fixture
 def round_to_score(open_round, student, tiny_model_dir):
-    open_round.base_checkpoint = str(tiny_model_dir)
-    open_round.scoring_config = SLOW_TINY_SCORING
-    open_round.save()
-    Question.objects.bulk_create(
-        Question(round=open_round, author=student, prompt=e.prompt, choices=list(e.choices), correct_index=e.label,
-                 categories=["other"])
-        for e in make_toy_examples(40, seed=5)
-    )
-    return open_round
+    return toy_scoring_round(open_round, student, tiny_model_dir, SLOW_TINY_SCORING, questions=40, seed=5)
 
 
 def test_killed_worker_is_resumed_by_the_next_without_redoing_folds(round_to_score, real_broker, tmp_path):

@@ -2,22 +2,12 @@
 from unittest import mock
 
 import pytest
-from celery import current_app
 
 from collector import services
 from collector.models import Prediction
 from tests.worker import celery_worker, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def real_broker():
-    """Send tasks to the broker instead of running them in this process."""
-    previous = current_app.conf.task_always_eager
-    current_app.conf.task_always_eager = False
-    yield
-    current_app.conf.task_always_eager = previous
 
 
 def test_worker_fills_in_a_prediction_the_model_could_not_make_at_submission(student, open_round, real_broker, tmp_path):

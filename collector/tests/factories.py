@@ -1,10 +1,13 @@
 """Helpers for building test data; the fixtures that use them are in the root conftest.py."""
 import contextlib
+from collections.abc import Sequence
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from collector.models import Question
 from courses.services import course_join
 from mlcore.configs import MCPrediction
+from mlcore.testing import make_toy_examples
 
 FIXED_PREDICTION = MCPrediction(probs=(0.1, 0.2, 0.3, 0.4), predicted=3, model_name="tiny", model_revision="r")
 MODEL_PICK = 3
@@ -48,6 +51,29 @@ def question_data(**overrides) -> dict:
     }
     data.update(overrides)
     return data
+
+
+def add_toy_questions(round_, author, count: int, *, seed: int, categories: Sequence[Sequence[str]] = (("other",),),
+                      **fields) -> None:
+    """``count`` learnable toy questions (:func:`mlcore.testing.make_toy_examples`) by ``author`` in ``round_``.
+
+    The i-th question gets ``categories[i % len(categories)]``; ``fields`` set other columns (e.g. ``status``).
+    """
+    Question.objects.bulk_create(
+        Question(round=round_, author=author, prompt=e.prompt, choices=list(e.choices), correct_index=e.label,
+                 categories=list(categories[i % len(categories)]), **fields)
+        for i, e in enumerate(make_toy_examples(count, seed=seed))
+    )
+
+
+def toy_scoring_round(round_, author, checkpoint, config: dict, *, questions: int, seed: int,
+                      categories: Sequence[Sequence[str]] = (("other",),)):
+    """``round_`` ready for real scoring: ``config`` fine-tunes ``checkpoint`` on toy questions of ``author``."""
+    round_.base_checkpoint = str(checkpoint)
+    round_.scoring_config = config
+    round_.save()
+    add_toy_questions(round_, author, questions, seed=seed, categories=categories)
+    return round_
 
 
 def finished_scoring_run(round_, correct: dict[int, list[bool]], *, kind: str = "cross_validation", folds: int = 2,

@@ -8,24 +8,16 @@ from django.core.management import CommandError, call_command
 
 from collector.management.commands import score_round
 from collector.models import Question, ScoringRun
-from collector.tests.factories import finished_scoring_run
+from collector.tests.factories import finished_scoring_run, toy_scoring_round
 from mlcore.models.cv_runner import FoldRunner
-from mlcore.testing import make_toy_examples
 
 TINY_SCORING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}
 
 
 @pytest.fixture
 def toy_round(open_round, student, tiny_model_dir):
-    open_round.base_checkpoint = str(tiny_model_dir)
-    open_round.scoring_config = TINY_SCORING
-    open_round.save()
-    Question.objects.bulk_create(
-        Question(round=open_round, author=student, prompt=e.prompt, choices=list(e.choices), correct_index=e.label,
-                 categories=[["idioms"], ["negation"], ["other"]][i % 3])
-        for i, e in enumerate(make_toy_examples(12, seed=4))
-    )
-    return open_round
+    return toy_scoring_round(open_round, student, tiny_model_dir, TINY_SCORING, questions=12, seed=4,
+                             categories=[["idioms"], ["negation"], ["other"]])
 
 
 @pytest.fixture(autouse=True)

@@ -3,6 +3,8 @@ from unittest import mock
 
 import pytest
 
+from collector.tests.factories import toy_scoring_round
+
 TINY_SCORING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}
 CATEGORIES = [["idioms"], ["negation"], ["other"], ["other"], ["quantitative"]]
 
@@ -10,19 +12,9 @@ CATEGORIES = [["idioms"], ["negation"], ["other"], ["other"], ["quantitative"]]
 @pytest.fixture
 def scored_round(open_round, student, tiny_model_dir):
     """An open round of 20 toy questions whose scoring fine-tunes the tiny BERT."""
-    from collector.models import Question
-    from mlcore.testing import make_toy_examples
-
-    open_round.base_checkpoint = str(tiny_model_dir)
-    open_round.scoring_config = TINY_SCORING
     open_round.categories = ["idioms", "negation", "quantitative", "other"]
-    open_round.save()
-    Question.objects.bulk_create(
-        Question(round=open_round, author=student, prompt=e.prompt, choices=list(e.choices), correct_index=e.label,
-                 categories=CATEGORIES[i % len(CATEGORIES)])
-        for i, e in enumerate(make_toy_examples(20, seed=3))
-    )
-    return open_round
+    return toy_scoring_round(open_round, student, tiny_model_dir, TINY_SCORING, questions=20, seed=3,
+                             categories=CATEGORIES)
 
 
 def start(round_, **kwargs):
