@@ -3,7 +3,8 @@
 Daphne runs in a forked process (channels' ``ChannelsLiveServerTestCase``) and shares the
 file-based SQLite test database with the test process. A subclass names the tiny model it needs
 (``build_model``: a ``mlcore.testing`` builder call run in a child process) and gets
-``cls.model_dir``, ``cls.browser`` and a clean environment afterwards.
+``cls.model_dir``, ``cls.browser`` and a clean environment afterwards; ``new_page`` and ``log_in``
+give a test its browser pages and sign them in.
 """
 import os
 import shutil
@@ -18,6 +19,7 @@ from django.urls import reverse
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+DESKTOP = {"width": 1280, "height": 900}
 
 
 def build_model_in_child(code: str, directory: Path) -> None:
@@ -94,17 +96,28 @@ class BrowserTestCase(ChannelsLiveServerTestCase):
             os.environ["HF_HUB_OFFLINE"] = cls._saved_hf_offline
         shutil.rmtree(cls.model_dir, ignore_errors=True)
 
-    def open_page(self, timeout_ms: int = 30_000) -> None:
-        """A fresh browser context and page as ``self.page``; console errors go to ``self.console_errors``."""
-        self.context = self.browser.new_context(viewport={"width": 1280, "height": 900})
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(timeout_ms)
-        self.console_errors: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
+    def new_page(self, viewport: dict[str, int] | None = None, timeout_ms: int = 30_000):
+        """A page in a fresh browser context, closed after the test; console errors join ``self.console_errors``."""
+        context = self.browser.new_context(viewport=viewport or DESKTOP)
+        self.addCleanup(context.close)
+        page = context.new_page()
+        page.set_default_timeout(timeout_ms)
+        errors = self.__dict__.setdefault("console_errors", [])  # one list for all of a test's pages
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        return page
 
-    def tearDown(self) -> None:
-        if getattr(self, "context", None) is not None:
-            self.context.close()
+    def open_page(self, timeout_ms: int = 30_000) -> None:
+        """A :meth:`new_page` as ``self.page``, its browser context as ``self.context``."""
+        self.page = self.new_page(timeout_ms=timeout_ms)
+        self.context = self.page.context
+
+    def log_in(self, page, username: str, password: str) -> None:
+        """Sign ``page`` in through the login form and wait until the page it leads to has loaded."""
+        page.goto(self.url("accounts:login"))
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(password)
+        page.locator("main").get_by_role("button", name="Sign in").click()
+        page.wait_for_load_state()
 
     def url(self, name: str, *args) -> str:
         return self.live_server_url + reverse(name, args=args)

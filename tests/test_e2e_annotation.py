@@ -56,12 +56,8 @@ class PersianAnnotationEndToEndTests(BrowserTestCase):
         self.context.add_cookies([{"name": "django_language", "value": "en", "url": self.live_server_url}])
 
     def sign_in(self) -> None:
-        page = self.page
-        page.goto(self.url("accounts:login"))
-        page.get_by_label("Username").fill("mina")
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_url(self.url("annotation:task_list"))  # crowdworkers land on their tasks
+        self.log_in(self.page, "mina", PASSWORD)
+        self.page.wait_for_url(self.url("annotation:task_list"))  # crowdworkers land on their tasks
 
     def select_with_the_mouse(self, text: str) -> None:
         """A real drag from the first to the last character of ``text`` (right to left in Persian)."""
@@ -180,12 +176,7 @@ class SecondPassEndToEndTests(BrowserTestCase):
         self.open_page(TIMEOUT_MS)
 
     def sign_in(self, username: str) -> None:
-        page = self.page
-        page.goto(self.url("accounts:login"))
-        page.get_by_label("Username").fill(username)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_load_state()
+        self.log_in(self.page, username, PASSWORD)
 
     def select(self, text: str) -> None:
         """A real left-to-right mouse drag over ``text`` in the paragraph."""

@@ -66,12 +66,8 @@ class PersianWorkerPagesTests(BrowserTestCase):
         QuestionFlag.objects.create(question=session.questions.first(), raised_by=owner, proposal="remove_question")
 
     def sign_in(self) -> None:
-        page = self.page
-        page.goto(self.url("accounts:login"))
-        page.get_by_label("Username").fill("sara")
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_url(self.url("annotation:task_list"))
+        self.log_in(self.page, "sara", PASSWORD)
+        self.page.wait_for_url(self.url("annotation:task_list"))
 
     def shoot(self, name: str) -> None:
         for width, height in ((1366, 900), (390, 844)):
@@ -189,11 +185,7 @@ class PersianWorkerPagesTests(BrowserTestCase):
 
     def test_the_project_settings_in_groups_with_the_persian_instructions_right_to_left(self) -> None:
         page = self.page
-        page.goto(self.url("accounts:login"))
-        page.get_by_label("Username").fill("prof")
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_load_state()
+        self.log_in(page, "prof", PASSWORD)
         page.goto(self.url("annotation:project_settings", self.project.pk))
         assert page.locator("fieldset legend").all_inner_texts()[:3] == ["Crowdworkers", "Writing questions", "Second pass"]
         box = page.get_by_label("Instructions for workers")

@@ -44,12 +44,8 @@ class AuthoringEndToEndTests(BrowserTestCase):
         self.open_page(TIMEOUT_MS)
 
     def sign_in(self) -> None:
-        page = self.page
-        page.goto(self.url("accounts:login"))
-        page.get_by_label("Username").fill("alice")
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_url(self.url("collector:dashboard"))
+        self.log_in(self.page, "alice", PASSWORD)
+        self.page.wait_for_url(self.url("collector:dashboard"))
 
     def wait_for_prediction(self) -> list[int]:
         """Wait until the websocket's answer is drawn; returns the four percentages shown."""

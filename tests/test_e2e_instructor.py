@@ -56,24 +56,10 @@ class InstructorPagesEndToEndTests(BrowserTestCase):
                                       predicted_index=3 if i % 3 else 0, fooled=bool(i % 3), computed_at=timezone.now())
             if status == "appealed":
                 Appeal.objects.create(question=question, author=self.student, message="The key is right.")
-        self.contexts = []
-
-    def tearDown(self) -> None:
-        for context in self.contexts:
-            context.close()
 
     def signed_in(self, username: str):
-        context = self.browser.new_context(viewport=VIEWPORT)
-        self.contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        self.console_errors: list[str] = []
-        page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
-        page.goto(self.url("accounts:login"))
-        page.get_by_label("Username").fill(username)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_load_state()
+        page = self.new_page(VIEWPORT, TIMEOUT_MS)
+        self.log_in(page, username, PASSWORD)
         return page
 
     @staticmethod

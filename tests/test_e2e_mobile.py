@@ -44,24 +44,12 @@ class MobileEndToEndTests(BrowserTestCase):
         Paragraph.objects.create(article=article, position=0, context=EN_CONTEXT)
         user_create(username="mina", password=PASSWORD, role=User.Role.CROWDWORKER)
         self.course = course
-        self.contexts = []
         SCREENSHOTS.mkdir(exist_ok=True)
 
-    def tearDown(self) -> None:
-        for context in self.contexts:
-            context.close()
-
     def phone(self, username: str | None = None, width: int = WIDTH):
-        context = self.browser.new_context(viewport={"width": width, "height": HEIGHT})
-        self.contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
+        page = self.new_page({"width": width, "height": HEIGHT}, TIMEOUT_MS)
         if username:
-            page.goto(self.url("accounts:login"))
-            page.get_by_label("Username").fill(username)
-            page.get_by_label("Password").fill(PASSWORD)
-            page.locator("main").get_by_role("button", name="Sign in").click()
-            page.wait_for_load_state()
+            self.log_in(page, username, PASSWORD)
         return page
 
     def assert_fits(self, page, path: str) -> None:

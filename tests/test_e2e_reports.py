@@ -60,19 +60,11 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         self.screenshots.mkdir(parents=True, exist_ok=True)
 
     def signed_in(self):
-        self.context = self.browser.new_context(viewport=VIEWPORT)
-        page = self.context.new_page()
-        page.set_default_timeout(30_000)
-        self.console_errors: list[str] = []
+        page = self.new_page(VIEWPORT)
         self.outside: list[str] = []
-        page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
         page.on("pageerror", lambda error: self.console_errors.append(str(error)))
         page.on("request", self._record_request)
-        page.goto(self.live_server_url + reverse("accounts:login"))
-        page.get_by_label("Username").fill("prof")
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_load_state()
+        self.log_in(page, "prof", PASSWORD)
         return page
 
     def _record_request(self, request) -> None:

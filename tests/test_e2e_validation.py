@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from django.test import override_settings
-from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import user_create
@@ -47,27 +46,10 @@ class ValidationEndToEndTests(BrowserTestCase):
                                               choices=FIRST[1], correct_index=0, categories=["negation"])
         self.second = services.question_submit(user=self.alice, round_id=self.round.pk, prompt=SECOND[0],
                                                choices=SECOND[1], correct_index=0)
-        self.contexts = []
-        self.console_errors: list[str] = []
-
-    def tearDown(self) -> None:
-        for context in self.contexts:
-            context.close()
-
-    def url(self, name: str, *args) -> str:
-        return self.live_server_url + reverse(name, args=args)
 
     def signed_in(self, username: str):
-        context = self.browser.new_context(viewport={"width": 1280, "height": 900})
-        self.contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
-        page.goto(self.url("accounts:login"))
-        page.get_by_label("Username").fill(username)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_load_state()
+        page = self.new_page(timeout_ms=TIMEOUT_MS)
+        self.log_in(page, username, PASSWORD)
         return page
 
     def shown_order(self, page) -> list[str]:
