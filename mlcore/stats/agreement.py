@@ -276,7 +276,8 @@ def fleiss_kappa(table: ArrayLike, *, alternative: Alternative = "two-sided") ->
         ``table[i, j]``: raters who put item ``i`` in category ``j``. Every row must sum
         to the same number of raters ``m >= 2`` (see :func:`rating_counts`).
     alternative : {"two-sided", "greater", "less"}
-        Alternative of the z-test of kappa = 0.
+        Alternative of the z-test of kappa = 0 (Fleiss, Nee & Landis 1979; R's ``irr::kappam.fleiss``
+        reports the two-sided one).
 
     Returns
     -------
