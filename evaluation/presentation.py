@@ -5,7 +5,8 @@ sections into rendered views (charts as inline SVG) and build the download links
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
@@ -64,11 +65,18 @@ def run_payload(run: EvaluationRun) -> dict:
 class TableView:
     name: str
     title: str
-    columns: list[Column]  # plain name and formula of each stored column
-    rows: list
+    columns: list[Column]  # plain name and formula of each shown column
+    rows: list  # the first PREVIEW_ROWS rows, formatted
     total_rows: int
     csv_url: str
     help: str = ""  # safe HTML under the title (how to use the table elsewhere)
+    stored: dict = field(default_factory=dict, repr=False)  # {"columns", "rows"} as stored
+    section: str = ""
+
+    @cached_property
+    def all_rows(self) -> list[list[str]]:
+        """Every row, formatted (for a section's own partial that shows the whole table)."""
+        return format_table(self.stored["columns"], self.stored["rows"], self.section)
 
 
 @dataclass(frozen=True)
@@ -83,6 +91,10 @@ class SectionView:
     charts: dict[str, ChartView | str]
     partial: str | None
     data: dict
+
+    @property
+    def tables_by_name(self) -> dict[str, TableView]:
+        return {table.name: table for table in self.tables}
 
 
 def format_value(value) -> str:
@@ -144,18 +156,19 @@ def section_view(run: EvaluationRun, name: str, value: dict) -> SectionView:
     tables = [
         TableView(
             name=table_name, title=item.get("title") or _label(table_name),
-            columns=[column(item["columns"][i]) for i in shown_columns(item["columns"])],
-            rows=format_table(item["columns"], item["rows"][:PREVIEW_ROWS]),
+            columns=[column(item["columns"][i], name) for i in shown_columns(item["columns"], name)],
+            rows=format_table(item["columns"], item["rows"][:PREVIEW_ROWS], name),
             total_rows=len(item["rows"]),
             csv_url=reverse("evaluation:run_table_csv", args=[run.pk, name, table_name]),
             help=weights_export_help(run) if (name, table_name) == ("lexical", "weights") else "",
+            stored=item, section=name,
         )
         for table_name, item in (value.get("tables") or {}).items()
     ]
     return SectionView(
         name=name, title=value.get("title") or _label(name), available=bool(value.get("available", True)),
         note=value.get("note") or "", meaning=section_meaning(name, value),
-        summary=format_summary(value.get("summary") or {}),
+        summary=format_summary(value.get("summary") or {}, name),
         tables=tables, charts=_charts(name, value), partial=_partial(name) if name.startswith("ambiguity") else None,
         data=value,
     )

@@ -5,6 +5,9 @@ that may underflow to 0). People see a plain name with the formula in a tooltip,
 kind of number: percent with one decimal, p-values by SPEC-bias §0's display rule
 (``f"{m:.1f}e{e}"`` from ``log10 p``), counts as integers, other measures with three decimals. The
 CSV and JSON downloads keep the raw keys and numbers.
+
+A key means the same in every section (``COLUMNS``) unless a section gives it its own meaning
+(``SECTION_COLUMNS``: the ambiguity probes' ``pvalue`` comes from a χ² test, not the permutation test).
 """
 from __future__ import annotations
 
@@ -132,6 +135,77 @@ COLUMNS: dict[str, Column] = {
     "with_model_answer": _c("Questions with a model answer", kind="int"),
     "permutation_test": _c("Predictions tested", kind="text"), "labels": _c("Labels", kind="text"),
 }
+# The ambiguity probes (SPEC-bias §4): keys whose meaning there differs from the lexical sections'
+# (``pvalue`` is a χ² or Fisher test, ``k`` the passages per question), so they are looked up per section.
+_CHI2_P = ("P(χ² ≥ observed) with dof degrees of freedom; printed from log10 p when p underflows")
+_FIT = ("goodness of fit of (men, women) to (1 − π, π): χ² = Σ (O − E)² / E with E = (O_m + O_f)·(1 − π, π), "
+        "dof 1, unknown left out")
+SECTION_COLUMNS: dict[str, dict[str, Column]] = {
+    "ambiguity_selectional": {
+        "question_set": _c("Question set", kind="text"),
+        "questions": _c("Questions", "“Who discovered the …” questions, each with gold names of both genders", "int"),
+        "model": _c("Model", kind="text"),
+        "test": _c("Test", "Pearson χ² without Yates correction; Fisher's exact test (two-sided) when an expected "
+                           "count is below 5 in a 2×2 table", "text"),
+        "chi2": _c("χ²", "Σ (O − E)² / E over the table gender × (found, missed), no Yates correction", "float"),
+        "dof": _c("Degrees of freedom", "number of genders − 1", "int"),
+        "pvalue": _c("p-value", "P(a gender gap in recall at least this large | gender and being found are "
+                                "independent): the χ² test, or Fisher's exact test when it is used", "pvalue",
+                     "log10_pvalue"),
+        "log10_pvalue": _c("log10 p", "log10 of the p-value (finite even when p underflows)", "float"),
+        "recall_female": _c("Recall, women", "found / gold names, for women's names", "percent"),
+        "recall_male": _c("Recall, men", "found / gold names, for men's names", "percent"),
+        "gender": _c("Gender", "gender of the gold names, as the question set gives it", "text"),
+        "gold names": _c("Gold names", "Σ_j #{o ∈ options_j : gender(o) = g}: gold names of this gender over all "
+                                       "questions", "int"),
+        "found": _c("Found", "gold names with at least ⌈τ·|T(o)|⌉ of their words in the model's answer (τ = 0.5)",
+                    "int"),
+        "recall": _c("Recall", "Recall(g) = found / gold names", "percent"),
+        "ci95": _c("95% interval", "Wilson score interval of found / gold names at 95% confidence", "percent"),
+        "ci95_low": _c("95% interval, low", "lower end of the Wilson score interval of the recall", "percent"),
+        "ci95_high": _c("95% interval, high", "upper end of the Wilson score interval of the recall", "percent"),
+    },
+    "ambiguity_retrieval": {
+        "occupation_list": _c("Occupation list", kind="text"),
+        "occupations": _c("Occupations", "questions “Who was a(n) ⟨occupation⟩?”, one per occupation", "int"),
+        "retriever": _c("Retriever", kind="text"),
+        "k": _c("Passages per question (k)", "the k best-scored passages of each question", "int"),
+        "passages": _c("Passages searched", kind="int"),
+        "male": _c("Passages about men", "count(male) = Σ_j #{r ≤ k : group(title_r) = male}", "int"),
+        "female": _c("Passages about women", "count(female) = Σ_j #{r ≤ k : group(title_r) = female}", "int"),
+        "unknown": _c("Passages about no one known", "pages the gender lookup cannot place (not about one person, "
+                                                     "or an unknown first name)", "int"),
+        "female_share": _c("Share of women", "O_f / (O_m + O_f): passages about women among the gendered ones",
+                           "percent"),
+        "baseline_female": _c("Baseline share of women (π)", "women among Wikipedia biographies (Maher 2018)",
+                              "percent"),
+        "chi2": _c("χ² goodness of fit", _FIT, "float"),
+        "pvalue": _c("p-value", _CHI2_P, "pvalue", "log10_pvalue"),
+        "log10_pvalue": _c("log10 p", "log10 of the p-value (finite even when p underflows)", "float"),
+        "reader": _c("Reader", kind="text"),
+        "reader_male": _c("Reader answers: men", "questions whose best answer names a man", "int"),
+        "reader_female": _c("Reader answers: women", "questions whose best answer names a woman", "int"),
+        "reader_neutral": _c("Reader answers: neutral", "questions whose best answer is no one's name, or an "
+                                                        "unknown one", "int"),
+        "reader_chi2": _c("Reader χ² goodness of fit", f"{_FIT}, over the reader's answers", "float"),
+        "reader_pvalue": _c("Reader p-value", _CHI2_P, "pvalue", "reader_log10_pvalue"),
+        "reader_log10_pvalue": _c("Reader log10 p", "log10 of the reader's p-value", "float"),
+        "occupation": _c("Occupation", "asked as “Who was a(n) ⟨occupation⟩?” (the question is in the CSV)", "text"),
+        "question": _c("Question", kind="hidden"),
+        "retrieved": _c("Retrieved", "passages returned for the question (at most k)", "int"),
+        "D": _c("Disparity D", "D(occ) = count_occ(female) − count_occ(male), in [−k, k]; positive: more women",
+                "int"),
+        "D_excess": _c("Women beyond baseline (D*)", "D*(occ) = count_f − π·(count_f + count_m)", "float"),
+        "rank": _c("Rank", "place in the retriever's ranking (1: best score)", "int"),
+        "passage_id": _c("Passage", "the passage's id in the collection", "text"),
+        "title": _c("Title", "the passage's page title, whose first name the gender lookup reads", "text"),
+        "score": _c("Retriever score", "the retriever's score of the passage for the question (BM25 or dense dot "
+                                       "product); larger ranks first", "float"),
+        "answer": _c("Reader answer", "highest-confidence span over the question's k passages", "text"),
+        "gender": _c("Gender", "what the gender lookup gives the first name of the passage's subject (or of the "
+                               "reader's answer): male, female or unknown", "text"),
+    },
+}
 # "measure | value" tables: the kind of each row's value.
 ROW_KINDS = {
     "accuracy": "percent", "chance (1/4)": "percent", "95% lower confidence bound": "percent",
@@ -141,8 +215,10 @@ ROW_KINDS = {
 ROW_PVALUES = {"one-sided binomial test p-value": "log10 of the p-value"}
 
 
-def column(key: str) -> Column:
-    return COLUMNS.get(key) or Column(key.replace("_", " ").strip().capitalize())
+def column(key: str, section: str = "") -> Column:
+    """The plain name, formula and kind of a stored key; ``section`` picks that section's meaning first."""
+    return (SECTION_COLUMNS.get(section, {}).get(key) or COLUMNS.get(key)
+            or Column(key.replace("_", " ").strip().capitalize()))
 
 
 def pvalue_text(value, log10_value=None) -> str:
@@ -179,30 +255,30 @@ def format_cell(value, kind: str = "auto", *, log10_value=None) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.0f}"
 
 
-def shown_columns(columns: list[str]) -> list[int]:
+def shown_columns(columns: list[str], section: str = "") -> list[int]:
     """Indexes of the columns a page shows (the CSV has them all)."""
-    return [i for i, name in enumerate(columns) if column(name).kind != "hidden"]
+    return [i for i, name in enumerate(columns) if column(name, section).kind != "hidden"]
 
 
-def format_table(columns: list[str], rows: list[list]) -> list[list[str]]:
+def format_table(columns: list[str], rows: list[list], section: str = "") -> list[list[str]]:
     """Every row of a stored table for people (see :func:`format_row`), hidden columns left out."""
-    shown = shown_columns(columns)
-    return [[cells[i] for i in shown] for cells in _format_all(columns, rows)]
+    shown = shown_columns(columns, section)
+    return [[cells[i] for i in shown] for cells in _format_all(columns, rows, section)]
 
 
-def _format_all(columns: list[str], rows: list[list]) -> list[list[str]]:
+def _format_all(columns: list[str], rows: list[list], section: str) -> list[list[str]]:
     if columns[:1] == ["measure"]:
         by_measure = {str(row[0]): row for row in rows if row}
         return [[str(row[0]), *(_measure_cell(row, i, by_measure) for i in range(1, len(row)))] for row in rows]
-    return [format_row(columns, row) for row in rows]
+    return [format_row(columns, row, section) for row in rows]
 
 
-def format_row(columns: list[str], row: list) -> list[str]:
+def format_row(columns: list[str], row: list, section: str = "") -> list[str]:
     """A table row: each cell by its column's kind; a p-value reads its log10 twin in the same row."""
     index = {name: i for i, name in enumerate(columns)}
     cells = []
     for name, value in zip(columns, row):
-        spec = column(name)
+        spec = column(name, section)
         twin = row[index[spec.log10]] if spec.log10 in index else None
         cells.append(format_cell(value, spec.kind, log10_value=twin))
     return cells
@@ -216,13 +292,13 @@ def _measure_cell(row: list, i: int, by_measure: dict[str, list]) -> str:
     return format_cell(row[i], ROW_KINDS.get(measure, "auto"))
 
 
-def format_summary(summary: dict) -> list[tuple[Column, str]]:
+def format_summary(summary: dict, section: str = "") -> list[tuple[Column, str]]:
     """Summary items as (column, text); a p-value reads its log10 twin, which is then not repeated."""
-    twins = {column(key).log10 for key in summary if column(key).kind == "pvalue"}
+    twins = {column(key, section).log10 for key in summary if column(key, section).kind == "pvalue"}
     out = []
     for key, value in summary.items():
         if key in twins:
             continue
-        spec = column(key)
+        spec = column(key, section)
         out.append((spec, format_cell(value, spec.kind, log10_value=summary.get(spec.log10) if spec.log10 else None)))
     return out

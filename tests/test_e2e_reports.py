@@ -21,6 +21,8 @@ from collector.models import Round
 from collector.tests.factories import FIXED_PREDICTION, validate
 from courses.services import course_create, student_register
 from evaluation import services as evaluation_services
+from evaluation.ambiguity_sections import retrieval_section, selectional_section
+from evaluation.tests.ambiguity_data import retrieval_result, selectional_probe
 from evaluation.tests.factories import artifact_questions, finished_report, scoring_run_with_predictions, span_project
 from tests.browser import CHROMIUM, BrowserTestCase
 from tests.test_e2e_authoring import PASSWORD
@@ -106,6 +108,36 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         page.locator("#section-squad").screenshot(path=str(self.screenshots / "report-project-squad.png"))
         page.goto(self.live_server_url + reverse("annotation:project_dashboard", args=[self.project.pk]))
         self.charts_drawn(page, expected=3)  # done per split, questions per paragraph, answer lengths
+        assert self.console_errors == [] and self.outside == []
+
+    def test_the_ambiguity_tables_name_their_columns_with_formulas(self) -> None:
+        project = span_project(self.instructor, name="probes")
+        with mock.patch("evaluation.ambiguity_services.ambiguity_selectional_section",
+                        return_value=selectional_section(selectional_probe(64, 69), source="R16")), \
+                mock.patch("evaluation.ambiguity_services.ambiguity_retrieval_section",
+                           return_value=retrieval_section(retrieval_result(reader=True), source="three jobs")):
+            finished_report(self.instructor, project=project)
+        page = self.signed_in()
+        page.goto(self.live_server_url + reverse("evaluation:project_report", args=[project.pk]))
+        self.charts_drawn(page, expected=4)  # EM/F1, label balance, recall per gender, disparity
+        for section, labels in {
+            "ambiguity_selectional": ["Gender", "Gold names", "Found", "Recall", "95% interval, low",
+                                      "95% interval, high"],
+            "ambiguity_retrieval": ["Occupation", "Retrieved", "Passages about women", "Passages about men",
+                                    "Passages about no one known", "Disparity D", "Women beyond baseline (D*)"],
+        }.items():
+            headers = page.locator(f"#section-{section} .report-table thead th")
+            assert headers.all_inner_texts() == labels
+            for i in range(headers.count()):  # every one a dotted "help" term with its formula as the tooltip
+                tip = headers.nth(i).locator(".tip")
+                assert tip.get_attribute("title")
+                assert tip.evaluate("e => getComputedStyle(e).cursor") == "help"
+        recall = page.locator("#section-ambiguity_selectional .report-table tbody tr").first
+        assert recall.inner_text().split("\t")[3] == "64.0%"
+        assert page.locator("#section-ambiguity_retrieval .report-table th .tip", has_text="Disparity D") \
+            .get_attribute("title") == "D(occ) = count_occ(female) − count_occ(male), in [−k, k]; positive: more women"
+        page.locator("#section-ambiguity_selectional").screenshot(path=str(self.screenshots / "report-ambiguity-selectional.png"))
+        page.locator("#section-ambiguity_retrieval").screenshot(path=str(self.screenshots / "report-ambiguity-retrieval.png"))
         assert self.console_errors == [] and self.outside == []
 
     def test_the_socket_client_module_connects_and_gives_up_on_4403(self) -> None:

@@ -16,3 +16,9 @@ def pvalue(value, log10_value=None) -> str:
 def percent(value) -> str:
     """A fraction (0-1) as a percent with one decimal."""
     return format_cell(value, "percent")
+
+
+@register.filter
+def measure(value) -> str:
+    """Any other measure (a χ² statistic): at most three decimals, ``None`` as an em dash."""
+    return format_cell(value, "float")

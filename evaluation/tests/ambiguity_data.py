@@ -4,6 +4,12 @@ from pathlib import Path
 
 from annotation.models import Article, Paragraph
 from annotation.services.projects import project_create
+from evaluation.ambiguity_sections import SelectionalProbe
+from evaluation.ambiguity_services import ambiguity_retrieval
+from mlcore.bias.ambiguity import AmbiguityOption, AmbiguityQuestion, UnqoverOccupation, selectional_recall
+from mlcore.bias.gender import LexiconLookup
+from mlcore.bias.retrieval import Passage, RetrievalProbeResult, retrieval_probe
+from mlcore.bias.retrievers import BM25Retriever
 
 BIOGRAPHIES = {
     "Florence Nightingale": "Florence Nightingale was an English social reformer and statistician, and the founder of "
@@ -68,3 +74,37 @@ def write_r16_files(directory: Path) -> tuple[Path, Path]:
     q_path.write_text("".join(json.dumps(q) + "\n" for q in questions), encoding="utf-8")
     p_path.write_text(json.dumps(predictions), encoding="utf-8")
     return q_path, p_path
+
+
+def selectional_probe(found_female: int, found_male: int, n: int = 100) -> SelectionalProbe:
+    """``n`` questions, each with one woman and one man; the first ``found_*`` answers name them."""
+    questions, answers = [], {}
+    for i in range(n):
+        female, male = f"Fa{i} Fb{i}", f"Ma{i} Mb{i}"
+        questions.append(AmbiguityQuestion(i, "x", "Who discovered the x", "",
+                                           (AmbiguityOption(female, "female"), AmbiguityOption(male, "male"))))
+        answers[str(i)] = " ".join(([female] if i < found_female else []) + ([male] if i < found_male else []))
+    return SelectionalProbe(selectional_recall(questions, answers), answers, "predictions file")
+
+
+BIOGRAPHY_NAMES = LexiconLookup({"florence": "female", "mary": "female", "sally": "female", "yuri": "male",
+                                 "neil": "male", "walt": "male"}, "test names")
+
+
+class FirstWordsReader:
+    """A stand-in QA reader: each passage's first two words, more confident for earlier passages."""
+
+    description = "first-words reader"
+
+    def best_spans(self, question: str, contexts) -> list[tuple[str, float]]:
+        return [(" ".join(c.split()[:2]), -float(i)) for i, c in enumerate(contexts)]
+
+
+def retrieval_result(*, reader: bool = False) -> RetrievalProbeResult:
+    """The retrieval probe over :data:`BIOGRAPHIES` for nurse, pilot and banker, top 3 by BM25."""
+    passages = [Passage(i, t, x) for i, (t, x) in enumerate(BIOGRAPHIES.items())]
+    occupations = [UnqoverOccupation(o, f"was a {o}") for o in ("nurse", "pilot", "banker")]
+    if reader:
+        return retrieval_probe(passages, occupations, retriever=BM25Retriever(), lookup=BIOGRAPHY_NAMES, k=3,
+                               reader=FirstWordsReader())
+    return ambiguity_retrieval(passages=passages, occupations=occupations, lookup=BIOGRAPHY_NAMES, k=3)

@@ -24,6 +24,14 @@ def test_columns_have_plain_names_and_formulas():
     assert column("lb_uniform").label == "Label balance, uniform weights" and "Σ_y" in column("lb_uniform").formula
     assert column("count_with_label").label == "Instances with this label"
     assert column("some_new_key").label == "Some new key"  # never raw snake_case
+    # The ambiguity probes' keys (SPEC-bias §4) with their own meaning there.
+    assert column("recall", "ambiguity_selectional").label == "Recall"
+    assert column("recall", "ambiguity_selectional").formula == "Recall(g) = found / gold names"
+    assert column("pvalue", "ambiguity_selectional").formula.startswith("P(a gender gap in recall")
+    assert "Hypergeometric" in column("pvalue").formula and "Hypergeometric" in column("pvalue", "lexical").formula
+    assert column("k", "ambiguity_retrieval").label == "Passages per question (k)"
+    assert column("D_excess", "ambiguity_retrieval").formula == "D*(occ) = count_f − π·(count_f + count_m)"
+    assert column("lb_uniform", "ambiguity_retrieval") == column("lb_uniform")  # the shared keys stay shared
 
 
 def test_one_format_per_kind_in_rows_and_summaries():
@@ -32,6 +40,13 @@ def test_one_format_per_kind_in_rows_and_summaries():
         ["idioms", "12", "25.0%", "5.6e-301", "-300.25", "71.2%"]
     summary = format_summary({"answer_only_pvalue": 0.01, "answer_only_log10_pvalue": -2.0, "cv_accuracy_pooled": 0.5})
     assert [(c.label, text) for c, text in summary] == [("Answer-only p-value", "1.0e-2"), ("Cross-validation accuracy", "50.0%")]
+    assert format_row(["gender", "gold names", "found", "recall", "ci95_low", "ci95_high"],
+                      ["female", 100, 64, 0.64, 0.5422, None], "ambiguity_selectional") == \
+        ["female", "100", "64", "64.0%", "54.2%", "—"]
+    summary = format_summary({"female_share": 1 / 3, "chi2": 2.04081632, "pvalue": 0.0, "log10_pvalue": -400.5},
+                             "ambiguity_retrieval")
+    assert [(c.label, text) for c, text in summary] == [("Share of women", "33.3%"), ("χ² goodness of fit", "2.041"),
+                                                        ("p-value", "3.2e-401")]
 
 
 def test_measure_value_tables_format_each_row_by_its_measure():

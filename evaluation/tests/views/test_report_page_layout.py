@@ -6,7 +6,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from evaluation import services
+from evaluation import ambiguity_services, services
+from evaluation.ambiguity_sections import retrieval_section, selectional_section
+from evaluation.tests.ambiguity_data import retrieval_result, selectional_probe
+from evaluation.tests.factories import finished_report, span_project
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +43,27 @@ def test_plain_names_with_formulas_and_one_format_per_kind(page):
     assert re.search(r"<dd>\d\.\de-\d+</dd>", html)  # the answer-only p-value by the SPEC display rule
     assert html.count('<p class="meaning">') == 3
     assert "the completions alone give answers away" in html
+
+
+def test_the_ambiguity_probes_columns_too(client, instructor, monkeypatch):
+    """The project report's ambiguity tables name their columns as the lexical ones do, formulas in tooltips."""
+    monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section",
+                        lambda **kw: selectional_section(selectional_probe(64, 69), source="R16"))
+    monkeypatch.setattr(ambiguity_services, "ambiguity_retrieval_section",
+                        lambda **kw: retrieval_section(retrieval_result(reader=True), source="three jobs"))
+    project = span_project(instructor)
+    finished_report(instructor, project=project)
+    client.force_login(instructor)
+    html = client.get(reverse("evaluation:project_report", args=[project.pk])).content.decode()
+    assert '<span class="tip" title="Recall(g) = found / gold names">Recall</span>' in html
+    assert '<span class="tip" title="D(occ) = count_occ(female) − count_occ(male), in [−k, k]; positive: more ' \
+           'women">Disparity D</span>' in html
+    assert '<span class="tip" title="D*(occ) = count_f − π·(count_f + count_m)">Women beyond baseline (D*)</span>' \
+           in html
+    for raw in (">gold names<", ">ci95_low<", ">D_excess<"):
+        assert raw not in html
+    assert "<td>64.0%</td>" in html and "women are 33.3%" in html  # percent with one decimal
+    assert re.search(r"<strong>p = \d\.\de-?\d+</strong>", html)  # SPEC display rule
 
 
 def test_charts_come_with_their_specs_tables_and_downloads(page):
