@@ -1,17 +1,20 @@
 """JSON API of span annotation: one ``APIView`` per operation (token or session auth).
 
-The annotation page uses these too. Services raise ``ValidationError`` (400 with field errors)
+The annotation page uses these too; the worker's ones answer in the language of the worker's page
+(``annotation.api_language``). Services raise ``ValidationError`` (400 with field errors)
 and ``AccessError`` (403 with its message) through collector's ``ApiErrorsMixin``; a second answer
 to a second-pass question is 409 (the first is final). The SQuAD export
 (``projects/<id>/export/``), which can add an evaluation report's weights, is
 ``evaluation.export_apis.ProjectExportApi``.
 """
+from django.utils.translation import gettext as _
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation import selectors, services
+from annotation.api_language import WorkerLanguageMixin
 from annotation.exceptions import AnswerFinal
 from annotation.models import AnnotationSession, QuestionFlag
 from annotation.presentation import question_payload, session_payload
@@ -28,7 +31,7 @@ class _AnswerFields(serializers.Serializer):
                                       help_text='{"start16", "end16"}: a browser selection in UTF-16 units')
 
 
-class TaskNextApi(ApiErrorsMixin, APIView):
+class TaskNextApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST: resume the worker's unfinished paragraph in the project, or start the next one."""
 
     class InputSerializer(serializers.Serializer):
@@ -40,18 +43,18 @@ class TaskNextApi(ApiErrorsMixin, APIView):
         project = selectors.project_for_worker(user=request.user, project_id=project_id)
         session = services.session_start_next(user=request.user, project=project, kind=serializer.validated_data["kind"])
         if session is None:
-            return Response({"session": None, "detail": "No paragraph needs this kind of work right now."})
+            return Response({"session": None, "detail": _("No paragraph needs this kind of work right now.")})
         return Response({"session": session_payload(session)})
 
 
-class SessionDetailApi(ApiErrorsMixin, APIView):
+class SessionDetailApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """GET a session's paragraph, the worker's questions (or the questions to answer) and draft."""
 
     def get(self, request: Request, session_id: int) -> Response:
         return Response(session_payload(selectors.session_for_worker(user=request.user, session_id=session_id)))
 
 
-class SessionDraftSaveApi(ApiErrorsMixin, APIView):
+class SessionDraftSaveApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST the question being typed so a reload restores it."""
 
     class InputSerializer(serializers.Serializer):
@@ -65,7 +68,7 @@ class SessionDraftSaveApi(ApiErrorsMixin, APIView):
         return Response({"draft": session.draft})
 
 
-class QuestionAddApi(ApiErrorsMixin, APIView):
+class QuestionAddApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST a question with its span (``answer`` or ``selection``) or ``is_impossible``; stored as a draft."""
 
     class InputSerializer(_AnswerFields):
@@ -79,7 +82,7 @@ class QuestionAddApi(ApiErrorsMixin, APIView):
         return Response(question_payload(question, session.paragraph.context), status=status.HTTP_201_CREATED)
 
 
-class QuestionUpdateApi(ApiErrorsMixin, APIView):
+class QuestionUpdateApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST new text and answer for a draft question."""
 
     class InputSerializer(_AnswerFields):
@@ -95,7 +98,7 @@ class QuestionUpdateApi(ApiErrorsMixin, APIView):
         return Response(question_payload(question, question.paragraph.context))
 
 
-class QuestionDeleteApi(ApiErrorsMixin, APIView):
+class QuestionDeleteApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST to delete a draft question."""
 
     def post(self, request: Request, question_id: int) -> Response:
@@ -104,7 +107,7 @@ class QuestionDeleteApi(ApiErrorsMixin, APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class SessionSubmitApi(ApiErrorsMixin, APIView):
+class SessionSubmitApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST to submit the paragraph: its drafts, or ``questions`` (a full list replacing them).
 
     For a second-pass session every question must have been answered first.
@@ -126,7 +129,7 @@ class SessionSubmitApi(ApiErrorsMixin, APIView):
         return Response(session_payload(session))
 
 
-class SessionDiscardApi(ApiErrorsMixin, APIView):
+class SessionDiscardApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST to discard the paragraph with a reason (hard to understand, too many foreign words, other)."""
 
     class InputSerializer(serializers.Serializer):
@@ -141,7 +144,7 @@ class SessionDiscardApi(ApiErrorsMixin, APIView):
         return Response({"id": session.pk, "status": session.status})
 
 
-class SecondPassAnswerApi(ApiErrorsMixin, APIView):
+class SecondPassAnswerApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST a blind answer (span or unanswerable) to one question, with an optional flag on the original.
 
     The first answer is final: another answer to the same question is 409 and changes nothing
@@ -167,7 +170,7 @@ class SecondPassAnswerApi(ApiErrorsMixin, APIView):
                          "text": answer.text, "answer_start": answer.answer_start}, status=status.HTTP_201_CREATED)
 
 
-class SecondPassFlagApi(ApiErrorsMixin, APIView):
+class SecondPassFlagApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST a flag on the original answer of a question the worker has answered (after the reveal).
 
     A proposal for the project's owner, never an answer: ``fix_answer`` proposes the span given

@@ -15,13 +15,19 @@ gets ``{"type": "status", "state": "loading" | "busy" | "unavailable", ...}`` (`
 process is still loading the model; the draft is answered once it is ready); more drafts than
 ``STUMPER_DRAFT_RATE`` per second (bursts of ``STUMPER_DRAFT_BURST``) get ``"rate_limited"``. The worker's questions go
 through the REST API and are stored whatever happens here: this socket only advises.
+
+Every message is in the language of the worker's page (``annotation.i18n.worker_language``: their
+choice of language, else the project's), Persian or English.
 """
 import logging
 
 from channels.db import database_sync_to_async
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from annotation import selectors
+from annotation.i18n import worker_language
 from annotation.models import AnnotationSession
 from annotation.services.predictions import fool_verdict
 from annotation.validation import clean_question_text, clean_span, first_message
@@ -35,14 +41,16 @@ from modelhub.models import ModelVersion
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 8_000
-NO_MODEL_MESSAGE = "No model is set up for this project: write your questions as usual."
-LOADING_MESSAGE = "The model is loading (it takes a moment after the server starts); it answers once it is ready."
-READY_MESSAGE = "The model answers your question as you write it."
-BUSY_MESSAGE = "The model is busy; it will answer your next change. Your questions are saved either way."
-RATE_LIMITED_MESSAGE = ("You are sending drafts faster than the model can follow; this one was skipped. "
-                        "Keep writing.")
-UNAVAILABLE_MESSAGE = ("The model is unavailable right now. Keep writing: your questions are saved, "
-                       "and the model's answer is added once it is back.")
+NO_MODEL_MESSAGE = gettext_lazy("No model is set up for this project: write your questions as usual.")
+LOADING_MESSAGE = gettext_lazy("The model is loading (it takes a moment after the server starts); it answers once "
+                               "it is ready.")
+READY_MESSAGE = gettext_lazy("The model answers your question as you write it.")
+BUSY_MESSAGE = gettext_lazy("The model is busy; it will answer your next change. Your questions are saved either "
+                            "way.")
+RATE_LIMITED_MESSAGE = gettext_lazy("You are sending drafts faster than the model can follow; this one was skipped. "
+                                    "Keep writing.")
+UNAVAILABLE_MESSAGE = gettext_lazy("The model is unavailable right now. Keep writing: your questions are saved, "
+                                   "and the model's answer is added once it is back.")
 
 
 class QAAssistConsumer(DraftSocketConsumer):
@@ -72,12 +80,20 @@ class QAAssistConsumer(DraftSocketConsumer):
                               "model_version": self.version.name})
 
     def _load(self) -> AnnotationSession:
+        session_id = self.scope["url_route"]["kwargs"]["session_id"]
+        # Decided first, so that even a refusal is worded in the language of the page that opened the socket.
+        self.message_language = worker_language(self.scope.get("cookies") or {},
+                                                selectors.project_languages(session_id=session_id))
+        with self.speaking():
+            return self._session(session_id)
+
+    def _session(self, session_id: int) -> AnnotationSession:
         user = self.scope["user"]
         if not user.is_authenticated:
-            raise AccessError("Sign in to annotate.")
-        session = selectors.session_for_worker(user=user, session_id=self.scope["url_route"]["kwargs"]["session_id"])
+            raise AccessError(_("Sign in to annotate."))
+        session = selectors.session_for_worker(user=user, session_id=session_id)
         if session.kind != AnnotationSession.Kind.AUTHORING:
-            raise AccessError("The model only assists while you write questions.")
+            raise AccessError(_("The model only assists while you write questions."))
         self.context = session.paragraph.context
         project = session.paragraph.article.project
         self.language, self.threshold = project.language, project.fool_f1_threshold
@@ -99,7 +115,7 @@ class QAAssistConsumer(DraftSocketConsumer):
             return
         is_impossible = content.get("is_impossible", False)
         if not isinstance(is_impossible, bool):
-            raise ClientError('"is_impossible" must be true or false.')
+            raise ClientError(_('"is_impossible" must be true or false.'))
         try:
             question = clean_question_text(content.get("question"))
             selection = content.get("selection")

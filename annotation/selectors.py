@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from annotation.i18n import LANGUAGE_NAMES
@@ -47,21 +48,21 @@ def can_manage(user: User, project: Project) -> bool:
 def project_get(*, project_id: int) -> Project:
     project = Project.objects.select_related("owner", "qa_model").filter(pk=project_id).first()
     if project is None:
-        raise AccessError("There is no such annotation project.")
+        raise AccessError(_("There is no such annotation project."))
     return project
 
 
 def project_by_name(*, name: str) -> Project:
     project = Project.objects.select_related("owner", "qa_model").filter(name=name).first()
     if project is None:
-        raise AccessError(f"There is no annotation project called {name!r}.")
+        raise AccessError(_("There is no annotation project called %(name)s.") % {"name": repr(name)})
     return project
 
 
 def project_for_owner(*, user: User, project_id: int) -> Project:
     project = project_get(project_id=project_id)
     if not can_manage(user, project):
-        raise AccessError("Only the project's owner can manage this project.")
+        raise AccessError(_("Only the project's owner can manage this project."))
     return project
 
 
@@ -75,22 +76,37 @@ def projects_of_owner(*, user: User) -> QuerySet[Project]:
 def projects_for_instructor(*, user: User) -> QuerySet[Project]:
     """``projects_of_owner`` for an instructor (or staff); anyone else is refused, as on the page."""
     if not user.is_instructor:
-        raise AccessError("Only instructors (project owners) manage annotation projects.")
+        raise AccessError(_("Only instructors (project owners) manage annotation projects."))
     return projects_of_owner(user=user)
 
 
 def project_for_worker(*, user: User, project_id: int) -> Project:
     if not can_annotate(user) and not is_member_anywhere(user=user):
-        raise AccessError("Only crowdworkers and instructors annotate paragraphs.")
+        raise AccessError(_("Only crowdworkers and instructors annotate paragraphs."))
     project = project_get(project_id=project_id)
     if not can_annotate_in(user, project):
-        raise AccessError("Students annotate only in the projects their course's LMS assignments open to them.")
+        raise AccessError(_("Students annotate only in the projects their course's LMS assignments open to them."))
     if not project.is_active and not can_manage(user, project):
-        raise AccessError("This project is not taking annotations at the moment.")
+        raise AccessError(_("This project is not taking annotations at the moment."))
     if not worker_may_enter(user=user, project=project):
-        raise AccessError("This project is open to invited crowdworkers only: join it with the invite link "
-                          "its owner sent you.")
+        raise AccessError(_("This project is open to invited crowdworkers only: join it with the invite link "
+                            "its owner sent you."))
     return project
+
+
+def project_languages(*, session_id: int | None = None, question_id: int | None = None,
+                      project_id: int | None = None) -> list[str]:
+    """The language of the project a worker's session, question or project id belongs to ([] if none),
+    read before any access check: a refusal is worded in the language of the page too."""
+    if session_id is not None:
+        projects = Project.objects.filter(articles__paragraphs__sessions__pk=session_id)
+    elif question_id is not None:
+        projects = Project.objects.filter(questions__pk=question_id)
+    elif project_id is not None:
+        projects = Project.objects.filter(pk=project_id)
+    else:
+        return []
+    return list(projects.values_list("language", flat=True)[:1])
 
 
 def session_for_worker(*, user: User, session_id: int) -> AnnotationSession:
@@ -99,7 +115,7 @@ def session_for_worker(*, user: User, session_id: int) -> AnnotationSession:
         .filter(pk=session_id).first()
     )
     if session is None or session.worker_id != user.pk:
-        raise AccessError("This annotation task is not yours.")
+        raise AccessError(_("This annotation task is not yours."))
     return session
 
 
@@ -233,7 +249,7 @@ def question_for_worker(*, user: User, question_id: int) -> SpanQuestion:
         .filter(pk=question_id).first()
     )
     if question is None or question.session is None or question.session.worker_id != user.pk:
-        raise AccessError("This question is not yours.")
+        raise AccessError(_("This question is not yours."))
     return question
 
 
@@ -247,7 +263,7 @@ def flags_of_project(*, project: Project, status: str | None = QuestionFlag.Stat
 def flag_for_owner(*, user: User, flag_id: int) -> QuestionFlag:
     flag = QuestionFlag.objects.select_related("question__project", "question__paragraph").filter(pk=flag_id).first()
     if flag is None or not can_manage(user, flag.question.project):
-        raise AccessError("Only the project's owner resolves its flags.")
+        raise AccessError(_("Only the project's owner resolves its flags."))
     return flag
 
 
@@ -267,7 +283,7 @@ def paragraphs_of_project(*, project: Project, status: str = "", split: str = ""
 def paragraph_for_owner(*, user: User, paragraph_id: int) -> Paragraph:
     paragraph = Paragraph.objects.select_related("article__project").filter(pk=paragraph_id).first()
     if paragraph is None or not can_manage(user, paragraph.article.project):
-        raise AccessError("Only the project's owner manages its paragraphs.")
+        raise AccessError(_("Only the project's owner manages its paragraphs."))
     return paragraph
 
 

@@ -8,10 +8,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation import selectors, services
+from annotation.api_language import WorkerLanguageMixin
 from core.apis import ApiErrorsMixin
 
 
-class SessionHeartbeatApi(ApiErrorsMixin, APIView):
+class SessionHeartbeatApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST (no body): count the time since the page's previous heartbeat."""
 
     def post(self, request: Request, session_id: int) -> Response:

@@ -4,7 +4,8 @@ One function per input shape, each raising Django's ``ValidationError`` with fie
 messages meant to be shown as they are. Offsets arrive either as a browser selection in
 UTF-16 code units (``selection``) or, from API clients and import files, as SQuAD's
 ``answer_start`` in code points plus the answer ``text``; both end up as a checked
-:class:`mlcore.data.spans.Span`.
+:class:`mlcore.data.spans.Span`. Messages are in the active language (the worker's page's, which
+the worker APIs and the model-in-the-loop socket activate), numbers in its digits.
 """
 import json
 from collections.abc import Iterable, Mapping
@@ -13,7 +14,9 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
+from core.i18n import digits
 from mlcore.data.spans import Span, SpanError, check_span, span_from_utf16
 
 #: Largest import file (articles or SQuAD JSON) the pages and the API accept.
@@ -34,44 +37,50 @@ def normalize_question_key(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+def span_message(error: SpanError) -> str:
+    """A span problem (``mlcore.data.spans``) in the active language, its numbers in its digits."""
+    params = {name: digits(value) if isinstance(value, int) else value for name, value in error.params.items()}
+    return _(error.template) % params if params else _(error.template)
+
+
 def clean_question_text(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ValidationError({"question": "The question is empty."})
+        raise ValidationError({"question": _("The question is empty.")})
     text = value.strip()
     if len(text) > settings.STUMPER_MAX_SPAN_QUESTION_CHARS:
-        raise ValidationError(
-            {"question": f"The question is too long (at most {settings.STUMPER_MAX_SPAN_QUESTION_CHARS} characters)."}
-        )
+        raise ValidationError({"question": _("The question is too long (at most %(count)s characters).")
+                                           % {"count": digits(settings.STUMPER_MAX_SPAN_QUESTION_CHARS)}})
     return text
 
 
 def _selection_span(context: str, selection: Any) -> Span:
     if not isinstance(selection, Mapping) or not {"start16", "end16"} <= set(selection):
-        raise ValidationError({"answer": 'A selection needs "start16" and "end16" (UTF-16 offsets).'})
+        raise ValidationError({"answer": _('A selection needs "start16" and "end16" (UTF-16 offsets).')})
     try:
         return span_from_utf16(context, selection["start16"], selection["end16"])
     except SpanError as error:
-        raise ValidationError({"answer": str(error)}) from None
+        raise ValidationError({"answer": span_message(error)}) from None
 
 
 def _answer_span(context: str, answer: Any) -> Span:
     if not isinstance(answer, Mapping) or "text" not in answer or "answer_start" not in answer:
-        raise ValidationError({"answer": 'An answer needs "text" and "answer_start".'})
+        raise ValidationError({"answer": _('An answer needs "text" and "answer_start".')})
     try:
         return check_span(context, answer["text"], answer["answer_start"])
     except SpanError as error:
-        raise ValidationError({"answer": str(error)}) from None
+        raise ValidationError({"answer": span_message(error)}) from None
 
 
 def clean_span(*, context: str, answer: Any = None, selection: Any = None) -> Span:
     """The span given as ``answer`` ({text, answer_start}) or ``selection`` ({start16, end16})."""
     if answer is not None and selection is not None:
-        raise ValidationError({"answer": "Give the answer either as a selection or as text and answer_start, not both."})
+        raise ValidationError({"answer": _("Give the answer either as a selection or as text and answer_start, "
+                                           "not both.")})
     if selection is not None:
         return _selection_span(context, selection)
     if answer is not None:
         return _answer_span(context, answer)
-    raise ValidationError({"answer": "Mark the answer in the paragraph, or mark the question unanswerable."})
+    raise ValidationError({"answer": _("Mark the answer in the paragraph, or mark the question unanswerable.")})
 
 
 def clean_span_question(*, context: str, question: Any, is_impossible: Any = False, answer: Any = None,
@@ -79,11 +88,11 @@ def clean_span_question(*, context: str, question: Any, is_impossible: Any = Fal
     """Validate one question with its answer (or ``is_impossible``) against ``context``."""
     text = clean_question_text(question)
     if not isinstance(is_impossible, bool):
-        raise ValidationError({"is_impossible": "is_impossible must be true or false."})
+        raise ValidationError({"is_impossible": _("is_impossible must be true or false.")})
     if is_impossible:
         if answer is not None or selection is not None:
-            raise ValidationError({"answer": "An unanswerable question cannot have an answer span: "
-                                             "clear the selection or untick \"unanswerable\"."})
+            raise ValidationError({"answer": _('An unanswerable question cannot have an answer span: clear the '
+                                               'selection or untick "unanswerable".')})
         return CleanQuestion(text, True, None)
     return CleanQuestion(text, False, clean_span(context=context, answer=answer, selection=selection))
 
@@ -92,7 +101,7 @@ def check_no_duplicate(text: str, others: Iterable[str]) -> None:
     """Refuse a question already asked on this paragraph (ignoring case and spacing)."""
     key = normalize_question_key(text)
     if any(normalize_question_key(other) == key for other in others):
-        raise ValidationError({"question": "This question was already asked on this paragraph."})
+        raise ValidationError({"question": _("This question was already asked on this paragraph.")})
 
 
 DRAFT_KEYS = {"question", "is_impossible", "selection", "editing_id"}
@@ -101,24 +110,24 @@ DRAFT_KEYS = {"question", "is_impossible", "selection", "editing_id"}
 def clean_draft(draft: Any) -> dict:
     """The half-typed question the page saves so a reload loses nothing (shape only)."""
     if not isinstance(draft, Mapping):
-        raise ValidationError({"draft": "The draft must be a JSON object."})
+        raise ValidationError({"draft": _("The draft must be a JSON object.")})
     unknown = set(draft) - DRAFT_KEYS
     if unknown:
-        raise ValidationError({"draft": f"Unknown draft field(s): {', '.join(sorted(unknown))}."})
+        raise ValidationError({"draft": _("Unknown draft field(s): %(fields)s.") % {"fields": ", ".join(sorted(unknown))}})
     question = draft.get("question", "")
     if not isinstance(question, str) or len(question) > settings.STUMPER_MAX_SPAN_QUESTION_CHARS * 2:
-        raise ValidationError({"draft": "The draft question must be text of reasonable length."})
+        raise ValidationError({"draft": _("The draft question must be text of reasonable length.")})
     selection = draft.get("selection")
     if selection is not None and (
         not isinstance(selection, Mapping) or set(selection) != {"start16", "end16"}
         or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**7 for v in selection.values())
     ):
-        raise ValidationError({"draft": "The draft selection must be {start16, end16} offsets."})
+        raise ValidationError({"draft": _("The draft selection must be {start16, end16} offsets.")})
     editing = draft.get("editing_id")
     if editing is not None and (not isinstance(editing, int) or isinstance(editing, bool)):
-        raise ValidationError({"draft": "editing_id must be a question id or null."})
+        raise ValidationError({"draft": _("editing_id must be a question id or null.")})
     if not isinstance(draft.get("is_impossible", False), bool):
-        raise ValidationError({"draft": "is_impossible must be true or false."})
+        raise ValidationError({"draft": _("is_impossible must be true or false.")})
     return {"question": question, "is_impossible": draft.get("is_impossible", False),
             "selection": dict(selection) if selection else None, "editing_id": editing}
 
@@ -135,11 +144,11 @@ def first_message(error: ValidationError) -> str:
 def read_upload_text(upload) -> str:
     """An uploaded import file's text; refused when larger than ``MAX_UPLOAD_BYTES`` or not UTF-8."""
     if upload.size > MAX_UPLOAD_BYTES:
-        raise ValidationError(f"The file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+        raise ValidationError(_("The file is larger than %(count)s MB.") % {"count": digits(MAX_UPLOAD_BYTES // 2**20)})
     try:
         return upload.read().decode("utf-8")
     except UnicodeDecodeError:
-        raise ValidationError("The file is not UTF-8 text.") from None
+        raise ValidationError(_("The file is not UTF-8 text.")) from None
 
 
 def read_upload_json(upload) -> Any:
@@ -148,6 +157,7 @@ def read_upload_json(upload) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValidationError(f"Not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}.") from None
+        raise ValidationError(_("Not valid JSON: %(reason)s at line %(line)s, column %(column)s.")
+                              % {"reason": error.msg, "line": digits(error.lineno), "column": digits(error.colno)}) from None
     except RecursionError:  # nesting no SQuAD file has, e.g. [[[[...]]]]
-        raise ValidationError("Not valid SQuAD JSON: it is nested too deeply.") from None
+        raise ValidationError(_("Not valid SQuAD JSON: it is nested too deeply.")) from None

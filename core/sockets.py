@@ -12,6 +12,10 @@ and ``status`` messages while the model is ``loading``, ``busy`` or ``unavailabl
 ``ProgressSocketConsumer`` reports a background job's progress: it polls a selector once a
 second (the worker writes progress to the database from another process, so this works the same
 with the in-memory channel layer and with Redis) and sends each part of the snapshot that changed.
+
+Messages for people are translated (Django's gettext) into ``message_language``, which a
+consumer sets once it knows whom it talks to (the annotation socket: the worker page's
+language); every message a client receives and every ``ClientError`` is worded in it.
 """
 import asyncio
 import json
@@ -22,8 +26,13 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core.exceptions import AccessError
+from core.i18n import digits
 from core.ratelimit import draft_limiter
 from mlcore.models.serving import BatcherOverloaded, InferenceFailed
 
@@ -33,6 +42,10 @@ REFUSED_CLOSE_CODE = 4403
 
 class ClientError(Exception):
     """A mistake in what the client sent; its message goes back as an error message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message  # may be a lazy translation, worded when it is sent
 
 
 class JsonSocketConsumer(AsyncJsonWebsocketConsumer):
@@ -44,10 +57,24 @@ class JsonSocketConsumer(AsyncJsonWebsocketConsumer):
 
     max_message_bytes = 16_000
     handlers: dict[str, str] = {}
-    unknown_type_message = 'Unknown message type {type!r}; expected "draft" or "ping".'
+    unknown_type_message = gettext_lazy('Unknown message type %(type)s; expected "draft" or "ping".')
+    message_language: str | None = None  # None: the site's language (settings.LANGUAGE_CODE)
 
     def accepting(self) -> bool:
         return True
+
+    def speaking(self) -> translation.override:
+        """Word messages in ``message_language`` (over awaits too: the language is per task)."""
+        return translation.override(self.message_language or settings.LANGUAGE_CODE)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return json.dumps(content, cls=DjangoJSONEncoder)  # lazy translations become text
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        with self.speaking():
+            text = await self.encode_json(content)
+        await self.send(text_data=text, close=close)
 
     async def refuse(self, error: AccessError) -> None:
         """Tell the client why, then close with 4403 (the page shows the message, no retry)."""
@@ -58,18 +85,20 @@ class JsonSocketConsumer(AsyncJsonWebsocketConsumer):
         # Overridden so that a message that is not JSON gets an error instead of closing the socket.
         if not self.accepting():
             return
-        try:
-            if text_data is None:
-                raise ClientError("Send JSON text messages, not binary data.")
-            if len(text_data) > self.max_message_bytes:
-                raise ClientError(f"Message too large (at most {self.max_message_bytes} characters).")
+        with self.speaking():
             try:
-                content = json.loads(text_data)
-            except json.JSONDecodeError:
-                raise ClientError("Message is not valid JSON.") from None
-            await self.receive_json(content)
-        except ClientError as error:
-            await self.send_json({"type": "error", "message": str(error)})
+                if text_data is None:
+                    raise ClientError(_("Send JSON text messages, not binary data."))
+                if len(text_data) > self.max_message_bytes:
+                    raise ClientError(_("Message too large (at most %(count)s characters).")
+                                      % {"count": digits(self.max_message_bytes)})
+                try:
+                    content = json.loads(text_data)
+                except json.JSONDecodeError:
+                    raise ClientError(_("Message is not valid JSON.")) from None
+                await self.receive_json(content)
+            except ClientError as error:
+                await self.send_json({"type": "error", "message": error.message})
 
     async def receive_json(self, content: Any, **kwargs) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
@@ -78,8 +107,8 @@ class JsonSocketConsumer(AsyncJsonWebsocketConsumer):
             return
         if not isinstance(kind, str) or kind not in self.handlers:
             if not isinstance(content, dict):
-                raise ClientError('Send a JSON object with a "type" field.')
-            raise ClientError(self.unknown_type_message.format(type=kind))
+                raise ClientError(_('Send a JSON object with a "type" field.'))
+            raise ClientError(str(self.unknown_type_message) % {"type": repr(kind)})
         await getattr(self, self.handlers[kind])(content)
 
 
@@ -93,10 +122,11 @@ class DraftSocketConsumer(JsonSocketConsumer):
 
     handlers = {"draft": "on_draft"}
     rate_key = "drafts"
-    LOADING_MESSAGE = "The model is loading; your draft is answered once it is ready."
-    BUSY_MESSAGE = "The model is busy right now; it will answer your next change."
-    UNAVAILABLE_MESSAGE = "The model is unavailable right now."
-    RATE_LIMITED_MESSAGE = "You are sending drafts faster than the model can follow; this one was skipped."
+    LOADING_MESSAGE = gettext_lazy("The model is loading; your draft is answered once it is ready.")
+    BUSY_MESSAGE = gettext_lazy("The model is busy right now; it will answer your next change.")
+    UNAVAILABLE_MESSAGE = gettext_lazy("The model is unavailable right now.")
+    RATE_LIMITED_MESSAGE = gettext_lazy("You are sending drafts faster than the model can follow; this one was "
+                                        "skipped.")
     pending: asyncio.Task | None = None
     latest_seq = 0
 
@@ -112,10 +142,10 @@ class DraftSocketConsumer(JsonSocketConsumer):
         """The client's ``seq`` (echoed in the answer so it can drop stale ones), or None."""
         seq = content.get("seq")
         if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-            raise ClientError('"seq" must be an integer.')
+            raise ClientError(_('"seq" must be an integer.'))
         return seq
 
-    async def send_status(self, state: str, message: str, seq: int | None) -> None:
+    async def send_status(self, state: str, message: Any, seq: int | None) -> None:
         await self.send_json({"type": "status", "state": state, "message": message, "seq": seq})
 
     async def rate_limited(self, seq: int | None) -> bool:
@@ -196,7 +226,7 @@ class ProgressSocketConsumer(JsonSocketConsumer):
 
     poll_seconds = 1.0
     handlers: dict[str, str] = {}
-    unknown_type_message = 'This socket only reports progress; send {{"type": "ping"}} at most.'
+    unknown_type_message = gettext_lazy('This socket only reports progress; send {"type": "ping"} at most.')
     loaded = False
     poller: asyncio.Task | None = None
 

@@ -136,6 +136,8 @@ class PersianWorkerPagesTests(BrowserTestCase):
         assert page.locator("#model-status").inner_text() == f"برای این پروژه مدلی تنظیم نشده است: پرسش{Z}هایتان را مثل همیشه بنویسید."
         self.shoot("crowd-annotation-fa")
         assert not self.console_errors, self.console_errors
+        self.api_and_socket_messages_in_persian()
+        assert all("status of 400" in error for error in self.console_errors), self.console_errors  # the two above
 
         # The worker switches to English; the choice is remembered on the next pages.
         page.get_by_role("button", name="English").click()
@@ -144,6 +146,42 @@ class PersianWorkerPagesTests(BrowserTestCase):
         page.wait_for_function("document.getElementById('question-count').textContent === '(3 of 3–6)'")
         page.goto(self.url("annotation:task_list"))
         page.get_by_role("heading", name="Annotation tasks").wait_for()
+        assert AnnotationSession.objects.filter(pk=self.session.pk, status="in_progress").exists()
+
+    def api_and_socket_messages_in_persian(self) -> None:
+        """What the API and the model's socket answer is in Persian too (annotation.api_language, consumers)."""
+        page = self.page
+        page.locator("#paragraph").focus()
+        page.keyboard.press("Escape")  # no selection: the server says to mark the answer
+        page.wait_for_function("document.getElementById('selection-text').classList.contains('is-empty')")
+        page.get_by_role("button", name="افزودن پرسش").click()
+        errors = page.locator("#form-errors")
+        errors.wait_for()
+        assert errors.inner_text() == f"پاسخ را در پاراگراف علامت بزنید، یا پرسش را بی{Z}پاسخ علامت بزنید."
+        page.locator("details.discard summary").click()
+        page.locator("#discard-reason").select_option("other")  # "other" needs a note, says the server
+        page.locator("#discard-form button[type=submit]").click()
+        page.wait_for_function("document.getElementById('form-errors').textContent.includes('در چند کلمه')")
+        assert errors.inner_text() == "در چند کلمه بنویسید چرا این پاراگراف باید کنار گذاشته شود."
+        replies = page.evaluate("""async (path) => {
+            const { connectSocket } = await import("/static/js/lib/socket.js");
+            return await new Promise((resolve) => {
+                const seen = [];
+                const socket = connectSocket(path, {
+                    onOpen: () => {
+                        socket.send({type: "shout"});
+                        socket.send({type: "draft", question: "?", seq: "x"});
+                    },
+                    onMessage: (message) => {
+                        seen.push(message.message);
+                        if (seen.length === 3) { socket.close(); resolve(seen); }
+                    },
+                });
+            });
+        }""", f"/ws/annotation/sessions/{self.session.pk}/qa/")
+        assert replies == [f"برای این پروژه مدلی تنظیم نشده است: پرسش{Z}هایتان را مثل همیشه بنویسید.",
+                           """نوع پیام 'shout' ناشناخته است؛ "draft" یا "ping" انتظار می""" + Z + "رفت.",
+                           '"seq" باید عدد صحیح باشد.']
         assert AnnotationSession.objects.filter(pk=self.session.pk, status="in_progress").exists()
 
     def test_second_pass_in_persian_is_blind_then_shows_the_original(self) -> None:

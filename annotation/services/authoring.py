@@ -12,9 +12,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from annotation import selectors
+from annotation.i18n import SESSION_STATUS
 from annotation.models import AnnotationSession, Paragraph, Project, SpanAnswer, SpanQuestion
 from annotation.services.predictions import prediction_schedule
 from annotation.services.projects import paragraph_refresh_status
@@ -27,6 +29,7 @@ from annotation.validation import (
     normalize_question_key,
 )
 from core.exceptions import AccessError
+from core.i18n import digits
 
 Kind = AnnotationSession.Kind
 Status = AnnotationSession.Status
@@ -40,7 +43,7 @@ def new_qid() -> str:
 
 def _queue(kind: str):
     if kind not in Kind.values:
-        raise ValidationError({"kind": f"Unknown kind of task {kind!r}."})
+        raise ValidationError({"kind": _("Unknown kind of task %(kind)s.") % {"kind": repr(kind)}})
     return selectors.paragraphs_needing_questions if kind == Kind.AUTHORING else selectors.paragraphs_needing_second_pass
 
 
@@ -48,7 +51,7 @@ def session_start_on(*, user: User, paragraph: Paragraph, kind: str = Kind.AUTHO
     """Start work on this paragraph if it is in the worker's queue; None if it is not (or no longer)."""
     project = paragraph.article.project
     if not selectors.can_annotate_in(user, project):
-        raise AccessError("Only crowdworkers and instructors annotate paragraphs.")
+        raise AccessError(_("Only crowdworkers and instructors annotate paragraphs."))
     queue = _queue(kind)
     try:
         with transaction.atomic():
@@ -68,7 +71,7 @@ def session_start_on(*, user: User, paragraph: Paragraph, kind: str = Kind.AUTHO
 def session_start_next(*, user: User, project: Project, kind: str = Kind.AUTHORING) -> AnnotationSession | None:
     """The worker's unfinished session in ``project``, else a new one on the next paragraph; None if none is left."""
     if not selectors.can_annotate_in(user, project):
-        raise AccessError("Only crowdworkers and instructors annotate paragraphs.")
+        raise AccessError(_("Only crowdworkers and instructors annotate paragraphs."))
     queue = _queue(kind)
     existing = selectors.session_in_progress(user=user, project=project, kind=kind)
     if existing is not None:
@@ -86,13 +89,13 @@ def lock_session(session: AnnotationSession, user: User, kind: str = Kind.AUTHOR
         .select_related("paragraph__article__project").get(pk=session.pk)
     )
     if locked.worker_id != user.pk:
-        raise AccessError("This annotation task is not yours.")
+        raise AccessError(_("This annotation task is not yours."))
     if locked.kind != kind:
-        raise ValidationError({"session": "This is not a task for writing questions." if kind == Kind.AUTHORING
-                               else "This is not a second-pass task."})
+        raise ValidationError({"session": _("This is not a task for writing questions.") if kind == Kind.AUTHORING
+                               else _("This is not a second-pass task.")})
     if locked.status != Status.IN_PROGRESS:
-        raise ValidationError({"session": f"This paragraph was already {locked.get_status_display().lower()}; "
-                                          "its questions can no longer change."})
+        raise ValidationError({"session": _("This paragraph was already %(status)s; its questions can no longer "
+                                            "change.") % {"status": SESSION_STATUS[locked.status]}})
     return locked
 
 
@@ -133,8 +136,9 @@ def question_add(*, session: AnnotationSession, user: User, question: str, is_im
     project = session.paragraph.article.project
     drafts = session.questions.filter(status=SpanQuestion.Status.DRAFT).count()
     if drafts >= project.questions_max:
-        raise ValidationError({"question": f"This paragraph already has {project.questions_max} questions, the most "
-                                           "allowed: submit the paragraph, or delete a question first."})
+        raise ValidationError({"question": _("This paragraph already has %(count)s questions, the most allowed: "
+                                             "submit the paragraph, or delete a question first.")
+                                           % {"count": digits(project.questions_max)}})
     clean = clean_span_question(context=session.paragraph.context, question=question, is_impossible=is_impossible,
                                 answer=answer, selection=selection)
     check_no_duplicate(clean.question, selectors.paragraph_question_texts(paragraph=session.paragraph, session=session))
@@ -148,10 +152,10 @@ def question_add(*, session: AnnotationSession, user: User, question: str, is_im
 def _lock_draft_question(question: SpanQuestion, user: User) -> tuple[SpanQuestion, AnnotationSession]:
     question = SpanQuestion.objects.select_for_update(of=("self",)).select_related("session").get(pk=question.pk)
     if question.session is None or question.session.worker_id != user.pk:
-        raise AccessError("This question is not yours.")
+        raise AccessError(_("This question is not yours."))
     session = lock_session(question.session, user)
     if question.status != SpanQuestion.Status.DRAFT:
-        raise ValidationError({"question": "Submitted questions can no longer change."})
+        raise ValidationError({"question": _("Submitted questions can no longer change.")})
     return question, session
 
 
@@ -183,14 +187,14 @@ def question_update(*, question: SpanQuestion, user: User, question_text: str, i
 @transaction.atomic
 def question_delete(*, question: SpanQuestion, user: User) -> None:
     """Delete a draft question (submitted ones stay)."""
-    question, _ = _lock_draft_question(question, user)
+    question, _session = _lock_draft_question(question, user)
     question.delete()
 
 
 def _replace_drafts(session: AnnotationSession, user: User, questions: Sequence[dict]) -> None:
     """Validate a whole list first, then swap it in for the drafts (API clients submit this way)."""
     if not isinstance(questions, (list, tuple)):
-        raise ValidationError({"questions": "questions must be a list."})
+        raise ValidationError({"questions": _("questions must be a list.")})
     context = session.paragraph.context
     cleaned, errors, seen = [], {}, {
         normalize_question_key(t) for t in selectors.paragraph_question_texts(paragraph=session.paragraph, session=None)
@@ -198,12 +202,12 @@ def _replace_drafts(session: AnnotationSession, user: User, questions: Sequence[
     for index, item in enumerate(questions):
         try:
             if not isinstance(item, dict):
-                raise ValidationError({"question": "Each question must be an object."})
+                raise ValidationError({"question": _("Each question must be an object.")})
             clean = clean_span_question(context=context, question=item.get("question"),
                                         is_impossible=item.get("is_impossible", False),
                                         answer=item.get("answer"), selection=item.get("selection"))
             if normalize_question_key(clean.question) in seen:
-                raise ValidationError({"question": "This question was already asked on this paragraph."})
+                raise ValidationError({"question": _("This question was already asked on this paragraph.")})
         except ValidationError as error:
             errors[f"questions[{index}]"] = error.messages
             continue
@@ -228,8 +232,10 @@ def session_submit(*, session: AnnotationSession, user: User, questions: Sequenc
     drafts = session.questions.filter(status=SpanQuestion.Status.DRAFT)
     n = drafts.count()
     if not project.questions_min <= n <= project.questions_max:
-        raise ValidationError({"questions": f"Write between {project.questions_min} and {project.questions_max} "
-                                            f"questions on this paragraph (you have {n})."})
+        raise ValidationError({"questions": _("Write between %(min)s and %(max)s questions on this paragraph (you "
+                                              "have %(count)s).") % {"min": digits(project.questions_min),
+                                                                     "max": digits(project.questions_max),
+                                                                     "count": digits(n)}})
     drafts.update(status=SpanQuestion.Status.SUBMITTED, updated_at=timezone.now())
     session.status, session.submitted_at, session.draft = Status.SUBMITTED, timezone.now(), {}
     session.save(update_fields=["status", "submitted_at", "draft"])
@@ -243,10 +249,10 @@ def session_discard(*, session: AnnotationSession, user: User, reason: str, note
     """Discard the paragraph (hard to understand, too many foreign words): it leaves everyone's queue."""
     session = lock_session(session, user)
     if reason not in AnnotationSession.DiscardReason.values:
-        raise ValidationError({"reason": "Choose why the paragraph should be discarded."})
+        raise ValidationError({"reason": _("Choose why the paragraph should be discarded.")})
     note = (note or "").strip()
     if reason == AnnotationSession.DiscardReason.OTHER and not note:
-        raise ValidationError({"note": "Say in a few words why the paragraph should be discarded."})
+        raise ValidationError({"note": _("Say in a few words why the paragraph should be discarded.")})
     session.questions.filter(status=SpanQuestion.Status.DRAFT).delete()
     session.status, session.submitted_at, session.draft = Status.DISCARDED, timezone.now(), {}
     session.discard_reason, session.discard_note = reason, note[:2000]

@@ -11,6 +11,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from annotation import selectors
@@ -18,14 +20,16 @@ from annotation.exceptions import AnswerFinal
 from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
 from annotation.services.authoring import lock_session
 from annotation.signals import worker_progress_send
-from annotation.validation import clean_span
+from annotation.validation import clean_span, span_message
 from core.exceptions import AccessError
+from core.i18n import digits
 from mlcore.data.spans import Span, SpanError, check_span
 
 Kind = AnnotationSession.Kind
 Proposal = QuestionFlag.Proposal
-ANSWER_IS_FINAL = ("You have already answered this question, and your first answer is final: the original answer "
-                   "was shown to you after it. If you think the original answer is wrong, flag it instead.")
+ANSWER_IS_FINAL = gettext_lazy("You have already answered this question, and your first answer is final: the "
+                               "original answer was shown to you after it. If you think the original answer is "
+                               "wrong, flag it instead.")
 
 
 def _next_answer_position(question: SpanQuestion) -> int:
@@ -36,7 +40,7 @@ def _next_answer_position(question: SpanQuestion) -> int:
 def _question_to_answer(session: AnnotationSession, question_id: int) -> SpanQuestion:
     question = selectors.second_pass_questions(session=session).select_for_update().filter(pk=question_id).first()
     if question is None:
-        raise ValidationError({"question_id": "This question is not one of this paragraph's questions to answer."})
+        raise ValidationError({"question_id": _("This question is not one of this paragraph's questions to answer.")})
     return question
 
 
@@ -48,13 +52,14 @@ def _clean_flag(flag: object, span: Span | None) -> tuple[str, str] | None:
     if flag is None:
         return None
     if not isinstance(flag, dict) or flag.get("proposal") not in Proposal.values:
-        raise ValidationError({"flag": "Choose what should happen to the question: fix the answer, "
-                                       "mark it unanswerable, or remove it."})
+        raise ValidationError({"flag": _("Choose what should happen to the question: fix the answer, mark it "
+                                         "unanswerable, or remove it.")})
     reason = flag.get("reason", "")
     if not isinstance(reason, str) or len(reason) > 2000:
-        raise ValidationError({"flag": "The reason must be text (at most 2000 characters)."})
+        raise ValidationError({"flag": _("The reason must be text (at most %(count)s characters).")
+                                       % {"count": digits(2000)}})
     if flag["proposal"] == Proposal.FIX_ANSWER and span is None:
-        raise ValidationError({"flag": "To propose a better answer, select it in the paragraph."})
+        raise ValidationError({"flag": _("To propose a better answer, select it in the paragraph.")})
     return flag["proposal"], reason.strip()
 
 
@@ -62,7 +67,7 @@ def _save_flag(session: AnnotationSession, question: SpanQuestion, user: User, f
                span: Span | None, *, after_reveal: bool) -> QuestionFlag:
     existing = QuestionFlag.objects.filter(question=question, raised_by=user).first()
     if existing is not None and existing.status != QuestionFlag.Status.OPEN:
-        raise ValidationError({"flag": "Your earlier flag on this question was already resolved."})
+        raise ValidationError({"flag": _("Your earlier flag on this question was already resolved.")})
     proposal, reason = flag
     fix = proposal == Proposal.FIX_ANSWER
     values = {"session": session, "proposal": proposal, "reason": reason, "after_reveal": after_reveal,
@@ -87,9 +92,9 @@ def second_pass_answer_save(*, session: AnnotationSession, user: User, question_
     if _has_answered(question, user):
         raise AnswerFinal(ANSWER_IS_FINAL)
     if not isinstance(is_impossible, bool):
-        raise ValidationError({"is_impossible": "is_impossible must be true or false."})
+        raise ValidationError({"is_impossible": _("is_impossible must be true or false.")})
     if is_impossible and (answer is not None or selection is not None):
-        raise ValidationError({"answer": "An unanswerable verdict cannot come with an answer span."})
+        raise ValidationError({"answer": _("An unanswerable verdict cannot come with an answer span.")})
     span = None if is_impossible else clean_span(context=session.paragraph.context, answer=answer, selection=selection)
     cleaned_flag = _clean_flag(flag, span)
     gold = None
@@ -127,13 +132,14 @@ def _proposed_span(context: str, mine: SecondPassAnswer, answer: dict | None, se
 
 def _check_proposal(question: SpanQuestion, proposal: str, span: Span | None, sent_span: bool) -> None:
     if sent_span and proposal != Proposal.FIX_ANSWER:
-        raise ValidationError({"answer": "A proposed span goes with “fix the answer” only."})
+        raise ValidationError({"answer": _("A proposed span goes with “fix the answer” only.")})
     if proposal == Proposal.MARK_UNANSWERABLE and question.is_impossible:
-        raise ValidationError({"flag": "The original answer already says the question is unanswerable."})
+        raise ValidationError({"flag": _("The original answer already says the question is unanswerable.")})
     if proposal == Proposal.FIX_ANSWER and span is not None:
         original = question.answers.exclude(kind=SpanAnswer.Kind.SECOND_PASS).order_by("position", "id").first()
         if original is not None and (original.text, original.answer_start) == (span.text, span.start):
-            raise ValidationError({"answer": "That span is the original answer; select the span you think is right."})
+            raise ValidationError({"answer": _("That span is the original answer; select the span you think is "
+                                               "right.")})
 
 
 @transaction.atomic
@@ -151,8 +157,8 @@ def second_pass_flag_save(*, session: AnnotationSession, user: User, question_id
     question = _question_to_answer(session, question_id)
     mine = SecondPassAnswer.objects.filter(question=question, worker=user).first()
     if mine is None:
-        raise ValidationError({"question_id": "Answer the question first: its original answer is shown after your "
-                                              "own, and then you can flag it."})
+        raise ValidationError({"question_id": _("Answer the question first: its original answer is shown after "
+                                                "your own, and then you can flag it.")})
     span = _proposed_span(session.paragraph.context, mine, answer, selection)
     cleaned = _clean_flag({"proposal": proposal, "reason": reason}, span)
     _check_proposal(question, proposal, span, sent_span=answer is not None or selection is not None)
@@ -167,7 +173,8 @@ def second_pass_submit(*, session: AnnotationSession, user: User) -> AnnotationS
     answered = set(SecondPassAnswer.objects.filter(session=session).values_list("question_id", flat=True))
     missing = len(wanted - answered)
     if missing:
-        raise ValidationError({"questions": f"Answer every question first ({missing} left)."})
+        raise ValidationError({"questions": _("Answer every question first (%(count)s left).")
+                                            % {"count": digits(missing)}})
     session.status, session.submitted_at, session.draft = AnnotationSession.Status.SUBMITTED, timezone.now(), {}
     session.save(update_fields=["status", "submitted_at", "draft"])
     worker_progress_send(sender=AnnotationSession, project_id=session.paragraph.article.project_id,
@@ -186,7 +193,8 @@ def _apply_flag(flag: QuestionFlag) -> None:
         try:
             check_span(question.paragraph.context, flag.proposed_text, flag.proposed_start)
         except SpanError as error:
-            raise ValidationError({"flag": f"The proposed answer no longer fits the paragraph: {error}"}) from None
+            raise ValidationError({"flag": _("The proposed answer no longer fits the paragraph: %(reason)s")
+                                           % {"reason": span_message(error)}}) from None
         first = question.answers.order_by("position", "id").first()
         if first is not None:
             first.delete()
@@ -202,9 +210,9 @@ def flag_resolve(*, flag: QuestionFlag, user: User, accept: bool, note: str = ""
     """The owner accepts (the proposal is applied) or rejects a flag."""
     flag = QuestionFlag.objects.select_for_update(of=("self",)).select_related("question__project", "question__paragraph").get(pk=flag.pk)
     if not selectors.can_manage(user, flag.question.project):
-        raise AccessError("Only the project's owner resolves its flags.")
+        raise AccessError(_("Only the project's owner resolves its flags."))
     if flag.status != QuestionFlag.Status.OPEN:
-        raise ValidationError({"flag": "This flag was already resolved."})
+        raise ValidationError({"flag": _("This flag was already resolved.")})
     if accept:
         _apply_flag(flag)
     flag.status = QuestionFlag.Status.ACCEPTED if accept else QuestionFlag.Status.REJECTED

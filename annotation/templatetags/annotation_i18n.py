@@ -1,12 +1,11 @@
 """Template helpers of the crowdworker pages: digits in the interface language.
 
 Persian text writes numbers in Persian digits (۰–۹); Django's localisation keeps ASCII digits,
-so ``{{ value|local_digits }}`` converts them when the active language is Persian.
+so ``{{ value|local_digits }}`` converts them when the active language is Persian (``core.i18n``).
 """
 from django import template
-from django.utils.translation import get_language
 
-from annotation.i18n import local_digits as _local_digits
+from core.i18n import digits
 
 register = template.Library()
 
@@ -14,7 +13,7 @@ register = template.Library()
 @register.filter
 def local_digits(value: object) -> str:
     """``value`` as text, with Persian digits when the page is in Persian."""
-    return _local_digits(value, get_language() or "en")
+    return digits(value)
 
 
 @register.filter

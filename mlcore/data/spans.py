@@ -10,7 +10,9 @@ and combining marks are single code points and need no conversion, but they must
 be normalised away: the stored text is an exact slice of the stored context.
 
 Everything here is pure and Django-free; :class:`SpanError` messages are meant to be
-shown to people as they are.
+shown to people as they are. Each keeps its English ``template`` and ``params`` too, so a page
+can show it translated (``annotation.validation.span_message``; the templates are marked with
+:func:`gettext_noop` for Django's ``makemessages``).
 """
 
 from __future__ import annotations
@@ -31,8 +33,22 @@ __all__ = [
 ]
 
 
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for translation (``makemessages`` finds it); it stays English here."""
+    return message
+
+
 class SpanError(ValueError):
-    """An answer span that does not fit its context; the message says why."""
+    """An answer span that does not fit its context; the message says why.
+
+    ``template`` is the message with ``%(name)s`` placeholders and ``params`` their values
+    (numbers, or text already quoted), so that the message can be translated as a whole.
+    """
+
+    def __init__(self, template: str, **params: int | str) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template % params if params else template)
 
 
 @dataclass(frozen=True)
@@ -73,7 +89,8 @@ def index_to_utf16(text: str, index: int) -> int:
     2
     """
     if not 0 <= index <= len(text):
-        raise SpanError(f"Offset {index} is outside the text (0 to {len(text)}).")
+        raise SpanError(gettext_noop("Offset %(offset)s is outside the text (0 to %(end)s)."), offset=index,
+                        end=len(text))
     return index + sum(1 for ch in text[:index] if _is_low_surrogate_start(ch))
 
 
@@ -92,19 +109,21 @@ def utf16_to_index(text: str, offset: int) -> int:
     1
     """
     if isinstance(offset, bool) or not isinstance(offset, int):
-        raise SpanError("Selection offsets must be whole numbers.")
+        raise SpanError(gettext_noop("Selection offsets must be whole numbers."))
     if offset < 0:
-        raise SpanError(f"Selection offset {offset} is negative.")
+        raise SpanError(gettext_noop("Selection offset %(offset)s is negative."), offset=offset)
     units = 0
     for index, ch in enumerate(text):
         if units == offset:
             return index
         units += 2 if _is_low_surrogate_start(ch) else 1
         if units > offset:
-            raise SpanError(f"Selection offset {offset} splits the character {ch!r} in two.")
+            raise SpanError(gettext_noop("Selection offset %(offset)s splits the character %(character)s in two."),
+                            offset=offset, character=repr(ch))
     if units == offset:
         return len(text)
-    raise SpanError(f"Selection offset {offset} is past the end of the paragraph ({units} UTF-16 units).")
+    raise SpanError(gettext_noop("Selection offset %(offset)s is past the end of the paragraph (%(units)s UTF-16 "
+                                 "units)."), offset=offset, units=units)
 
 
 def check_span(context: str, text: str, answer_start: int) -> Span:
@@ -126,24 +145,23 @@ def check_span(context: str, text: str, answer_start: int) -> Span:
     mlcore.data.spans.SpanError: The answer 'big' does not match the paragraph at offset 3, which has 'is ' there.
     """
     if not isinstance(text, str) or not isinstance(context, str):
-        raise SpanError("The answer and the paragraph must be text.")
+        raise SpanError(gettext_noop("The answer and the paragraph must be text."))
     if isinstance(answer_start, bool) or not isinstance(answer_start, int):
-        raise SpanError("answer_start must be a whole number.")
+        raise SpanError(gettext_noop("answer_start must be a whole number."))
     if text == "":
-        raise SpanError("The answer is empty: mark a span or mark the question unanswerable.")
+        raise SpanError(gettext_noop("The answer is empty: mark a span or mark the question unanswerable."))
     if answer_start < 0 or answer_start >= len(context):
-        raise SpanError(f"answer_start {answer_start} is outside the paragraph (0 to {len(context) - 1}).")
+        raise SpanError(gettext_noop("answer_start %(offset)s is outside the paragraph (0 to %(last)s)."),
+                        offset=answer_start, last=len(context) - 1)
     end = answer_start + len(text)
     if end > len(context):
-        raise SpanError(
-            f"The answer ({len(text)} characters from offset {answer_start}) runs past the end of the "
-            f"paragraph ({len(context)} characters)."
-        )
+        raise SpanError(gettext_noop("The answer (%(length)s characters from offset %(offset)s) runs past the end of "
+                                     "the paragraph (%(paragraph)s characters)."),
+                        length=len(text), offset=answer_start, paragraph=len(context))
     found = context[answer_start:end]
     if found != text:
-        raise SpanError(
-            f"The answer {text!r} does not match the paragraph at offset {answer_start}, which has {found!r} there."
-        )
+        raise SpanError(gettext_noop("The answer %(answer)s does not match the paragraph at offset %(offset)s, which "
+                                     "has %(found)s there."), answer=repr(text), offset=answer_start, found=repr(found))
     return Span(answer_start, end, text)
 
 
@@ -209,10 +227,10 @@ def span_from_utf16(context: str, start16: int, end16: int, *, trim: bool = True
     start = utf16_to_index(context, start16)
     end = utf16_to_index(context, end16)
     if end < start:
-        raise SpanError("The selection ends before it starts.")
+        raise SpanError(gettext_noop("The selection ends before it starts."))
     start, end = snap_to_characters(context, start, end)
     if trim:
         start, end = trim_span(context, start, end)
     if start == end:
-        raise SpanError("The selection is empty: select the answer's words in the paragraph.")
+        raise SpanError(gettext_noop("The selection is empty: select the answer's words in the paragraph."))
     return Span(start, end, context[start:end])

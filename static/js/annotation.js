@@ -334,16 +334,6 @@ function main() {
 
   function setModelStatus(text) { modelStatus.textContent = text; }
 
-  // The websocket's status messages (annotation/consumers.py) in the page's language, by state.
-  const STATUS = {
-    no_model: gettext("No model is set up for this project: write your questions as usual."),
-    loading: gettext("The model is loading (it takes a moment after the server starts); it answers once it is ready."),
-    ready: gettext("The model answers your question as you write it."),
-    busy: gettext("The model is busy; it will answer your next change. Your questions are saved either way."),
-    rate_limited: gettext("You are sending drafts faster than the model can follow; this one was skipped. Keep writing."),
-    unavailable: gettext("The model is unavailable right now. Keep writing: your questions are saved, and the model's answer is added once it is back."),
-  };
-
   function scheduleModel() {
     window.clearTimeout(wsTimer);
     wsTimer = window.setTimeout(sendDraft, 350);
@@ -382,7 +372,7 @@ function main() {
       onMessage: function (message) {
         if (message.type === "prediction") { showPrediction(message); }
         else if (message.type === "status") {
-          setModelStatus(STATUS[message.state] || message.message);
+          setModelStatus(message.message);  // worded by the server in the page's language
           if (message.state === "no_model") { project.has_model = false; }
           if (message.state === "ready") { project.has_model = true; scheduleModel(); }
         } else if (message.type === "error") { setModelStatus(message.message); }

@@ -15,9 +15,10 @@ from modelhub.inference import qa_inference_service
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def connect(user, session_id):
+async def connect(user, session_id, cookies=None):
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/annotation/sessions/{session_id}/qa/")
     communicator.scope["user"] = user
+    communicator.scope["cookies"] = cookies or {}  # as Channels' CookieMiddleware sets them
     connected, _ = await communicator.connect()
     assert connected
     await _model_loaded(session_id)  # predictions, not "loading", first
@@ -164,3 +165,54 @@ async def test_in_worker_mode_the_inference_task_answers_and_its_failure_is_unav
         reply = await communicator.receive_json_from(timeout=30)
     assert reply["type"] == "status" and reply["state"] == "unavailable" and reply["seq"] == 2
     await communicator.disconnect()
+
+
+# --------------------------------------------------------------------------- the worker's language
+async def test_a_persian_project_hears_persian_with_persian_digits(fa_project, fa_paragraph, crowdworker, qa_version):
+    session = await _session(fa_project, crowdworker, qa_version)
+    communicator = await connect(crowdworker, session.pk)
+    assert (await communicator.receive_json_from(timeout=10))["message"] == \
+        "مدل همزمان با نوشتن، به پرسش شما پاسخ می" + ZWNJ + "دهد."
+    for message, expected in [
+        ('{"type": "draft", "question": " "}', "پرسش خالی است."),
+        ('{"type": "draft", "question": "Q?", "selection": {"start16": 0, "end16": 100000}}',
+         "جایگاه انتخاب ۱۰۰۰۰۰ از پایان پاراگراف"),
+        ('{"type": "draft", "question": "' + "x" * 400 + '"}', "پرسش بیش از اندازه بلند است (حداکثر ۳۰۰ نویسه)."),
+        ('{"type": "shout"}', "نوع پیام 'shout' ناشناخته است"),
+        ('{"type": "draft", "question": "Q?", "seq": "x"}', '"seq" باید عدد صحیح باشد.'),
+        ("not json", "پیام، JSON معتبر نیست."),
+    ]:
+        await communicator.send_to(text_data=message)
+        reply = await communicator.receive_json_from(timeout=10)
+        assert reply["type"] == "error" and reply["message"].startswith(expected), reply
+    with mock.patch("modelhub.inference.predict_qa", side_effect=RuntimeError("weights gone")):
+        await communicator.send_json_to({"type": "draft", "question": "پایتخت کجاست؟", "seq": 1})
+        reply = await communicator.receive_json_from(timeout=30)
+    assert reply["state"] == "unavailable" and reply["message"].startswith("مدل اکنون در دسترس نیست.")
+    await communicator.disconnect()
+
+
+async def test_the_workers_choice_of_english_wins_over_the_projects_persian(fa_project, fa_paragraph, crowdworker):
+    session = await _session(fa_project, crowdworker)
+    communicator = await connect(crowdworker, session.pk, cookies={"django_language": "en"})
+    assert (await communicator.receive_json_from(timeout=10))["message"] == \
+        "No model is set up for this project: write your questions as usual."
+    await communicator.send_to(text_data="not json")
+    assert (await communicator.receive_json_from(timeout=10))["message"] == "Message is not valid JSON."
+    await communicator.disconnect()
+
+
+async def test_an_english_project_in_persian_when_the_worker_chose_it(project, paragraph, crowdworker):
+    session = await _session(project, crowdworker)
+    communicator = await connect(crowdworker, session.pk, cookies={"django_language": "fa"})
+    assert (await communicator.receive_json_from(timeout=10))["message"] == \
+        "برای این پروژه مدلی تنظیم نشده است: پرسش" + ZWNJ + "هایتان را مثل همیشه بنویسید."
+    await communicator.disconnect()
+
+
+async def test_a_refusal_is_worded_in_the_projects_language(fa_project, fa_paragraph, crowdworker, worker2):
+    session = await _session(fa_project, crowdworker)
+    communicator = await connect(worker2, session.pk)
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply == {"type": "error", "message": "این کار برچسب" + ZWNJ + "گذاری از آنِ شما نیست."}
+    assert (await communicator.receive_output(timeout=10))["code"] == 4403

@@ -4,8 +4,12 @@ The templates are read with Django's own template lexer: text outside ``{% trans
 ``{% blocktranslate %}`` that contains words (or a translatable attribute such as
 ``aria-label``) fails, and so does a ``translate`` msgid without a Persian translation. The
 JavaScript of those pages goes through ``gettext()``/``ngettext()`` (the djangojs catalogue)
-and may not assign English text to the page directly.
+and may not assign English text to the page directly. The messages their websocket and APIs
+send (errors of the services and validation, the socket's status lines) are read with Python's
+``ast``: English text handed to an error or a response outside ``gettext()`` fails, and so does
+a message without a Persian translation. Log lines are not messages for people and are left alone.
 """
+import ast
 import gettext as gettext_module
 import re
 from pathlib import Path
@@ -20,6 +24,17 @@ TEMPLATES = Path(settings.BASE_DIR) / "annotation" / "templates" / "annotation"
 WORKER_TEMPLATES = ["task_list.html", "annotate.html", "second_pass.html", "_paragraph.html",
                     "_language_switch.html", "_session_eyebrow.html"]
 WORKER_SCRIPTS = ["annotation.js", "annotation_review.js", "lib/api.js", "lib/i18n.js", "lib/paragraph_timer.js"]
+# The Python behind those pages whose messages reach the worker: the model-in-the-loop socket
+# (and its base), the worker APIs and what they call.
+WORKER_MODULES = ["core/sockets.py", "annotation/consumers.py", "annotation/apis.py", "annotation/time_apis.py",
+                  "annotation/validation.py", "annotation/selectors.py", "annotation/services/authoring.py",
+                  "annotation/services/second_pass.py", "mlcore/data/spans.py"]
+TRANSLATORS = {"_", "gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy", "pgettext"}
+# Calls whose text a person reads: errors the socket and APIs send, and API responses.
+MESSAGE_CALLS = {"ValidationError", "AccessError", "ClientError", "SpanError", "AnswerFinal", "PermissionDenied",
+                 "Response", "send_status"}
+# Msgids made elsewhere and marked there with gettext_noop (SpanError's, in mlcore/data/spans.py).
+MARKED_ELSEWHERE = {"error.template"}
 TRANSLATED_ATTRIBUTES = re.compile(r'\b(?:title|alt|placeholder|aria-label)="([^"{]*)"')
 # Key names and brand-like tokens read the same in every language.
 UNTRANSLATABLE = {"Shift", "Ctrl", "Alt", "Enter", "Esc", "Tab", "F1"}
@@ -82,6 +97,63 @@ def template_msgids(source: str) -> tuple[list[str], list[str]]:
     text = "".join(skeleton)
     loose = [w for value in TRANSLATED_ATTRIBUTES.findall(text) for w in _words(value)]
     return msgids, _words(text) + loose
+
+
+def _called(node: ast.AST) -> str:
+    func = node.func if isinstance(node, ast.Call) else None
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _english(node: ast.AST) -> list[str]:
+    """English text in an expression, outside translation calls (dict keys are field names)."""
+    if isinstance(node, ast.JoinedStr):
+        return [ast.unparse(node)]  # an f-string cannot be translated as a whole
+    if isinstance(node, ast.Constant):
+        return [node.value] if isinstance(node.value, str) and re.search(r"[A-Za-z]{2,}\s+\w", node.value) else []
+    if isinstance(node, ast.Call):
+        return []  # a translation, or a value computed elsewhere
+    if isinstance(node, ast.Dict):
+        return [text for value in node.values for text in _english(value)]
+    return [text for child in ast.iter_child_nodes(node) for text in _english(child)]
+
+
+def python_messages(source: str) -> tuple[list[str], list[str]]:
+    """(msgids of the translation calls, English messages found outside them) of a Python module."""
+    tree = ast.parse(source)
+    msgids, loose = [], []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _called(node) in TRANSLATORS and node.args:
+            if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                msgids.append(node.args[0].value)
+            elif ast.unparse(node.args[0]) not in MARKED_ELSEWHERE:
+                loose.append(ast.unparse(node))  # a computed msgid is never in the catalogue
+        elif isinstance(node, ast.Call) and _called(node) in MESSAGE_CALLS:
+            loose += [text for arg in [*node.args, *(k.value for k in node.keywords)] for text in _english(arg)]
+    # Module and class constants holding a sentence are messages too (``BUSY_MESSAGE = ...``).
+    for scope in [tree, *(n for n in tree.body if isinstance(n, ast.ClassDef))]:
+        for node in scope.body:
+            if isinstance(node, ast.Assign) and not isinstance(node.value, ast.Call):
+                loose += _english(node.value)
+    return msgids, loose
+
+
+def test_the_python_check_catches_an_untranslated_message():
+    msgids, loose = python_messages(
+        'BUSY = "The model is busy."\nDONE = _("Done now.")\nlogger.warning("Not a message for people")\n'
+        'raise ValidationError({"question": "Too long here.", "other": _("Fine %(n)s.") % {"n": 3}})\n'
+        'raise ClientError(f"Size {n} is too big")\nraise AccessError(gettext_lazy(MESSAGE))\n')
+    assert msgids == ["Done now.", "Fine %(n)s."]
+    assert loose == ["Too long here.", "f'Size {n} is too big'", "gettext_lazy(MESSAGE)", "The model is busy."]
+
+
+@pytest.mark.parametrize("name", WORKER_MODULES)
+def test_every_message_of_the_worker_socket_and_apis_is_translated(name):
+    msgids, loose = python_messages((Path(settings.BASE_DIR) / name).read_text())
+    assert not loose, f"{name}: English for people outside gettext(): {loose}"
+    assert msgids or name.endswith("time_apis.py")
+    catalog = _catalog("django")
+    missing = [msgid for msgid in msgids if msgid not in catalog or not _translated(catalog[msgid])]
+    assert not missing, f"{name}: not in locale/fa/LC_MESSAGES/django.po or not translated: {missing}"
 
 
 @pytest.mark.parametrize("name", WORKER_TEMPLATES)

@@ -3,7 +3,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from annotation.i18n import DISCARD_REASONS, SESSION_STATUS, SPLITS, local_digits
+from annotation.i18n import DISCARD_REASONS, SESSION_STATUS, SPLITS
 from annotation.models import AnnotationSession, Split
 
 pytestmark = pytest.mark.django_db
@@ -61,8 +61,3 @@ def test_the_worker_facing_labels_cover_the_models_choices():
     assert [value for value, _ in DISCARD_REASONS] == AnnotationSession.DiscardReason.values
     assert set(SESSION_STATUS) == set(AnnotationSession.Status.values)
     assert set(SPLITS) == set(Split.values)
-
-
-def test_local_digits():
-    assert local_digits(1403, "fa") == "۱۴۰۳" and local_digits("3:05", "fa-ir") == "۳:۰۵"
-    assert local_digits(12, "en") == "12"
