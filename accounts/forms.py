@@ -1,10 +1,15 @@
 """Forms of the account pages; they only parse input, the services decide what is valid."""
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
+from django.utils import translation
 
 from accounts import login_limits, services
+from accounts.languages import user_language
+from core.i18n import chosen_language
 
 
 class SignupForm(forms.Form):
@@ -44,6 +49,22 @@ class SignupForm(forms.Form):
                 continue
             self.add_error(field if field in self.fields else None, messages)
 
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's reset form; each email (subject and body) is written in its user's language
+    (``accounts.languages``: the asker's own choice on this browser counts for a self-service reset)."""
+
+    chosen: str | None = None
+
+    def save(self, *args, request: HttpRequest | None = None, **kwargs) -> None:
+        self.chosen = chosen_language(request.COOKIES) if request is not None else None
+        super().save(*args, request=request, **kwargs)
+
+    def send_mail(self, subject_template_name: str, email_template_name: str, context: dict, from_email: str | None,
+                  to_email: str, html_email_template_name: str | None = None) -> None:
+        with translation.override(user_language(context["user"], chosen=self.chosen)):
+            super().send_mail(subject_template_name, email_template_name, context, from_email, to_email,
+                              html_email_template_name)
 
 
 class _RateLimitedSignIn:

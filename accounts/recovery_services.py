@@ -1,11 +1,11 @@
 """Password recovery: the reset email Django's own flow sends, also sendable to one chosen user."""
 from django.conf import settings
-from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from accounts.forms import PasswordResetForm
 from accounts.models import User
 
 RESET_EMAIL_TEMPLATE = "accounts/password_reset_email.txt"
@@ -18,7 +18,8 @@ def reset_link_days() -> int:
 
 
 def password_reset_send(*, user: User, domain: str, use_https: bool, sent_by: User | None = None) -> None:
-    """Email ``user`` a one-time link to set a new password, as Django's reset view does.
+    """Email ``user`` a one-time link to set a new password, as Django's reset view does, in the
+    user's language (``accounts.languages``).
 
     ``sent_by`` names the instructor who asked for it, so the email says who did. Raises a
     ValidationError that says why when the user cannot receive one (no email, inactive).
@@ -41,5 +42,5 @@ def password_reset_send(*, user: User, domain: str, use_https: bool, sent_by: Us
         "timeout_days": reset_link_days(),
         "sent_by": sent_by.get_full_name() or sent_by.get_username() if sent_by else "",
     }
-    # The form's send_mail renders subject and body exactly as the public reset view does.
+    # The form's send_mail renders subject and body exactly as the public reset view does, in the user's language.
     PasswordResetForm().send_mail(RESET_SUBJECT_TEMPLATE, RESET_EMAIL_TEMPLATE, context, None, user.email)

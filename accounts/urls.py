@@ -13,8 +13,7 @@ urlpatterns = [
     path("password/reset/sent/", recovery.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("password/reset/<uidb64>/<token>/", recovery.PasswordResetConfirmView.as_view(),
          name="password_reset_confirm"),
-    path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(
-        template_name="accounts/password_reset_complete.html"), name="password_reset_complete"),
+    path("password/reset/done/", recovery.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("password/change/", auth_views.PasswordChangeView.as_view(
         template_name="accounts/password_change_form.html", success_url=reverse_lazy("accounts:password_change_done")),
         name="password_change"),

@@ -10,6 +10,7 @@ from datetime import datetime
 from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import User
+from annotation.invite_selectors import projects_visible_to_worker
 from annotation.models import AnnotationSession, Project, QuestionFlag, SpanQuestion
 
 Kind, Status = AnnotationSession.Kind, AnnotationSession.Status
@@ -103,3 +104,15 @@ def worker_progress(*, user: User, project: Project, recent: int = 5) -> WorkerP
             for s in finished]
     return WorkerProgress(authored=totals["authored"], answered=totals["answered"], discarded=totals["discarded"],
                           active_seconds=totals["seconds"] or 0, recent=rows)
+
+
+def worker_projects_language(*, user: User) -> str | None:
+    """The one language of a crowdworker's projects: those they worked in or joined, else those
+    their task list shows. None for anyone else, and for a mix of languages or none."""
+    if user.role != User.Role.CROWDWORKER or user.is_instructor:
+        return None
+    languages = set(Project.objects.filter(articles__paragraphs__sessions__worker=user).values_list("language", flat=True))
+    languages |= set(Project.objects.filter(members__worker=user).values_list("language", flat=True))
+    if not languages:
+        languages = set(projects_visible_to_worker(user=user).values_list("language", flat=True))
+    return languages.pop() if len(languages) == 1 else None

@@ -6,12 +6,15 @@ colour; a click on a highlight selects its question; the current selection stand
 worker switches to English and the choice is remembered. Screenshots at 1366x900 and 390x844
 go to docs/img/ (the README shows the Persian annotation page).
 """
+import re
 import time
 from pathlib import Path
 
 import pytest
+from django.core import mail
 
 from accounts.models import User
+from accounts.recovery_services import password_reset_send
 from accounts.services import user_create
 from annotation import services
 from annotation.models import AnnotationSession, Article, Paragraph, QuestionFlag
@@ -241,3 +244,25 @@ class PersianWorkerPagesTests(BrowserTestCase):
         page.get_by_text("The model in the loop did not change.").wait_for()
         page.locator("#model-loop").scroll_into_view_if_needed()
         page.screenshot(path=str(DOCS_IMG / "annotation-model-in-the-loop-1366.png"))
+
+    def test_the_reset_link_a_persian_worker_gets_opens_persian_pages(self) -> None:
+        """The email is Persian (the worker's project's language), and so are the pages its link opens."""
+        User.objects.filter(pk=self.worker.pk).update(email="sara@example.org")
+        self.worker.refresh_from_db()
+        host = self.live_server_url.split("://", 1)[1]
+        password_reset_send(user=self.worker, domain=host, use_https=False)  # what the sign-in page's flow sends
+        email = mail.outbox[-1]
+        assert email.subject == "بازنشانی گذرواژهٔ Stumper شما" and "نام کاربری شما sara است." in email.body
+        page = self.page
+        page.goto(re.search(r"http://\S+/accounts/password/reset/\S+/", email.body).group(0))
+        page.get_by_role("heading", name="تعیین گذرواژهٔ تازه").wait_for()
+        assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["fa", "rtl"]
+        self.shoot("reset-password-fa")
+        page.locator("#id_new_password1").fill("another-long-password-77")
+        page.locator("#id_new_password2").fill("another-long-password-77")
+        page.get_by_role("button", name="ذخیرهٔ گذرواژهٔ تازه").click()
+        page.get_by_role("heading", name="گذرواژهٔ شما تغییر کرد").wait_for()
+        assert page.evaluate("document.documentElement.dir") == "rtl"
+        self.worker.refresh_from_db()
+        assert self.worker.check_password("another-long-password-77")
+        assert not self.console_errors, self.console_errors

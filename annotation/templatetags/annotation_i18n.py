@@ -5,15 +5,10 @@ so ``{{ value|local_digits }}`` converts them when the active language is Persia
 """
 from django import template
 
-from core.i18n import digits
+from core.templatetags.core_i18n import local_digits
 
 register = template.Library()
-
-
-@register.filter
-def local_digits(value: object) -> str:
-    """``value`` as text, with Persian digits when the page is in Persian."""
-    return digits(value)
+register.filter("local_digits", local_digits)  # the worker templates load this library only
 
 
 @register.filter

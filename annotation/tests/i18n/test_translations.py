@@ -1,8 +1,9 @@
 """Every string of the crowdworker pages is translated into Persian, and the .mo files are fresh.
 
-The templates are read with Django's own template lexer: text outside ``{% translate %}`` /
-``{% blocktranslate %}`` that contains words (or a translatable attribute such as
-``aria-label``) fails, and so does a ``translate`` msgid without a Persian translation. The
+The templates (and those of the password reset a worker receives) are read with Django's own
+template lexer: text outside ``{% translate %}`` / ``{% blocktranslate %}`` that contains words
+(or a translatable attribute such as ``aria-label``) fails, and so does a ``translate`` msgid
+without a Persian translation. The
 JavaScript of those pages goes through ``gettext()``/``ngettext()`` (the djangojs catalogue)
 and may not assign English text to the page directly. The messages their websocket and APIs
 send (errors of the services and validation, the socket's status lines) are read with Python's
@@ -23,6 +24,10 @@ LOCALE = Path(settings.BASE_DIR) / "locale" / "fa" / "LC_MESSAGES"
 TEMPLATES = Path(settings.BASE_DIR) / "annotation" / "templates" / "annotation"
 WORKER_TEMPLATES = ["task_list.html", "annotate.html", "second_pass.html", "_paragraph.html",
                     "_language_switch.html", "_session_eyebrow.html"]
+# The password reset a crowdworker gets in their language (accounts.languages): email and pages.
+RESET_TEMPLATES = Path(settings.BASE_DIR) / "accounts" / "templates" / "accounts"
+RESET_TEMPLATE_NAMES = ["password_reset_subject.txt", "password_reset_email.txt", "password_reset_form.html",
+                        "password_reset_done.html", "password_reset_confirm.html", "password_reset_complete.html"]
 WORKER_SCRIPTS = ["annotation.js", "annotation_review.js", "lib/api.js", "lib/i18n.js", "lib/paragraph_timer.js"]
 # The Python behind those pages whose messages reach the worker: the model-in-the-loop socket
 # (and its base), the worker APIs and what they call.
@@ -156,9 +161,11 @@ def test_every_message_of_the_worker_socket_and_apis_is_translated(name):
     assert not missing, f"{name}: not in locale/fa/LC_MESSAGES/django.po or not translated: {missing}"
 
 
-@pytest.mark.parametrize("name", WORKER_TEMPLATES)
-def test_every_string_of_the_worker_templates_is_translated(name):
-    msgids, loose = template_msgids((TEMPLATES / name).read_text())
+@pytest.mark.parametrize("path", [TEMPLATES / name for name in WORKER_TEMPLATES]
+                         + [RESET_TEMPLATES / name for name in RESET_TEMPLATE_NAMES], ids=lambda path: path.name)
+def test_every_string_of_the_worker_templates_is_translated(path):
+    name = path.name
+    msgids, loose = template_msgids(path.read_text())
     assert not loose, f"{name}: text outside {{% translate %}}: {loose}"
     catalog = _catalog("django")
     plural_ids = {m.id[0]: m for m in catalog.values() if isinstance(m.id, tuple)}
