@@ -89,6 +89,10 @@ class InstructorPagesEndToEndTests(BrowserTestCase):
         assert page.locator(".question-table tbody tr").count() == 5
         assert page.get_by_label("Search prompts").input_value() == "Question"
         page.goto(self.url("collector:round_detail", self.round.pk))
+        # At 1366 px the table fits, time column included: nothing to scroll sideways.
+        table = page.locator(".question-table")
+        assert table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
+        assert page.locator(".question-table th").last.inner_text() == "Time"
         page.screenshot(path="/tmp/stumper-round-table.png", full_page=True)
 
         # Start: the page comes back at the scoring section, the new run's progress bar in view.
