@@ -1,6 +1,7 @@
 from django.urls import path
 
-from evaluation import apis, release_apis
+from evaluation.apis import releases as release_apis
+from evaluation.apis import reports as apis
 
 app_name = "evaluation_api"
 urlpatterns = [
@@ -18,7 +19,7 @@ urlpatterns = [
 ]
 
 # Leaderboards and vMER (evaluation/leaderboard_apis.py).
-from evaluation import leaderboard_apis  # noqa: E402
+from evaluation.apis import leaderboards as leaderboard_apis  # noqa: E402
 
 urlpatterns += [
     path("rounds/<int:round_id>/leaderboard/", leaderboard_apis.RoundLeaderboardApi.as_view(), name="round_leaderboard"),

@@ -8,9 +8,9 @@ consumer does). The client may send ``{"type": "ping"}``; anything else gets an 
 Only people who may see the report may connect (others get an error, then close code 4403).
 """
 from core.sockets import ProgressSocketConsumer
-from evaluation import selectors
 from evaluation.models import EvaluationRun
-from evaluation.presentation import run_payload
+from evaluation.reports.presentation import run_payload
+from evaluation.selectors import reports as selectors
 
 
 class EvaluationProgressConsumer(ProgressSocketConsumer):

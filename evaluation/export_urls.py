@@ -7,7 +7,8 @@ as before.
 """
 from django.urls import path
 
-from evaluation import export_apis, export_views
+from evaluation.apis import exports as export_apis
+from evaluation.views import exports as export_views
 
 # Under /api/ with collector/api_urls.py (names api:*).
 round_api_urlpatterns = [

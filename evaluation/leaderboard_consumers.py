@@ -6,9 +6,9 @@ every change (the worker writes progress to the database, the consumer polls it)
 ``pong``, and an error then close code 4403 for people who may not see the leaderboard.
 """
 from core.sockets import ProgressSocketConsumer
-from evaluation import leaderboard_selectors
-from evaluation.leaderboard_models import ModelEvaluation
-from evaluation.leaderboard_presentation import evaluation_payload
+from evaluation.models.leaderboards import ModelEvaluation
+from evaluation.reports.leaderboard_presentation import evaluation_payload
+from evaluation.selectors import leaderboards as leaderboard_selectors
 
 
 class ModelEvaluationProgressConsumer(ProgressSocketConsumer):

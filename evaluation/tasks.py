@@ -2,8 +2,9 @@
 from celery import shared_task
 from celery.signals import worker_ready
 
-from evaluation import leaderboard_services, services
 from evaluation.models import EvaluationRun, ModelEvaluation
+from evaluation.services import leaderboards as leaderboard_services
+from evaluation.services import reports as services
 
 
 @shared_task(bind=True, acks_late=True, max_retries=None, name="evaluation.evaluation_run")

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from evaluation import release_views, views
+from evaluation.views import releases as release_views
+from evaluation.views import reports as views
 
 app_name = "evaluation"
 urlpatterns = [
@@ -17,7 +18,7 @@ urlpatterns = [
 ]
 
 # Leaderboards and vMER (evaluation/leaderboard_views.py).
-from evaluation import leaderboard_views  # noqa: E402
+from evaluation.views import leaderboards as leaderboard_views  # noqa: E402
 
 urlpatterns += [
     path("rounds/<int:round_id>/leaderboard/", leaderboard_views.round_leaderboard, name="round_leaderboard"),

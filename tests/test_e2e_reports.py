@@ -20,8 +20,8 @@ from collector import services
 from collector.models import Round
 from collector.tests.factories import FIXED_PREDICTION, validate
 from courses.services import course_create, student_register
-from evaluation import services as evaluation_services
-from evaluation.ambiguity_sections import retrieval_section, selectional_section
+from evaluation.reports.ambiguity import retrieval_section, selectional_section
+from evaluation.services import reports as evaluation_services
 from evaluation.tests.ambiguity_data import retrieval_result, selectional_probe
 from evaluation.tests.factories import artifact_questions, finished_report, scoring_run_with_predictions, span_project
 from tests.browser import CHROMIUM, BrowserTestCase
@@ -55,8 +55,8 @@ class ReportChartsEndToEndTests(BrowserTestCase):
                                                          config={"k": 5, "max_steps": 50, "min_count": 2})
         evaluation_services.evaluation_run(run_id=run.pk)
         self.project = span_project(self.instructor)
-        with mock.patch("evaluation.ambiguity_services.ambiguity_selectional_section", return_value=None), \
-                mock.patch("evaluation.ambiguity_services.ambiguity_retrieval_section", return_value=None):
+        with mock.patch("evaluation.services.ambiguity.ambiguity_selectional_section", return_value=None), \
+                mock.patch("evaluation.services.ambiguity.ambiguity_retrieval_section", return_value=None):
             finished_report(self.instructor, project=self.project)
         self.screenshots = Path(os.environ.get("STUMPER_SCREENSHOT_DIR") or tempfile.mkdtemp(prefix="stumper-shots-"))
         self.screenshots.mkdir(parents=True, exist_ok=True)
@@ -112,9 +112,9 @@ class ReportChartsEndToEndTests(BrowserTestCase):
 
     def test_the_ambiguity_tables_name_their_columns_with_formulas(self) -> None:
         project = span_project(self.instructor, name="probes")
-        with mock.patch("evaluation.ambiguity_services.ambiguity_selectional_section",
+        with mock.patch("evaluation.services.ambiguity.ambiguity_selectional_section",
                         return_value=selectional_section(selectional_probe(64, 69), source="R16")), \
-                mock.patch("evaluation.ambiguity_services.ambiguity_retrieval_section",
+                mock.patch("evaluation.services.ambiguity.ambiguity_retrieval_section",
                            return_value=retrieval_section(retrieval_result(reader=True), source="three jobs")):
             finished_report(self.instructor, project=project)
         page = self.signed_in()

@@ -3,8 +3,8 @@ by the killed attempt, and the next worker runs it again from the start and says
 import pytest
 
 from collector.tests.factories import add_toy_questions
-from evaluation import leaderboard_services
-from evaluation.leaderboard_models import ModelEvaluation
+from evaluation.models.leaderboards import ModelEvaluation
+from evaluation.services import leaderboards as leaderboard_services
 from tests.worker import celery_worker, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

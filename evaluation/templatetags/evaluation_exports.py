@@ -7,8 +7,8 @@ evaluation reports with weights, which the annotation app below cannot read.
 from django import template
 
 from annotation.models import Project
-from evaluation.export_forms import SquadExportForm
-from evaluation.export_weights import evaluation_runs_with_weights
+from evaluation.forms.exports import SquadExportForm
+from evaluation.selectors.exports import evaluation_runs_with_weights
 
 register = template.Library()
 

@@ -1,7 +1,7 @@
 """Template filters of the report pages: one format per kind of number (evaluation/report_format.py)."""
 from django import template
 
-from evaluation.report_format import format_cell, pvalue_text
+from evaluation.reports.format import format_cell, pvalue_text
 
 register = template.Library()
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from annotation.models import Article, Paragraph
 from annotation.services.projects import project_create
-from evaluation.ambiguity_sections import SelectionalProbe
-from evaluation.ambiguity_services import ambiguity_retrieval
+from evaluation.reports.ambiguity import SelectionalProbe
+from evaluation.services.ambiguity import ambiguity_retrieval
 from mlcore.bias.ambiguity import AmbiguityOption, AmbiguityQuestion, UnqoverOccupation, selectional_recall
 from mlcore.bias.gender import LexiconLookup
 from mlcore.bias.retrieval import Passage, RetrievalProbeResult, retrieval_probe

@@ -1,7 +1,7 @@
 """Fixtures of the evaluation tests (the shared ones are in the root conftest.py)."""
 import pytest
 
-from evaluation import ambiguity_services
+from evaluation.services import ambiguity as ambiguity_services
 from evaluation.tests.factories import artifact_questions, finished_report, scoring_run_with_predictions, span_project
 
 

@@ -6,7 +6,7 @@ from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
 from collector import services as collector_services
 from collector.models import CVPrediction, ScoringFold, ScoringRun
 from collector.tests.factories import question_data
-from evaluation import services
+from evaluation.services import reports as services
 
 # Right completions say "gladly", wrong ones "never"; the CV model picks the "gladly" one except
 # on the last two questions of every category, where a wrong one says "gladly" too and fools it.

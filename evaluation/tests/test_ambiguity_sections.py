@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from django.template.loader import render_to_string
 
-from evaluation.ambiguity_sections import (
+from evaluation.reports.ambiguity import (
     FIGURE_SIDE,
     retrieval_payload,
     retrieval_section,
@@ -18,10 +18,10 @@ from evaluation.ambiguity_sections import (
     selectional_text,
     selectional_unavailable,
 )
-from evaluation.ambiguity_services import ambiguity_retrieval
-from evaluation.presentation import section_view
-from evaluation.report_format import SECTION_COLUMNS, column
-from evaluation.sections import check_section, table_csv
+from evaluation.reports.format import SECTION_COLUMNS, column
+from evaluation.reports.presentation import section_view
+from evaluation.reports.sections import check_section, table_csv
+from evaluation.services.ambiguity import ambiguity_retrieval
 from evaluation.tests.ambiguity_data import retrieval_result, selectional_probe
 from mlcore.bias.ambiguity import UnqoverOccupation
 from mlcore.bias.gender import LexiconLookup

@@ -3,7 +3,7 @@ import math
 
 from django.template import Context, Template
 
-from evaluation.report_format import column, format_row, format_summary, format_table
+from evaluation.reports.format import column, format_row, format_summary, format_table
 from evaluation.templatetags.evaluation_format import pvalue
 
 

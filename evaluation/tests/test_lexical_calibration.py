@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evaluation.file_analysis import read_codah_questions
-from evaluation.lexical_sections import CHOICE_LABELS, choice_instances, choice_predictions
+from evaluation.reports.lexical import CHOICE_LABELS, choice_instances, choice_predictions
+from evaluation.services.lexical import read_codah_questions
 from mlcore.bias.lexical import lexical_features
 from mlcore.bias.lexical_analysis import crossfit_membership
 from mlcore.bias.lexical_association import lexical_zscores, select_top_features

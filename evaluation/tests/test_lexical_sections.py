@@ -1,6 +1,6 @@
 """The forced-choice instance builder shared by the round report and ``manage.py lexical_bias_mc``."""
-from evaluation import lexical_sections
-from evaluation.lexical_sections import choice_instances, choice_predictions
+from evaluation.reports import lexical as lexical_sections
+from evaluation.reports.lexical import choice_instances, choice_predictions
 
 
 def test_each_completion_is_an_instance_labelled_by_the_gold_index():

@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from evaluation.sections import SectionError, check_section, section, table, table_csv, unavailable
+from evaluation.reports.sections import SectionError, check_section, section, table, table_csv, unavailable
 
 
 class SectionLayoutTests:

@@ -3,8 +3,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from evaluation.ambiguity_sections import retrieval_payload, retrieval_text
-from evaluation.ambiguity_services import RETRIEVAL_K, AmbiguityInputError, ambiguity_retrieval_files
+from evaluation.reports.ambiguity import retrieval_payload, retrieval_text
+from evaluation.services.ambiguity import RETRIEVAL_K, AmbiguityInputError, ambiguity_retrieval_files
 from mlcore.bias.ambiguity import WIKIPEDIA_FEMALE_SHARE
 
 

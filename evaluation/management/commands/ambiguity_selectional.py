@@ -3,8 +3,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from evaluation.ambiguity_sections import selectional_payload, selectional_text
-from evaluation.ambiguity_services import AmbiguityInputError, ambiguity_selectional_files
+from evaluation.reports.ambiguity import selectional_payload, selectional_text
+from evaluation.services.ambiguity import AmbiguityInputError, ambiguity_selectional_files
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from collector import selectors
 from collector.validation import first_message
 from core.exceptions import AccessError
-from evaluation.export_weights import evaluation_run_weights
+from evaluation.selectors.exports import evaluation_run_weights
 
 
 class Command(BaseCommand):

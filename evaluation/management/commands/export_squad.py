@@ -12,7 +12,7 @@ from annotation.selectors import project_by_name
 from annotation.squad_selectors import project_squad_dict
 from annotation.validation import first_message
 from core.exceptions import AccessError
-from evaluation.export_weights import evaluation_run_weights
+from evaluation.selectors.exports import evaluation_run_weights
 
 
 class Command(BaseCommand):

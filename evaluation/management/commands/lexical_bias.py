@@ -13,7 +13,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from evaluation.file_analysis import lexical_bias_files
+from evaluation.services.lexical import lexical_bias_files
 from mlcore.bias.lexical_io import LabelledFileError
 
 

@@ -11,8 +11,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from evaluation.file_analysis import lexical_bias_mc_files
 from evaluation.management.commands.lexical_bias import lexical_test_text, positive_int, write_warnings
+from evaluation.services.lexical import lexical_bias_mc_files
 from mlcore.bias.lexical_io import LabelledFileError
 
 

@@ -10,8 +10,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from evaluation.file_analysis import reweight_files
 from evaluation.management.commands.lexical_bias import positive_int
+from evaluation.services.lexical import reweight_files
 from mlcore.bias.lexical_io import LabelledFileError
 
 

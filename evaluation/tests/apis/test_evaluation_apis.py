@@ -3,8 +3,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from evaluation import services
 from evaluation.models import EvaluationRun
+from evaluation.services import reports as services
 
 pytestmark = pytest.mark.django_db
 

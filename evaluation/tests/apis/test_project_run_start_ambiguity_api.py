@@ -6,8 +6,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from evaluation import services
 from evaluation.models import AmbiguityDataset, EvaluationRun
+from evaluation.services import reports as services
 from evaluation.tests.ambiguity_data import make_project, question_record
 
 pytestmark = pytest.mark.django_db

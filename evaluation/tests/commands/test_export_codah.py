@@ -9,8 +9,8 @@ from django.core.management import CommandError, call_command
 from collector import services
 from collector.models import Question
 from collector.tests.factories import GOOD_ROWS, tsv
-from evaluation import services as evaluation_services
-from evaluation.export_weights import evaluation_run_weights
+from evaluation.selectors.exports import evaluation_run_weights
+from evaluation.services import reports as evaluation_services
 from evaluation.tests.factories import finished_report
 
 

@@ -7,8 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.tests.factories import SQUAD, make_project
-from evaluation import services as evaluation_services
-from evaluation.export_weights import evaluation_run_weights
+from evaluation.selectors.exports import evaluation_run_weights
+from evaluation.services import reports as evaluation_services
 
 pytestmark = pytest.mark.django_db
 

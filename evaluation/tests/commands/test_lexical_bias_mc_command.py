@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from evaluation.lexical_sections import choice_instances, choice_predictions
+from evaluation.reports.lexical import choice_instances, choice_predictions
 from mlcore.bias.lexical_analysis import lexical_bias_analysis
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -5,10 +5,10 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from evaluation import services
 from evaluation.consumers import EvaluationProgressConsumer
 from evaluation.models import EvaluationRun
 from evaluation.routing import websocket_urlpatterns
+from evaluation.services import reports as services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,10 +10,10 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from evaluation import leaderboard_services
 from evaluation.leaderboard_consumers import ModelEvaluationProgressConsumer
-from evaluation.leaderboard_models import ModelEvaluation
+from evaluation.models.leaderboards import ModelEvaluation
 from evaluation.routing import websocket_urlpatterns
+from evaluation.services import leaderboards as leaderboard_services
 from modelhub.models import ModelVersion
 
 

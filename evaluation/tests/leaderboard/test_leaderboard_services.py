@@ -8,8 +8,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from collector.models import Question
-from evaluation import leaderboard_selectors, leaderboard_services
-from evaluation.leaderboard_models import ModelEvaluation
+from evaluation.models.leaderboards import ModelEvaluation
+from evaluation.selectors import leaderboards as leaderboard_selectors
+from evaluation.services import leaderboards as leaderboard_services
 from mlcore.configs import MCExample
 from mlcore.models.scorer_cache import load_scorer
 from mlcore.stats.proportions import wilson_interval

@@ -3,8 +3,9 @@ import pytest
 
 from collector.models import Prediction, Question
 from collector.services import round_create
-from evaluation import leaderboard_selectors, leaderboard_services
-from evaluation.leaderboard_models import ModelEvaluation
+from evaluation.models.leaderboards import ModelEvaluation
+from evaluation.selectors import leaderboards as leaderboard_selectors
+from evaluation.services import leaderboards as leaderboard_services
 from evaluation.tests.leaderboard.conftest import make_questions
 from mlcore.stats.proportions import wilson_interval
 

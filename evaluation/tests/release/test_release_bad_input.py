@@ -4,8 +4,8 @@ from unittest import mock
 import pytest
 
 from collector.models import Question, ScoringRun
-from evaluation.release_options import ReleaseError, release_options_clean
-from evaluation.release_services import release_export
+from evaluation.selectors.release_options import ReleaseError, release_options_clean
+from evaluation.services.releases import release_export
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ import pytest
 from huggingface_hub import DatasetCard
 
 from collector.models import CVPrediction, Prediction, Question, ScoringRun
-from evaluation.release_options import release_options_clean
-from evaluation.release_services import release_export
+from evaluation.selectors.release_options import release_options_clean
+from evaluation.services.releases import release_export
 from evaluation.tests.factories import finished_report
 
 pytestmark = pytest.mark.django_db

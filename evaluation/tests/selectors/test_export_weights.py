@@ -4,9 +4,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from collector import services as collector_services
-from evaluation import services
-from evaluation.export_weights import evaluation_run_weights, evaluation_runs_with_weights
 from evaluation.models import EvaluationRun
+from evaluation.selectors.exports import evaluation_run_weights, evaluation_runs_with_weights
+from evaluation.services import reports as services
 from evaluation.tests.factories import finished_report, span_project
 
 pytestmark = pytest.mark.django_db

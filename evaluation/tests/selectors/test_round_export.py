@@ -3,7 +3,7 @@ import pytest
 
 from collector import selectors, services
 from collector.tests.factories import question_data
-from evaluation.export_weights import evaluation_run_weights
+from evaluation.selectors.exports import evaluation_run_weights
 from evaluation.tests.factories import artifact_questions, finished_report
 from mlcore.data.codah import format_codah_tsv
 

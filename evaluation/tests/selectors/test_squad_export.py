@@ -3,7 +3,7 @@ import pytest
 
 from annotation.models import SpanQuestion
 from annotation.squad_selectors import project_squad_dict
-from evaluation.export_weights import evaluation_run_weights
+from evaluation.selectors.exports import evaluation_run_weights
 
 pytestmark = pytest.mark.django_db
 

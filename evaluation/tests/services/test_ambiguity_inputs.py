@@ -5,8 +5,10 @@ import json
 import pytest
 from django.core.exceptions import ValidationError
 
-from evaluation import ambiguity_services, services
-from evaluation.ambiguity_inputs import (
+from evaluation.models import AmbiguityDataset, EvaluationRun
+from evaluation.services import ambiguity as ambiguity_services
+from evaluation.services import reports as services
+from evaluation.services.ambiguity_datasets import (
     OCCUPATIONS,
     QUESTIONS,
     Upload,
@@ -14,8 +16,7 @@ from evaluation.ambiguity_inputs import (
     ambiguity_dataset_create,
     ambiguity_sections,
 )
-from evaluation.models import AmbiguityDataset, EvaluationRun
-from evaluation.services import evaluation_start_project_with_inputs
+from evaluation.services.reports import evaluation_start_project_with_inputs
 from evaluation.tests.ambiguity_data import make_project, question_record
 
 pytestmark = pytest.mark.django_db

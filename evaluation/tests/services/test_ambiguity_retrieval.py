@@ -1,8 +1,8 @@
 """Retrieval-ambiguity services: passages given directly, a project's passages, and the report section."""
 import pytest
 
-from evaluation.ambiguity_services import AmbiguityInputError, ambiguity_retrieval, ambiguity_retrieval_section
-from evaluation.sections import check_section
+from evaluation.reports.sections import check_section
+from evaluation.services.ambiguity import AmbiguityInputError, ambiguity_retrieval, ambiguity_retrieval_section
 from evaluation.tests.ambiguity_data import BIOGRAPHIES, make_project
 from mlcore.bias.ambiguity_data import UNQOVER_OCCUPATIONS
 from mlcore.bias.gender import LexiconLookup

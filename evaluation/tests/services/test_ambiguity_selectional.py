@@ -3,13 +3,13 @@ import json
 
 import pytest
 
-from evaluation.ambiguity_services import (
+from evaluation.reports.sections import check_section
+from evaluation.services.ambiguity import (
     AmbiguityInputError,
     ambiguity_selectional,
     ambiguity_selectional_section,
     questions_read,
 )
-from evaluation.sections import check_section
 from evaluation.tests.ambiguity_data import question_record, write_r16_files
 from mlcore.models.qa import QASpec
 from mlcore.testing import build_tiny_bert_qa

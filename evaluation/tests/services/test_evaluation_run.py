@@ -8,8 +8,10 @@ import pytest
 from django.utils import timezone
 from scipy import stats
 
-from evaluation import round_report, selectors, services
 from evaluation.models import EvaluationRun
+from evaluation.reports import rounds as round_report
+from evaluation.selectors import reports as selectors
+from evaluation.services import reports as services
 from mlcore.bias.lexical import lexical_features
 from mlcore.bias.lexical_analysis import crossfit_membership
 from mlcore.bias.permutation import permutation_test_from_membership

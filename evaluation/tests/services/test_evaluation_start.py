@@ -2,8 +2,8 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from evaluation import services
 from evaluation.models import EvaluationRun
+from evaluation.services import reports as services
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,8 @@
 the ambiguity probes' sections, access."""
 import pytest
 
-from evaluation import services
 from evaluation.models import EvaluationRun
+from evaluation.services import reports as services
 from evaluation.tests.factories import span_project
 from mlcore.bias.lexical import lexical_features
 from mlcore.bias.lexical_association import lexical_zscores, select_top_features
@@ -81,8 +81,8 @@ class ProjectReportTests:
         assert [w["qid"] for w in weights] == [f"q{i}" for i in range(8)]  # train questions, reweighted
 
     def test_probe_sections_are_stored_and_validated(self, project, instructor, monkeypatch):
-        from evaluation import ambiguity_services
-        from evaluation.sections import section, table
+        from evaluation.reports.sections import section, table
+        from evaluation.services import ambiguity as ambiguity_services
 
         seen = {}
 
@@ -105,7 +105,7 @@ class ProjectReportTests:
         assert retrieval_section["available"] is False and "RuntimeError: index missing" in retrieval_section["note"]
 
     def test_a_malformed_probe_section_fails_the_run_without_storing(self, project, instructor, monkeypatch):
-        from evaluation import ambiguity_services
+        from evaluation.services import ambiguity as ambiguity_services
 
         monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section",
                             lambda **kw: {"title": "x", "summary": {"p": float("nan")}})

@@ -7,8 +7,8 @@ from django.urls import reverse
 from annotation import services as annotation_services
 from annotation.models import SpanQuestion
 from annotation.tests.factories import EN_CONTEXT, answer
-from evaluation import services
 from evaluation.models import EvaluationRun
+from evaluation.services import reports as services
 from evaluation.tests.factories import span_project
 
 pytestmark = pytest.mark.django_db

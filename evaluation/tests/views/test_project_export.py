@@ -8,8 +8,8 @@ from django.utils.timezone import localtime
 
 from annotation.squad_selectors import project_squad_dict
 from annotation.tests.factories import make_project
-from evaluation import services as evaluation_services
-from evaluation.export_weights import evaluation_run_weights
+from evaluation.selectors.exports import evaluation_run_weights
+from evaluation.services import reports as evaluation_services
 from evaluation.tests.factories import finished_report, span_project
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from evaluation import services
 from evaluation.models import AmbiguityDataset, EvaluationRun
+from evaluation.services import reports as services
 from evaluation.tests.ambiguity_data import make_project
 
 pytestmark = pytest.mark.django_db

@@ -3,8 +3,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from evaluation import services
 from evaluation.models import EvaluationRun
+from evaluation.services import reports as services
 from evaluation.tests.factories import span_project
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,7 @@ def project(instructor):
 
 @pytest.fixture
 def finished(project, instructor, monkeypatch):
-    from evaluation import ambiguity_services
+    from evaluation.services import ambiguity as ambiguity_services
 
     monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section", lambda **kw: None)
     monkeypatch.setattr(ambiguity_services, "ambiguity_retrieval_section", lambda **kw: None)

@@ -6,8 +6,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from evaluation import ambiguity_services, services
-from evaluation.ambiguity_sections import retrieval_section, selectional_section
+from evaluation.reports.ambiguity import retrieval_section, selectional_section
+from evaluation.services import ambiguity as ambiguity_services
+from evaluation.services import reports as services
 from evaluation.tests.ambiguity_data import retrieval_result, selectional_probe
 from evaluation.tests.factories import finished_report, span_project
 

@@ -6,8 +6,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from evaluation import services
 from evaluation.models import EvaluationRun
+from evaluation.services import reports as services
 
 pytestmark = pytest.mark.django_db
 

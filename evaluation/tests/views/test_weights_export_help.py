@@ -28,7 +28,7 @@ class WeightsExportHelpTests:
         assert "4 more columns" in help_html
 
     def test_a_project_report_links_to_the_weighted_download(self, client, instructor, monkeypatch):
-        from evaluation import ambiguity_services
+        from evaluation.services import ambiguity as ambiguity_services
 
         monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section", lambda **kw: None)
         monkeypatch.setattr(ambiguity_services, "ambiguity_retrieval_section", lambda **kw: None)

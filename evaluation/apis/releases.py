@@ -1,0 +1,41 @@
+"""JSON API of dataset releases: the zip of the ``export_hf`` folder, for the course's
+instructors (a round) or the project's owner (and staff); errors are JSON.
+
+GET /api/evaluation/rounds/<id>/release/?status=&split_by=&fields=&license=&authors=&seed=
+GET /api/evaluation/projects/<id>/release/?...      (same parameters; see docs/release.md)
+"""
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from core.apis import ApiErrorsMixin, FormatParamNegotiation, file_response
+from evaluation.selectors import reports as selectors
+from evaluation.selectors.release_options import ReleaseError, release_options_from_query
+from evaluation.services.releases import release_zip
+
+
+def _zip_response(request: Request, **target):
+    try:
+        name, content = release_zip(options=release_options_from_query(request.query_params), **target)
+    except ReleaseError as error:
+        raise serializers.ValidationError({"detail": [error.message]}) from None
+    return file_response(content, content_type="application/zip", filename=name)
+
+
+class RoundReleaseApi(ApiErrorsMixin, APIView):
+    """GET the round's dataset release as a zip (Parquet per split + README.md dataset card)."""
+
+    content_negotiation_class = FormatParamNegotiation
+
+    def get(self, request: Request, round_id: int):
+        return _zip_response(request, round_=selectors.round_for_evaluation(user=request.user, round_id=round_id))
+
+
+class ProjectReleaseApi(ApiErrorsMixin, APIView):
+    """GET the project's dataset release (squad_v2 schema) as a zip."""
+
+    content_negotiation_class = FormatParamNegotiation
+
+    def get(self, request: Request, project_id: int):
+        project = selectors.project_for_evaluation(user=request.user, project_id=project_id)
+        return _zip_response(request, project=project)
