@@ -1,5 +1,6 @@
 from django.urls import path
 
+from evaluation.apis import ambiguity_datasets
 from evaluation.apis import releases as release_apis
 from evaluation.apis import reports as apis
 
@@ -9,7 +10,7 @@ urlpatterns = [
     path("rounds/<int:round_id>/runs/start/", apis.EvaluationRunStartApi.as_view(), name="round_run_start"),
     path("projects/<int:project_id>/runs/", apis.EvaluationProjectRunListApi.as_view(), name="project_run_list"),
     path("projects/<int:project_id>/runs/start/", apis.EvaluationProjectRunStartApi.as_view(), name="project_run_start"),
-    path("projects/<int:project_id>/ambiguity-datasets/", apis.AmbiguityDatasetListApi.as_view(),
+    path("projects/<int:project_id>/ambiguity-datasets/", ambiguity_datasets.AmbiguityDatasetListApi.as_view(),
          name="project_ambiguity_dataset_list"),
     path("rounds/<int:round_id>/release/", release_apis.RoundReleaseApi.as_view(), name="round_release"),
     path("projects/<int:project_id>/release/", release_apis.ProjectReleaseApi.as_view(), name="project_release"),

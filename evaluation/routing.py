@@ -1,8 +1,7 @@
 """Websocket routes of the evaluation app."""
 from django.urls import path
 
-from evaluation.consumers import EvaluationProgressConsumer
-from evaluation.leaderboard_consumers import ModelEvaluationProgressConsumer
+from evaluation.consumers import EvaluationProgressConsumer, ModelEvaluationProgressConsumer
 
 websocket_urlpatterns = [
     path("ws/evaluation/runs/<int:run_id>/", EvaluationProgressConsumer.as_asgi()),

@@ -13,12 +13,10 @@ from rest_framework.views import APIView
 from core.apis import ApiErrorsMixin, file_response
 from core.exceptions import AccessError
 from courses import selectors as course_selectors
-from evaluation.reports.leaderboard_presentation import (
+from evaluation.reports.leaderboards import (
     evaluation_json,
     evaluation_payload,
-    leaderboard,
     leaderboard_csv,
-    vmer_curve,
 )
 from evaluation.selectors import leaderboards as leaderboard_selectors
 from evaluation.selectors import reports as evaluation_selectors
@@ -75,7 +73,7 @@ class RoundLeaderboardApi(ApiErrorsMixin, APIView):
     def get(self, request: Request, round_id: int) -> Response:
         round_ = evaluation_selectors.round_for_evaluation(user=request.user, round_id=round_id)
         active = leaderboard_selectors.active_model_evaluations(round_=round_)
-        return Response({**leaderboard(round_=round_),
+        return Response({**leaderboard_selectors.leaderboard(round_=round_),
                          "active": [evaluation_payload(e, live_model_id=round_.live_model_id) for e in active]})
 
 
@@ -85,7 +83,7 @@ class ProjectLeaderboardApi(ApiErrorsMixin, APIView):
     def get(self, request: Request, project_id: int) -> Response:
         project = evaluation_selectors.project_for_evaluation(user=request.user, project_id=project_id)
         active = leaderboard_selectors.active_model_evaluations(project=project)
-        return Response({**leaderboard(project=project), "active": [evaluation_payload(e) for e in active]})
+        return Response({**leaderboard_selectors.leaderboard(project=project), "active": [evaluation_payload(e) for e in active]})
 
 
 class RoundLeaderboardCsvApi(ApiErrorsMixin, APIView):
@@ -95,7 +93,7 @@ class RoundLeaderboardCsvApi(ApiErrorsMixin, APIView):
 
     def get(self, request: Request, round_id: int):
         round_ = evaluation_selectors.round_for_evaluation(user=request.user, round_id=round_id)
-        return _csv(leaderboard(round_=round_), f"stumper-leaderboard-round-{round_.name}.csv")
+        return _csv(leaderboard_selectors.leaderboard(round_=round_), f"stumper-leaderboard-round-{round_.name}.csv")
 
 
 class ProjectLeaderboardCsvApi(ApiErrorsMixin, APIView):
@@ -105,7 +103,7 @@ class ProjectLeaderboardCsvApi(ApiErrorsMixin, APIView):
 
     def get(self, request: Request, project_id: int):
         project = evaluation_selectors.project_for_evaluation(user=request.user, project_id=project_id)
-        return _csv(leaderboard(project=project), f"stumper-leaderboard-project-{project.pk}.csv")
+        return _csv(leaderboard_selectors.leaderboard(project=project), f"stumper-leaderboard-project-{project.pk}.csv")
 
 
 def _csv(board: dict, filename: str):
@@ -127,4 +125,4 @@ class CourseVmerApi(ApiErrorsMixin, APIView):
 
     def get(self, request: Request, course_id: int) -> Response:
         course = course_selectors.course_for_manager(user=request.user, course_id=course_id)
-        return Response(vmer_curve(course=course))
+        return Response(leaderboard_selectors.vmer_curve(course=course))

@@ -10,8 +10,8 @@ from rest_framework.views import APIView
 
 from core.apis import ApiErrorsMixin, FormatParamNegotiation, file_response
 from evaluation.selectors import reports as selectors
-from evaluation.selectors.release_options import ReleaseError, release_options_from_query
-from evaluation.services.releases import release_zip
+from evaluation.selectors.releases import ReleaseError
+from evaluation.services.releases import release_options_from_query, release_zip
 
 
 def _zip_response(request: Request, **target):

@@ -94,24 +94,6 @@ class EvaluationProjectRunStartApi(ApiErrorsMixin, APIView):
         return Response(run_payload(run), status=status.HTTP_201_CREATED)
 
 
-class AmbiguityDatasetListApi(ApiErrorsMixin, APIView):
-    """GET: a project's uploaded question sets and occupation lists, newest first (ids to choose)."""
-
-    class OutputSerializer(serializers.Serializer):
-        id = serializers.IntegerField()
-        kind = serializers.CharField()
-        name = serializers.CharField()
-        items = serializers.IntegerField()
-        script = serializers.CharField()
-        sha256 = serializers.CharField()
-        created_at = serializers.DateTimeField()
-
-    def get(self, request: Request, project_id: int) -> Response:
-        project = selectors.project_for_evaluation(user=request.user, project_id=project_id)
-        datasets = ambiguity_inputs.ambiguity_datasets(project=project)
-        return Response(self.OutputSerializer(datasets, many=True).data)
-
-
 class RunsPagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"

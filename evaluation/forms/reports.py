@@ -5,6 +5,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
+from evaluation.selectors.ambiguity_datasets import ambiguity_datasets
 from evaluation.services.ambiguity_datasets import (
     NONE,
     OCCUPATIONS,
@@ -13,7 +14,6 @@ from evaluation.services.ambiguity_datasets import (
     UNQOVER,
     Upload,
     ambiguity_dataset_check,
-    ambiguity_datasets,
 )
 from evaluation.services.reports import DEFAULT_CONFIG, LIMITS
 

@@ -2,15 +2,15 @@
 
 Shared by round reports (each completion is an instance labelled correct/incorrect) and span
 project reports (each question labelled answerable/unanswerable). Pure: plain data in, a section
-dict out (layout in ``evaluation/sections.py``); the statistics are ``mlcore``'s.
+dict out (layout in ``evaluation/reports/sections.py``); the statistics are ``mlcore``'s.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from evaluation.reports.sections import section, table
+from evaluation.reports.sections import Progress, section, table, unavailable
 from mlcore.bias.lexical import lexical_features
 from mlcore.bias.lexical_analysis import (
     crossfit_membership,
@@ -22,9 +22,6 @@ from mlcore.bias.lexical_analysis import (
 from mlcore.bias.lexical_association import lexical_zscores, select_top_features
 from mlcore.bias.permutation import lexical_membership, permutation_test_from_membership
 from mlcore.bias.stratified import accuracy_by_gold, stratified_test_from_membership
-
-# Progress callback: (stage text, fraction of this section done in [0, 1]).
-Progress = Callable[[str, float], None]
 
 TITLE = "Lexical artifacts"
 # Forced choice (CODAH rounds): every completion is an instance with one of these labels.
@@ -113,10 +110,14 @@ def lexical_section(
     held_out: HeldOutPredictions | None = None,
     config: dict,
     progress: Progress,
+    empty_note: str,
     no_predictions_note: str,
 ) -> dict:
     """Top features, the permutation test (one per cross-validation trial, or on a held-out
-    split), reweighting, label balance and the bigram check."""
+    split), reweighting, label balance and the bigram check; ``empty_note`` says why there is
+    nothing when there are no instances yet, ``no_predictions_note`` why there is no test."""
+    if not data.labels:
+        return unavailable(TITLE, empty_note)
     if len(data.labels) < 2 or len(set(data.labels)) < 2:
         return section(TITLE, available=False, note="Lexical statistics need instances of at least two labels; "
                        f"this data has {len(data.labels)} instance(s) with labels {sorted(set(data.labels))}.")

@@ -1,67 +1,58 @@
 """The report of a span-annotation project: PQuAD-style EM/F1 (SPEC-bias §6), lexical artifacts of
 its questions (answerable vs unanswerable) and the QA ambiguity probes.
 
-``project_report`` computes the data sections without touching the database; the ambiguity
-probes (``evaluation/ambiguity_services.py``) load their model and passages themselves and are
-called through ``evaluation.ambiguity_inputs.ambiguity_sections``.
+``project_report`` computes the data sections from ``evaluation.selectors.reports.project_report_inputs``
+without touching the database; the ambiguity probes (``evaluation/services/ambiguity.py``) load
+their model and passages themselves and are called through
+``evaluation.services.ambiguity_datasets.ambiguity_sections``.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import logging
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
-from annotation.stats import blind_answers_of_questions
-from evaluation.models import EvaluationRun
 from evaluation.reports.lexical import HeldOutPredictions, LexicalInstances, lexical_section
-from evaluation.reports.sections import section, table, unavailable
-from evaluation.selectors import reports as selectors
+from evaluation.reports.sections import Progress, ReportInputs, section, table, unavailable
 from mlcore.stats.annotation_stats import human_performance
 from mlcore.stats.squad_metrics import SquadAnswer, SquadQuestion, normalize_en, normalize_fa, squad_evaluate
 
-logger = logging.getLogger(__name__)
-
 LABELS = ("answerable", "unanswerable")
 SPLITS = ("train", "validation", "test")
-Progress = Callable[[str, float], None]
 
 
 @dataclass(frozen=True)
-class ProjectReportInputs:
+class SpanQuestionRecord:
+    id: int
+    qid: str
+    question: str
+    context: str
+    title: str
+    split: str
+    is_impossible: bool
+    answers: tuple[str, ...]
+    answer_starts: tuple[int, ...]
+    prediction: str | None  # the model-in-the-loop answer ("" = no answer); None: never predicted
+    model_version_id: int | None
+
+
+@dataclass(frozen=True)
+class ProjectReportInputs(ReportInputs):
     project_name: str
     language: str
-    questions: tuple[selectors.SpanQuestionRecord, ...]
+    questions: tuple[SpanQuestionRecord, ...]
     # Human performance: (gold texts, answer) of each blind second-pass answer (annotation.stats.blind_answers).
     human_pairs: tuple[tuple[tuple[str, ...], str], ...] = ()
     human_left_out: int = 0
-
-    def digest(self) -> str:
-        """sha256 of everything the report reads."""
-        payload = json.dumps(asdict(self), sort_keys=True, default=str, separators=(",", ":"))
-        return hashlib.sha256(payload.encode()).hexdigest()
-
-
-def project_report_inputs(*, run: EvaluationRun) -> ProjectReportInputs:
-    question_ids = list(run.snapshot.get("question_ids", []))
-    blind = blind_answers_of_questions(question_ids=question_ids)
-    return ProjectReportInputs(run.project.name, run.project.language,
-                               tuple(selectors.report_span_questions(question_ids=question_ids)),
-                               human_pairs=blind.pairs, human_left_out=blind.left_out)
 
 
 def project_report(inputs: ProjectReportInputs, *, config: dict, progress: Progress) -> dict[str, dict]:
     """Overview, SQuAD metrics and lexical artifacts of the project's submitted questions."""
     progress("EM/F1 per split", 0.02)
-    sections = {"overview": _overview(inputs), "squad": _squad(inputs)}
-    if not inputs.questions:
-        sections["lexical"] = unavailable("Lexical artifacts", "The project has no submitted questions yet.")
-        return sections
     data, held_out, note = _lexical_instances(inputs)
-    sections["lexical"] = lexical_section(data, held_out=held_out, config=config, progress=progress,
-                                          no_predictions_note=note)
-    return sections
+    return {
+        "overview": _overview(inputs), "squad": _squad(inputs),
+        "lexical": lexical_section(data, held_out=held_out, config=config, progress=progress,
+                                   empty_note="The project has no submitted questions yet.", no_predictions_note=note),
+    }
 
 
 def _overview(inputs: ProjectReportInputs) -> dict:
@@ -78,7 +69,7 @@ def _overview(inputs: ProjectReportInputs) -> dict:
     return section("Data and models", summary=summary, note=note)
 
 
-def _squad_question(q: selectors.SpanQuestionRecord) -> SquadQuestion:
+def _squad_question(q: SpanQuestionRecord) -> SquadQuestion:
     answers = () if q.is_impossible else tuple(SquadAnswer(t, s) for t, s in zip(q.answers, q.answer_starts))
     return SquadQuestion(q.qid, q.question, q.context, q.title, answers, q.is_impossible)
 

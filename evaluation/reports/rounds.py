@@ -1,20 +1,16 @@
 """The report of a collector round: CODAH-style tables and the lexical artifacts of its completions.
 
-``round_report_inputs`` reads the run's data snapshot through the selectors;
-``round_report`` turns it into sections (layout in ``evaluation/sections.py``) without touching
-the database, so it is tested with plain data.
+``evaluation.selectors.reports.round_report_inputs`` reads the run's data snapshot;
+``round_report`` turns it into sections (layout in ``evaluation/reports/sections.py``) without
+touching the database, so it is tested with plain data.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from evaluation.models import EvaluationRun
 from evaluation.reports.lexical import (
     LexicalInstances,
     TrialPredictions,
@@ -22,13 +18,30 @@ from evaluation.reports.lexical import (
     choice_predictions,
     lexical_section,
 )
-from evaluation.reports.sections import section, table, unavailable
-from evaluation.selectors import reports as selectors
+from evaluation.reports.sections import Progress, ReportInputs, section, table, unavailable
 from mlcore.configs import CATEGORIES, NUM_CHOICES
 from mlcore.models.crossval import FoldAssignment, answer_only_summary, cv_summary
 
 CHANCE = 1.0 / NUM_CHOICES
-Progress = Callable[[str, float], None]
+
+
+@dataclass(frozen=True)
+class QuestionRecord:
+    id: int
+    author_id: int
+    prompt: str
+    choices: tuple[str, ...]
+    correct_index: int
+    categories: tuple[str, ...]
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class OutOfFoldPrediction:
+    question_id: int
+    trial: int
+    fold: int
+    predicted_index: int
 
 
 @dataclass(frozen=True)
@@ -38,68 +51,36 @@ class ScoringRunInfo:
     folds: int
     trials: int
     base_checkpoint: str
-    predictions: tuple[selectors.OutOfFoldPrediction, ...]
+    predictions: tuple[OutOfFoldPrediction, ...]
 
 
 @dataclass(frozen=True)
-class RoundReportInputs:
+class RoundReportInputs(ReportInputs):
     round_name: str
-    questions: tuple[selectors.QuestionRecord, ...]
+    questions: tuple[QuestionRecord, ...]
     live: dict[int, tuple[int, int | None]]  # question -> (predicted index, model version id)
     cv: ScoringRunInfo | None
     answer_only: ScoringRunInfo | None
     human: tuple[tuple[int, bool], ...]  # (question id, answered correctly) per blind validator answer
 
-    def digest(self) -> str:
-        """sha256 of everything the report reads, so two reports can be told apart by their data."""
-        payload = json.dumps(asdict(self), sort_keys=True, default=str, separators=(",", ":"))
-        return hashlib.sha256(payload.encode()).hexdigest()
 
-
-def _scoring_info(run_id: int | None) -> ScoringRunInfo | None:
-    run = selectors.scoring_run_by_id(run_id=run_id)
-    if run is None:
-        return None
-    return ScoringRunInfo(run.pk, run.kind, run.folds, run.trials, run.base_checkpoint,
-                          tuple(selectors.scoring_run_predictions(run_id=run.pk)))
-
-
-def round_report_inputs(*, run: EvaluationRun) -> RoundReportInputs:
-    """The data named by the run's snapshot (questions that were deleted since drop out)."""
-    snapshot = run.snapshot
-    question_ids = list(snapshot.get("question_ids", []))
-    return RoundReportInputs(
-        round_name=run.round.name,
-        questions=tuple(selectors.report_questions(question_ids=question_ids)),
-        live=selectors.live_predictions(question_ids=question_ids),
-        cv=_scoring_info(snapshot.get("cv_run_id")),
-        answer_only=_scoring_info(snapshot.get("answer_only_run_id")),
-        human=tuple(selectors.round_human_answers(question_ids=question_ids)),
-    )
-
-
-def _categories(question: selectors.QuestionRecord) -> tuple[str, ...]:
+def _categories(question: QuestionRecord) -> tuple[str, ...]:
     return question.categories or ("other",)
 
 
 def round_report(inputs: RoundReportInputs, *, config: dict, progress: Progress) -> dict[str, dict]:
     """All sections of a round report."""
     progress("CODAH tables", 0.02)
-    sections = {"overview": _overview(inputs), "codah": _codah(inputs)}
-    if not inputs.questions:
-        sections["lexical"] = unavailable("Lexical artifacts", "The round has no questions yet.")
-        return sections
     data, trials = _lexical_instances(inputs)
-
-    def lexical_progress(stage: str, fraction: float) -> None:
-        progress(stage, 0.1 + 0.9 * fraction)
-
-    sections["lexical"] = lexical_section(
-        data, trials, config=config, progress=lexical_progress,
-        no_predictions_note="No finished cross-validation scoring run: run “Score in cross-validation” on the round "
-                            "page, then a new report, to test whether the model relies on these features.",
-    )
-    return sections
+    return {
+        "overview": _overview(inputs), "codah": _codah(inputs),
+        "lexical": lexical_section(
+            data, trials, config=config, progress=lambda stage, fraction: progress(stage, 0.1 + 0.9 * fraction),
+            empty_note="The round has no questions yet.",
+            no_predictions_note="No finished cross-validation scoring run: run “Score in cross-validation” on the "
+                                "round page, then a new report, to test whether the model relies on these features.",
+        ),
+    }
 
 
 def _overview(inputs: RoundReportInputs) -> dict:

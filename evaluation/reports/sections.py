@@ -9,24 +9,40 @@ A section is plain JSON::
 
 Because every table has the same shape, one view downloads any table as CSV and one chart
 renderer (``core/charts.py``) draws any chart; the ambiguity probes
-(``evaluation/ambiguity_services.py``) return sections in this layout too.
+(``evaluation/services/ambiguity.py``) return sections in this layout too. A report's builder
+reads frozen inputs (a :class:`ReportInputs`) and reports its progress through a :data:`Progress`.
 """
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from collector.csv_safety import spreadsheet_safe
 
 SCALAR_TYPES = (str, int, float, bool, type(None))
 CHART_KINDS = ("bar", "grouped_bar", "scatter", "diverging_bar")
+# Progress callback: (stage text, fraction done in [0, 1]).
+Progress = Callable[[str, float], None]
 
 
 class SectionError(ValueError):
     """A section does not follow the layout above."""
+
+
+@dataclass(frozen=True)
+class ReportInputs:
+    """Everything a report reads, read before it is computed (subclasses add the fields)."""
+
+    def digest(self) -> str:
+        """sha256 of everything the report reads, so two reports can be told apart by their data."""
+        payload = json.dumps(asdict(self), sort_keys=True, default=str, separators=(",", ":"))
+        return hashlib.sha256(payload.encode()).hexdigest()
 
 
 def table(title: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> dict:

@@ -1,5 +1,6 @@
 """Read-only queries of the leaderboards: which questions a model is evaluated on, the entries
-of a round or project, and each round's validated model error rate (vMER)."""
+of a round or project (and the leaderboard document built from them), and each round's validated
+model error rate (vMER)."""
 from __future__ import annotations
 
 import hashlib
@@ -16,8 +17,10 @@ from collector.models import Prediction, Question, QuestionStatus, Round
 from core.exceptions import AccessError
 from courses.models import Course
 from evaluation.models.leaderboards import ModelEvaluation
+from evaluation.reports.leaderboards import RoundVmer, evaluation_payload, vmer_point
+from evaluation.reports.projects import SpanQuestionRecord
 from evaluation.selectors import reports as evaluation_selectors
-from mlcore.stats.proportions import ProportionResult, validated_model_error_rate
+from mlcore.stats.proportions import validated_model_error_rate
 from modelhub.models import ModelVersion
 
 MC_KINDS = (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE)
@@ -61,7 +64,7 @@ def mc_questions(*, question_ids: list[int]) -> list[MCQuestion]:
             for pk, prompt, choices, correct, categories in rows]
 
 
-def span_questions(*, question_ids: list[int]) -> list[evaluation_selectors.SpanQuestionRecord]:
+def span_questions(*, question_ids: list[int]) -> list[SpanQuestionRecord]:
     return evaluation_selectors.report_span_questions(question_ids=question_ids)
 
 
@@ -123,20 +126,6 @@ def evaluable_model_versions(*, round_: Round | None = None, project: Project | 
 # --- vMER -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RoundVmer:
-    round_id: int
-    round_name: str
-    round_title: str
-    live_model: str | None  # the round's live model now
-    models_in_loop: tuple[str, ...]  # the versions that answered its questions at submission
-    result: ProportionResult
-    validated: int
-    confirmed: int
-    fooled: int
-    without_live_prediction: int  # validated questions the live model never answered (left out)
-
-
 def round_vmer(*, round_: Round) -> RoundVmer:
     """Dynabench's vMER of a round: of its validated questions, the share whose answer key was
     confirmed (accepted) and which fooled the live model when submitted."""
@@ -163,3 +152,43 @@ def course_vmer_curve(*, course: Course) -> list[RoundVmer]:
     """vMER of each of the course's rounds, oldest round first (the "harder to fool" curve)."""
     rounds = Round.objects.filter(course=course).select_related("live_model").order_by("created_at", "pk")
     return [round_vmer(round_=round_) for round_ in rounds]
+
+
+def vmer_curve(*, course: Course) -> dict:
+    """vMER per round of the course, oldest first, and its chart."""
+    points = [vmer_point(p) for p in course_vmer_curve(course=course)]
+    chart = {"kind": "bar", "title": f"Validated model error rate per round of {course}", "max": 1.0,
+             "format": "percent",
+             "items": [{"label": p["round"], "value": p["vmer"]["value"]} for p in points]}
+    return {"course_id": course.pk, "course": str(course), "rounds": points, "chart": chart,
+            "definition": "Of each round's validated questions, the share whose answer key validation confirmed "
+                          "and which fooled the round's live model when submitted (Dynabench's vMER)."}
+
+
+# --- The leaderboard ------------------------------------------------------------------------
+
+
+def _current_snapshot(round_: Round | None, project: Project | None) -> str | None:
+    rows = (round_accepted_questions(round_=round_) if round_ is not None
+            else project_test_questions(project=project))
+    return snapshot_id(rows) if rows else None
+
+
+def leaderboard(*, round_: Round | None = None, project: Project | None = None) -> dict:
+    """Every evaluated model (its newest finished evaluation), best headline first."""
+    live_id = round_.live_model_id if round_ is not None else None
+    current = _current_snapshot(round_, project)
+    entries = [
+        {**evaluation_payload(evaluation, live_model_id=live_id), "on_current_data": evaluation.snapshot_id == current,
+         "result": {k: v for k, v in (evaluation.result or {}).items() if k != "predictions"}}
+        for evaluation in leaderboard_entries(round_=round_, project=project)
+    ]
+    entries.sort(key=lambda e: -((e["headline"] or {}).get("value") or 0.0))
+    return {
+        "target": "round" if round_ is not None else "project",
+        "name": round_.name if round_ is not None else project.name,
+        "metric": "accuracy" if round_ is not None else "exact match (EM)",
+        "current_snapshot_id": current,
+        "live_model": round_.live_model.name if round_ is not None and round_.live_model_id else None,
+        "entries": entries,
+    }

@@ -11,9 +11,8 @@ from collections import Counter, defaultdict
 from django.db.models import Prefetch
 
 from annotation.models import Project, QuestionFlag, SpanAnswer, SpanQuestion
-from evaluation.selectors import reports as selectors
-from evaluation.selectors.release_options import ReleaseContent, ReleaseError, ReleaseOptions
-from evaluation.selectors.releases import bias_of, model_uses, weights_of
+from evaluation.selectors import reports as report_selectors
+from evaluation.selectors.releases import ReleaseContent, ReleaseError, ReleaseOptions, bias_of, model_uses, weights_of
 from mlcore.data.release.card import SPAN, CardInputs, Rate, Validation, render_card
 from mlcore.data.release.files import features_for
 from mlcore.data.release.splits import SplitAssignment, article_split, author_split, pseudonymise
@@ -62,7 +61,7 @@ def _agrees(second, gold: list[SpanAnswer]) -> bool:
 
 
 def _validation(project: Project, second_pass: int) -> Validation | None:
-    run = selectors.latest_evaluation_run(project=project, finished=True)
+    run = report_selectors.latest_evaluation_run(project=project, finished=True)
     summary = (((run.result or {}).get("squad") or {}).get("summary") or {}) if run else {}
     if summary.get("human_f1") is None:
         if not second_pass:

@@ -1,14 +1,56 @@
-"""Reads shared by round and project releases: model versions in the loop, the latest
-evaluation report's bias headline and its reweighting weights."""
+"""What a dataset release holds, and the reads shared by round and project releases: model
+versions in the loop, the latest evaluation report's bias headline and its reweighting weights.
+
+The rows and card of each target are built by ``round_releases`` and ``project_releases``
+(imported only when a release is made: they load the ``datasets`` library); the options are
+checked and the files written by ``evaluation/services/releases.py``.
+"""
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from evaluation.selectors import reports as selectors
+from evaluation.selectors import reports as report_selectors
 from evaluation.selectors.exports import evaluation_run_weights, evaluation_runs_with_weights
-from evaluation.selectors.release_options import ReleaseError
 from mlcore.data.release.card import Bias, ModelUse
+from mlcore.data.release.licenses import DEFAULT_LICENSE
+
+
+class ReleaseError(Exception):
+    """A release cannot be made as asked; the message says what is missing or wrong."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ReleaseOptions:
+    """``split_by=None``: by author for a round, by article for a project."""
+
+    status: str = "accepted"
+    split_by: str | None = None
+    fields: tuple[str, ...] = ()
+    pseudonymise: bool = True
+    license: str = DEFAULT_LICENSE
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class ReleaseContent:
+    """Everything a release folder holds, built from the database before anything is written."""
+
+    name: str  # folder / zip name, e.g. "stumper-r1"
+    kind: str
+    rows_by_split: dict[str, list[dict]]
+    features: object  # datasets.Features
+    card: object  # mlcore.data.release.card.DatasetCardText
+    warnings: tuple[str, ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        return {split: len(rows) for split, rows in self.rows_by_split.items()}
+
 
 BIAS_KEYS = ("instances", "permutation_test", "pvalue_stratified", "acc_usual", "acc_unusual", "pvalue_unstratified",
              "features_selected", "err_initial", "err_final", "ess", "bigram_lb_uniform", "bigram_lb_q")
@@ -30,7 +72,7 @@ def model_uses(predictions: Iterable[tuple[object, str, object]]) -> tuple[Model
 
 def bias_of(*, round_=None, project=None) -> Bias | None:
     """The lexical section's headline of the target's latest finished evaluation report, if any."""
-    run = selectors.latest_evaluation_run(round_=round_, project=project, finished=True)
+    run = report_selectors.latest_evaluation_run(round_=round_, project=project, finished=True)
     lexical = ((run.result or {}).get("lexical") or {}) if run else {}
     if not lexical:
         return None

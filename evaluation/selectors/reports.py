@@ -2,18 +2,19 @@
 read through these."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.db.models import QuerySet
 
 from accounts.models import User
 from annotation.models import Project, SpanQuestion
+from annotation.stats import blind_answers_of_questions
 from collector import selectors as collector_selectors
 from collector.models import CVPrediction, Prediction, Question, Round, ScoringRun
 from collector.validation_selectors import validation_answers
 from core.exceptions import AccessError
 from courses.selectors import user_manages_course
 from evaluation.models import EvaluationRun
+from evaluation.reports.projects import ProjectReportInputs, SpanQuestionRecord
+from evaluation.reports.rounds import OutOfFoldPrediction, QuestionRecord, RoundReportInputs, ScoringRunInfo
 from modelhub.models import ModelVersion
 
 PROJECT_FORBIDDEN = "Only the project's owner can run or see its evaluation reports."
@@ -108,25 +109,6 @@ def latest_finished_scoring_run(*, round_: Round, kind: str) -> ScoringRun | Non
     return collector_selectors.latest_scoring_run(round_=round_, kind=kind, finished=True)
 
 
-@dataclass(frozen=True)
-class QuestionRecord:
-    id: int
-    author_id: int
-    prompt: str
-    choices: tuple[str, ...]
-    correct_index: int
-    categories: tuple[str, ...]
-    updated_at: str
-
-
-@dataclass(frozen=True)
-class OutOfFoldPrediction:
-    question_id: int
-    trial: int
-    fold: int
-    predicted_index: int
-
-
 def report_questions(*, question_ids: list[int]) -> list[QuestionRecord]:
     """The snapshot's questions that still exist, in id order."""
     rows = Question.objects.filter(pk__in=question_ids).order_by("id").values(
@@ -174,6 +156,28 @@ def round_human_answers(*, question_ids: list[int]) -> list[tuple[int, bool]]:
     return [(answer.question_id, bool(answer.is_correct)) for answer in validation_answers(question_ids=question_ids)]
 
 
+def _scoring_info(run_id: int | None) -> ScoringRunInfo | None:
+    run = scoring_run_by_id(run_id=run_id)
+    if run is None:
+        return None
+    return ScoringRunInfo(run.pk, run.kind, run.folds, run.trials, run.base_checkpoint,
+                          tuple(scoring_run_predictions(run_id=run.pk)))
+
+
+def round_report_inputs(*, run: EvaluationRun) -> RoundReportInputs:
+    """The data named by the run's snapshot (questions that were deleted since drop out)."""
+    snapshot = run.snapshot
+    question_ids = list(snapshot.get("question_ids", []))
+    return RoundReportInputs(
+        round_name=run.round.name,
+        questions=tuple(report_questions(question_ids=question_ids)),
+        live=live_predictions(question_ids=question_ids),
+        cv=_scoring_info(snapshot.get("cv_run_id")),
+        answer_only=_scoring_info(snapshot.get("answer_only_run_id")),
+        human=tuple(round_human_answers(question_ids=question_ids)),
+    )
+
+
 # --- What a project report reads -------------------------------------------------------------
 
 
@@ -181,21 +185,6 @@ def project_question_ids(*, project: Project) -> list[int]:
     """The project's submitted questions now (drafts and removed ones are not data), by id."""
     return list(SpanQuestion.objects.filter(project=project, status=SpanQuestion.Status.SUBMITTED)
                 .order_by("id").values_list("id", flat=True))
-
-
-@dataclass(frozen=True)
-class SpanQuestionRecord:
-    id: int
-    qid: str
-    question: str
-    context: str
-    title: str
-    split: str
-    is_impossible: bool
-    answers: tuple[str, ...]
-    answer_starts: tuple[int, ...]
-    prediction: str | None  # the model-in-the-loop answer ("" = no answer); None: never predicted
-    model_version_id: int | None
 
 
 def report_span_questions(*, question_ids: list[int]) -> list[SpanQuestionRecord]:
@@ -212,3 +201,11 @@ def report_span_questions(*, question_ids: list[int]) -> list[SpanQuestionRecord
         )
         for q in questions
     ]
+
+
+def project_report_inputs(*, run: EvaluationRun) -> ProjectReportInputs:
+    question_ids = list(run.snapshot.get("question_ids", []))
+    blind = blind_answers_of_questions(question_ids=question_ids)
+    return ProjectReportInputs(run.project.name, run.project.language,
+                               tuple(report_span_questions(question_ids=question_ids)),
+                               human_pairs=blind.pairs, human_left_out=blind.left_out)

@@ -13,8 +13,7 @@ import numpy as np
 from collector import selectors as collector_selectors
 from collector.models import CVPrediction, Prediction, Question, QuestionStatus, Round, ScoringRun
 from collector.validation_selectors import MIN_SHARED_FOR_KAPPA, validation_answers
-from evaluation.selectors.release_options import ReleaseContent, ReleaseError, ReleaseOptions
-from evaluation.selectors.releases import bias_of, model_uses, weights_of
+from evaluation.selectors.releases import ReleaseContent, ReleaseError, ReleaseOptions, bias_of, model_uses, weights_of
 from mlcore.configs import CATEGORIES, NUM_CHOICES
 from mlcore.data.release.card import MULTIPLE_CHOICE, AnswerOnly, CardInputs, Rate, Validation, render_card
 from mlcore.data.release.files import features_for

@@ -27,6 +27,7 @@ from accounts.models import User
 from annotation.models import Project
 from evaluation.models import AmbiguityDataset, EvaluationRun
 from evaluation.reports.sections import check_section, unavailable
+from evaluation.selectors.ambiguity_datasets import ambiguity_dataset_get, ambiguity_datasets
 from evaluation.services import ambiguity as ambiguity_services
 from mlcore.bias.ambiguity_data import dominant_script
 
@@ -97,12 +98,6 @@ def ambiguity_dataset_create(*, project: Project, kind: str, upload: Upload, use
     return dataset
 
 
-def ambiguity_datasets(*, project: Project, kind: str | None = None):
-    """A project's uploads, newest first (selector)."""
-    datasets = AmbiguityDataset.objects.filter(project=project)
-    return datasets.filter(kind=kind) if kind else datasets
-
-
 # --------------------------------------------------------------------------- the choice at start
 def _chosen(*, project: Project, kind: str, value: str | int | None) -> dict | str | None:
     """One kind's snapshot entry: a dataset's provenance, ``"none"``, or ``None`` for the default."""
@@ -132,7 +127,7 @@ def ambiguity_choice_clean(*, project: Project, questions: str | int | None = No
 
 # --------------------------------------------------------------------------- the report's sections
 def _dataset(entry: dict, kind: str) -> AmbiguityDataset:
-    dataset = AmbiguityDataset.objects.filter(pk=entry["dataset_id"], kind=kind).first()
+    dataset = ambiguity_dataset_get(dataset_id=entry["dataset_id"], kind=kind)
     if dataset is None or dataset.sha256 != entry["sha256"]:
         raise ambiguity_services.AmbiguityInputError(f"The {kind} file {entry['name']!r} chosen for this report "
                                                      f"no longer exists.")

@@ -1,6 +1,8 @@
 """Dataset releases in the Hugging Face format: a folder, a zip of it, or an upload to a hub.
 
-The content (``release_rounds`` / ``release_projects``) is built from the database first, so
+The options are checked here (``release_options_clean``; a download's query string:
+``release_options_from_query``). The content (``evaluation/selectors/round_releases.py`` /
+``project_releases.py``) is built from the database first, so
 a release that cannot be made (an empty or unvalidated round, an unknown license, a missing
 scoring run) fails before any file exists; the folder is then written under a temporary name
 and renamed at the end (``mlcore/data/release/files.py``), so nothing is ever half-written.
@@ -19,9 +21,50 @@ from django.conf import settings
 
 from annotation.models import Project
 from collector.models import Round
-from evaluation.selectors.release_options import ReleaseContent, ReleaseError, ReleaseOptions
+from evaluation.selectors.releases import ReleaseContent, ReleaseError, ReleaseOptions
+from mlcore.data.release.card import FIELDS
+from mlcore.data.release.licenses import DEFAULT_LICENSE, UnknownLicense, check_license
 
 logger = logging.getLogger(__name__)
+
+STATUSES = ("accepted", "all")
+SPLIT_METHODS = ("author", "folds", "article")
+
+
+def release_options_clean(*, status: str = "accepted", split_by: str | None = None, fields=(),
+                          pseudonymise: bool = True, license: str = DEFAULT_LICENSE, seed: int = 0) -> ReleaseOptions:
+    """Checked options, or a ReleaseError naming the bad one (an unknown license lists close ids)."""
+    if status not in STATUSES:
+        raise ReleaseError(f"Unknown status {status!r}: use accepted or all (rejected questions are never released).")
+    if split_by is not None and split_by not in SPLIT_METHODS:
+        raise ReleaseError(f"Unknown split method {split_by!r}: use {', '.join(SPLIT_METHODS)}.")
+    if isinstance(fields, str):
+        fields = [f for f in fields.split(",") if f.strip()]
+    fields = tuple(dict.fromkeys(f.strip() for f in fields))
+    unknown = [f for f in fields if f not in FIELDS]
+    if unknown:
+        raise ReleaseError(f"Unknown field(s) {', '.join(unknown)}: choose from {', '.join(FIELDS)}.")
+    try:
+        license_id = check_license(license)
+    except UnknownLicense as error:
+        raise ReleaseError(str(error)) from None
+    return ReleaseOptions(status, split_by, fields, bool(pseudonymise), license_id, int(seed))
+
+
+def release_options_from_query(query) -> ReleaseOptions:
+    """Options from a download's query string (the page's form and the API take the same):
+    ``status``, ``split_by``, ``fields`` (repeated or comma-separated), ``license``, ``authors``
+    (``pseudonyms`` or ``usernames``) and ``seed``."""
+    fields = [part for value in query.getlist("fields") for part in value.split(",") if part.strip()]
+    authors = query.get("authors") or "pseudonyms"
+    if authors not in ("pseudonyms", "usernames"):
+        raise ReleaseError(f"Unknown authors setting {authors!r}: use pseudonyms or usernames.")
+    seed = query.get("seed") or "0"
+    if not seed.isdigit() or int(seed) > 2**31 - 1:
+        raise ReleaseError("The seed must be a whole number from 0 to 2147483647.")
+    return release_options_clean(status=query.get("status") or "accepted", split_by=query.get("split_by") or None,
+                                 fields=fields, pseudonymise=authors == "pseudonyms",
+                                 license=query.get("license") or DEFAULT_LICENSE, seed=int(seed))
 
 
 @dataclass(frozen=True)
@@ -50,7 +93,7 @@ def release_content(*, options: ReleaseOptions, round_: Round | None = None,
     if (round_ is None) == (project is None):
         raise TypeError("give exactly one of round_ and project")
     # Imported here for start-up time, not for a cycle: both import mlcore.data.release.files and
-    # with it the datasets library (about 1.4 s), which the URLconf (release_views) must not pay.
+    # with it the datasets library (about 1.4 s), which the URLconf (views/releases.py) must not pay.
     if round_ is not None:
         from evaluation.selectors.round_releases import round_release_content
 

@@ -19,8 +19,8 @@ from annotation.models import Project
 from collector.models import Round, ScoringRun
 from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
 from evaluation.models import EvaluationRun
-from evaluation.reports.projects import project_report, project_report_inputs
-from evaluation.reports.rounds import round_report, round_report_inputs
+from evaluation.reports.projects import project_report
+from evaluation.reports.rounds import round_report
 from evaluation.reports.sections import check_section
 from evaluation.selectors import reports as selectors
 from evaluation.services import ambiguity_datasets as ambiguity_inputs
@@ -180,9 +180,9 @@ def evaluation_run(*, run_id: int) -> EvaluationRun:
 
 def _compute(run: EvaluationRun, progress: _ProgressWriter) -> tuple[dict[str, dict], str]:
     if run.target == EvaluationRun.Target.ROUND:
-        inputs = round_report_inputs(run=run)
+        inputs = selectors.round_report_inputs(run=run)
         return round_report(inputs, config=run.config, progress=progress), inputs.digest()
-    inputs = project_report_inputs(run=run)
+    inputs = selectors.project_report_inputs(run=run)
     sections = project_report(inputs, config=run.config, progress=lambda stage, f: progress(stage, 0.6 * f))
     sections.update(ambiguity_inputs.ambiguity_sections(run=run,  # on the inputs chosen when the run started
                                                       progress=lambda stage, f: progress(stage, 0.6 + 0.4 * f)))

@@ -12,15 +12,13 @@ from collector.validation import first_message
 from core.apis import file_response
 from core.charts import chart_view
 from core.exceptions import AccessError
-from evaluation.reports.leaderboard_presentation import (
+from evaluation.reports.leaderboards import (
     evaluation_json,
     evaluation_payload,
-    leaderboard,
     leaderboard_chart,
     leaderboard_csv,
     leaderboard_table,
     sorted_table,
-    vmer_curve,
 )
 from evaluation.selectors import leaderboards as leaderboard_selectors
 from evaluation.selectors import reports as evaluation_selectors
@@ -28,13 +26,13 @@ from evaluation.services import leaderboards as leaderboard_services
 
 
 def _page(request: HttpRequest, *, round_=None, project=None) -> HttpResponse:
-    board = leaderboard(round_=round_, project=project)
+    board = leaderboard_selectors.leaderboard(round_=round_, project=project)
     live_id = round_.live_model_id if round_ is not None else None
     active = [evaluation_payload(e, live_model_id=live_id)
               for e in leaderboard_selectors.active_model_evaluations(round_=round_, project=project)]
     kind = "round" if round_ is not None else "project"
     target_id = (round_ or project).pk
-    vmer = vmer_curve(course=round_.course) if round_ is not None else None
+    vmer = leaderboard_selectors.vmer_curve(course=round_.course) if round_ is not None else None
     context = {
         "kind": kind, "target": round_ or project, "board": board,
         "table": sorted_table(leaderboard_table(board), sort=request.GET.get("sort"), direction=request.GET.get("dir")),
@@ -110,7 +108,7 @@ def _json(document: dict, filename: str) -> HttpResponse:
 @require_safe
 def round_leaderboard_csv(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = evaluation_selectors.round_for_evaluation(user=request.user, round_id=round_id)
-    return file_response(leaderboard_csv(leaderboard(round_=round_)), content_type="text/csv; charset=utf-8",
+    return file_response(leaderboard_csv(leaderboard_selectors.leaderboard(round_=round_)), content_type="text/csv; charset=utf-8",
                          filename=f"stumper-leaderboard-round-{round_.name}.csv")
 
 
@@ -118,14 +116,14 @@ def round_leaderboard_csv(request: HttpRequest, round_id: int) -> HttpResponse:
 @require_safe
 def round_leaderboard_json(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = evaluation_selectors.round_for_evaluation(user=request.user, round_id=round_id)
-    return _json(leaderboard(round_=round_), f"stumper-leaderboard-round-{round_.name}.json")
+    return _json(leaderboard_selectors.leaderboard(round_=round_), f"stumper-leaderboard-round-{round_.name}.json")
 
 
 @login_required
 @require_safe
 def project_leaderboard_csv(request: HttpRequest, project_id: int) -> HttpResponse:
     project = evaluation_selectors.project_for_evaluation(user=request.user, project_id=project_id)
-    return file_response(leaderboard_csv(leaderboard(project=project)), content_type="text/csv; charset=utf-8",
+    return file_response(leaderboard_csv(leaderboard_selectors.leaderboard(project=project)), content_type="text/csv; charset=utf-8",
                          filename=f"stumper-leaderboard-project-{project.pk}.csv")
 
 
@@ -133,7 +131,7 @@ def project_leaderboard_csv(request: HttpRequest, project_id: int) -> HttpRespon
 @require_safe
 def project_leaderboard_json(request: HttpRequest, project_id: int) -> HttpResponse:
     project = evaluation_selectors.project_for_evaluation(user=request.user, project_id=project_id)
-    return _json(leaderboard(project=project), f"stumper-leaderboard-project-{project.pk}.json")
+    return _json(leaderboard_selectors.leaderboard(project=project), f"stumper-leaderboard-project-{project.pk}.json")
 
 
 @login_required

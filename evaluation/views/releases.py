@@ -9,8 +9,8 @@ from django.views.decorators.http import require_safe
 
 from core.apis import file_response
 from evaluation.selectors import reports as selectors
-from evaluation.selectors.release_options import ReleaseError, release_options_from_query
-from evaluation.services.releases import release_zip
+from evaluation.selectors.releases import ReleaseError
+from evaluation.services.releases import release_options_from_query, release_zip
 
 
 def _download(request: HttpRequest, *, back: str, **target) -> HttpResponse:

@@ -13,8 +13,14 @@ from annotation.selectors import project_by_name
 from collector.selectors import round_get_by_name
 from collector.validation import first_message
 from core.exceptions import AccessError
-from evaluation.selectors.release_options import SPLIT_METHODS, STATUSES, ReleaseError, release_options_clean
-from evaluation.services.releases import release_export, release_push_to_hub
+from evaluation.selectors.releases import ReleaseError
+from evaluation.services.releases import (
+    SPLIT_METHODS,
+    STATUSES,
+    release_export,
+    release_options_clean,
+    release_push_to_hub,
+)
 from mlcore.data.release.card import FIELDS
 from mlcore.data.release.licenses import DEFAULT_LICENSE
 

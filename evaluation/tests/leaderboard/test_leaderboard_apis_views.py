@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from evaluation.leaderboard_consumers import ModelEvaluationProgressConsumer
+from evaluation.consumers import ModelEvaluationProgressConsumer
 from evaluation.models.leaderboards import ModelEvaluation
 from evaluation.routing import websocket_urlpatterns
 from evaluation.services import leaderboards as leaderboard_services

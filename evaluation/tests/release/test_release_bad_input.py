@@ -4,8 +4,8 @@ from unittest import mock
 import pytest
 
 from collector.models import Question, ScoringRun
-from evaluation.selectors.release_options import ReleaseError, release_options_clean
-from evaluation.services.releases import release_export
+from evaluation.selectors.releases import ReleaseError
+from evaluation.services.releases import release_export, release_options_clean
 
 pytestmark = pytest.mark.django_db
 

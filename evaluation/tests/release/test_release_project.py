@@ -5,8 +5,8 @@ from huggingface_hub import DatasetCard
 
 from annotation.models import QuestionFlag, SpanQuestion
 from annotation.tests.factories import make_project
-from evaluation.selectors.release_options import ReleaseError, release_options_clean
-from evaluation.services.releases import release_export
+from evaluation.selectors.releases import ReleaseError
+from evaluation.services.releases import release_export, release_options_clean
 from evaluation.tests.factories import span_project
 from evaluation.tests.release.test_release_round import load
 from modelhub.models import ModelVersion

@@ -6,8 +6,7 @@ import pytest
 from huggingface_hub import DatasetCard
 
 from collector.models import CVPrediction, Prediction, Question, ScoringRun
-from evaluation.selectors.release_options import release_options_clean
-from evaluation.services.releases import release_export
+from evaluation.services.releases import release_export, release_options_clean
 from evaluation.tests.factories import finished_report
 
 pytestmark = pytest.mark.django_db

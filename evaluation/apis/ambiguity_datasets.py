@@ -1,0 +1,28 @@
+"""JSON API of the files uploaded for the ambiguity probes (uploading one is part of starting a
+project report: ``evaluation/apis/reports.py``)."""
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.apis import ApiErrorsMixin
+from evaluation.selectors.ambiguity_datasets import ambiguity_datasets
+from evaluation.selectors.reports import project_for_evaluation
+
+
+class AmbiguityDatasetListApi(ApiErrorsMixin, APIView):
+    """GET: a project's uploaded question sets and occupation lists, newest first (ids to choose)."""
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        kind = serializers.CharField()
+        name = serializers.CharField()
+        items = serializers.IntegerField()
+        script = serializers.CharField()
+        sha256 = serializers.CharField()
+        created_at = serializers.DateTimeField()
+
+    def get(self, request: Request, project_id: int) -> Response:
+        project = project_for_evaluation(user=request.user, project_id=project_id)
+        datasets = ambiguity_datasets(project=project)
+        return Response(self.OutputSerializer(datasets, many=True).data)
