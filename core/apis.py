@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from rest_framework import exceptions, serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
@@ -90,6 +90,13 @@ class FormatParamNegotiation(DefaultContentNegotiation):
 def file_response(content: str, *, content_type: str, filename: str) -> HttpResponse:
     """A download, as the HTML pages send it (DRF's renderers are for JSON only)."""
     response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def json_file_response(document: Any, *, filename: str) -> HttpResponse:
+    """A JSON download (indented, non-ASCII text as it is), as the pages' "JSON" links send it."""
+    response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

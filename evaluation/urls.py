@@ -1,40 +1,33 @@
-from django.urls import path
+"""Pages and downloads of the evaluation app (names ``evaluation:*``). A report, a release and a
+leaderboard exist for a collector round and an annotation project alike: one view serves both."""
+from django.urls import URLPattern, path
 
-from evaluation.views import releases as release_views
-from evaluation.views import reports as views
+from evaluation.views import leaderboards, releases, reports
 
 app_name = "evaluation"
+
+
+def for_rounds_and_projects(route: str, name: str, view, project_view=None, **kwargs) -> list[URLPattern]:
+    """``rounds/<round_id>/<route>`` named ``round_<name>`` and ``projects/<project_id>/<route>``
+    named ``project_<name>``: one view for both (``project_view`` when the project has its own),
+    with ``kwargs`` passed to the view."""
+    return [path(f"rounds/<int:round_id>/{route}", view, kwargs, name=f"round_{name}"),
+            path(f"projects/<int:project_id>/{route}", project_view or view, kwargs, name=f"project_{name}")]
+
+
 urlpatterns = [
-    path("rounds/<int:round_id>/", views.round_report, name="round_report"),
-    path("rounds/<int:round_id>/start/", views.round_report_start, name="round_report_start"),
-    path("projects/<int:project_id>/", views.project_report, name="project_report"),
-    path("projects/<int:project_id>/start/", views.project_report_start, name="project_report_start"),
-    path("rounds/<int:round_id>/release.zip", release_views.round_release_download, name="round_release"),
-    path("projects/<int:project_id>/release.zip", release_views.project_release_download, name="project_release"),
-    path("runs/<int:run_id>/", views.run_detail, name="run_detail"),
-    path("runs/<int:run_id>.json", views.run_json_download, name="run_json"),
-    path("runs/<int:run_id>/sections/<slug:section>/tables/<slug:table>.csv", views.run_table_csv,
+    *for_rounds_and_projects("", "report", reports.report_page),
+    *for_rounds_and_projects("start/", "report_start", reports.report_start),
+    path("runs/<int:run_id>/", reports.run_detail, name="run_detail"),
+    path("runs/<int:run_id>.json", reports.run_json_download, name="run_json"),
+    path("runs/<int:run_id>/sections/<slug:section>/tables/<slug:table>.csv", reports.run_table_csv,
          name="run_table_csv"),
-]
-
-# Leaderboards and vMER (evaluation/leaderboard_views.py).
-from evaluation.views import leaderboards as leaderboard_views  # noqa: E402
-
-urlpatterns += [
-    path("rounds/<int:round_id>/leaderboard/", leaderboard_views.round_leaderboard, name="round_leaderboard"),
-    path("rounds/<int:round_id>/leaderboard/evaluate/", leaderboard_views.round_leaderboard_evaluate,
-         name="round_leaderboard_evaluate"),
-    path("rounds/<int:round_id>/leaderboard.csv", leaderboard_views.round_leaderboard_csv,
-         name="round_leaderboard_csv"),
-    path("rounds/<int:round_id>/leaderboard.json", leaderboard_views.round_leaderboard_json,
-         name="round_leaderboard_json"),
-    path("projects/<int:project_id>/leaderboard/", leaderboard_views.project_leaderboard, name="project_leaderboard"),
-    path("projects/<int:project_id>/leaderboard/evaluate/", leaderboard_views.project_leaderboard_evaluate,
-         name="project_leaderboard_evaluate"),
-    path("projects/<int:project_id>/leaderboard.csv", leaderboard_views.project_leaderboard_csv,
-         name="project_leaderboard_csv"),
-    path("projects/<int:project_id>/leaderboard.json", leaderboard_views.project_leaderboard_json,
-         name="project_leaderboard_json"),
-    path("model-evaluations/<int:evaluation_id>.json", leaderboard_views.model_evaluation_json,
+    *for_rounds_and_projects("release.zip", "release", releases.release_download),
+    *for_rounds_and_projects("leaderboard/", "leaderboard", leaderboards.leaderboard_page),
+    *for_rounds_and_projects("leaderboard/evaluate/", "leaderboard_evaluate", leaderboards.leaderboard_evaluate),
+    *for_rounds_and_projects("leaderboard.csv", "leaderboard_csv", leaderboards.leaderboard_download, file_format="csv"),
+    *for_rounds_and_projects("leaderboard.json", "leaderboard_json", leaderboards.leaderboard_download,
+                             file_format="json"),
+    path("model-evaluations/<int:evaluation_id>.json", leaderboards.model_evaluation_json,
          name="model_evaluation_json"),
 ]

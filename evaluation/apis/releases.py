@@ -9,33 +9,26 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from core.apis import ApiErrorsMixin, FormatParamNegotiation, file_response
-from evaluation.selectors import reports as selectors
 from evaluation.selectors.releases import ReleaseError
+from evaluation.selectors.reports import evaluation_target
 from evaluation.services.releases import release_options_from_query, release_zip
 
 
-def _zip_response(request: Request, **target):
-    try:
-        name, content = release_zip(options=release_options_from_query(request.query_params), **target)
-    except ReleaseError as error:
-        raise serializers.ValidationError({"detail": [error.message]}) from None
-    return file_response(content, content_type="application/zip", filename=name)
+class _ReleaseApi(ApiErrorsMixin, APIView):
+    content_negotiation_class = FormatParamNegotiation
+
+    def get(self, request: Request, round_id: int | None = None, project_id: int | None = None):
+        target = evaluation_target(user=request.user, round_id=round_id, project_id=project_id)
+        try:
+            name, content = release_zip(options=release_options_from_query(request.query_params), **target)
+        except ReleaseError as error:
+            raise serializers.ValidationError({"detail": [error.message]}) from None
+        return file_response(content, content_type="application/zip", filename=name)
 
 
-class RoundReleaseApi(ApiErrorsMixin, APIView):
+class RoundReleaseApi(_ReleaseApi):
     """GET the round's dataset release as a zip (Parquet per split + README.md dataset card)."""
 
-    content_negotiation_class = FormatParamNegotiation
 
-    def get(self, request: Request, round_id: int):
-        return _zip_response(request, round_=selectors.round_for_evaluation(user=request.user, round_id=round_id))
-
-
-class ProjectReleaseApi(ApiErrorsMixin, APIView):
+class ProjectReleaseApi(_ReleaseApi):
     """GET the project's dataset release (squad_v2 schema) as a zip."""
-
-    content_negotiation_class = FormatParamNegotiation
-
-    def get(self, request: Request, project_id: int):
-        project = selectors.project_for_evaluation(user=request.user, project_id=project_id)
-        return _zip_response(request, project=project)

@@ -166,6 +166,11 @@ def leaderboard_table(board: dict) -> dict:
     return {"columns": columns, "rows": rows}
 
 
+def leaderboard_filename(*, round_=None, project=None, ext: str) -> str:
+    """The download's file name: ``stumper-leaderboard-round-<name>.<ext>`` or ``...-project-<id>.<ext>``."""
+    return f"stumper-leaderboard-{f'round-{round_.name}' if round_ is not None else f'project-{project.pk}'}.{ext}"
+
+
 def leaderboard_csv(board: dict) -> str:
     return table_csv(leaderboard_table(board))
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from annotation import selectors as annotation_selectors
 from annotation.models import Paragraph, Project
-from core.exceptions import AccessError
 from mlcore.bias.retrieval import Passage
 from modelhub.models import ModelVersion
 
@@ -28,5 +27,3 @@ def project_passages(*, project: Project) -> list[Passage]:
     )
     return [Passage(p.pk, p.article.title, p.context) for p in paragraphs]
 
-
-__all__ = ["AccessError", "model_version_by_name", "project_by_name", "project_passages"]

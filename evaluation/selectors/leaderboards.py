@@ -19,7 +19,7 @@ from courses.models import Course
 from evaluation.models.leaderboards import ModelEvaluation
 from evaluation.reports.leaderboards import RoundVmer, evaluation_payload, vmer_point
 from evaluation.reports.projects import SpanQuestionRecord
-from evaluation.selectors import reports as evaluation_selectors
+from evaluation.selectors import reports as report_selectors
 from mlcore.stats.proportions import validated_model_error_rate
 from modelhub.models import ModelVersion
 
@@ -65,7 +65,7 @@ def mc_questions(*, question_ids: list[int]) -> list[MCQuestion]:
 
 
 def span_questions(*, question_ids: list[int]) -> list[SpanQuestionRecord]:
-    return evaluation_selectors.report_span_questions(question_ids=question_ids)
+    return report_selectors.report_span_questions(question_ids=question_ids)
 
 
 def model_version_for_evaluation(*, version_id: int) -> ModelVersion:
@@ -87,9 +87,9 @@ def model_evaluation_for_user(*, user: User, evaluation_id: int) -> ModelEvaluat
     """The evaluation if ``user`` may see its round's (or project's) reports; else AccessError."""
     evaluation = model_evaluation_get(evaluation_id=evaluation_id)
     if evaluation.round_id:
-        evaluation_selectors.round_for_evaluation(user=user, round_id=evaluation.round_id)
+        report_selectors.round_for_evaluation(user=user, round_id=evaluation.round_id)
     else:
-        evaluation_selectors.project_for_evaluation(user=user, project_id=evaluation.project_id)
+        report_selectors.project_for_evaluation(user=user, project_id=evaluation.project_id)
     return evaluation
 
 

@@ -78,6 +78,20 @@ def project_for_evaluation(*, user: User, project_id: int) -> Project:
     return project
 
 
+def evaluation_target(*, user: User, round_id: int | None = None, project_id: int | None = None) -> dict:
+    """The round (``round_id``) or project of a URL as the keyword argument the services and
+    selectors take, ``{"round_": round}`` or ``{"project": project}``, if ``user`` may run and read
+    its reports (else the AccessError of :func:`round_for_evaluation` / :func:`project_for_evaluation`)."""
+    if round_id is not None:
+        return {"round_": round_for_evaluation(user=user, round_id=round_id)}
+    return {"project": project_for_evaluation(user=user, project_id=project_id)}
+
+
+def target_kind(target: dict) -> str:
+    """``"round"`` or ``"project"``: the prefix of the target's URL names."""
+    return "round" if "round_" in target else "project"
+
+
 def evaluation_runs(*, round_: Round | None = None, project: Project | None = None) -> QuerySet[EvaluationRun]:
     """Every report of the round (or project), newest first."""
     runs = EvaluationRun.objects.filter(round=round_) if round_ is not None else EvaluationRun.objects.filter(

@@ -20,6 +20,7 @@ from pathlib import Path
 from django.conf import settings
 
 from annotation.models import Project
+from core.exceptions import AccessError
 from evaluation.reports.ambiguity import (
     SelectionalProbe,
     retrieval_section,
@@ -27,7 +28,7 @@ from evaluation.reports.ambiguity import (
     selectional_section,
     selectional_unavailable,
 )
-from evaluation.selectors import ambiguity as selectors
+from evaluation.selectors import ambiguity as ambiguity_selectors
 from mlcore.bias.ambiguity import (
     WIKIPEDIA_FEMALE_SHARE,
     AmbiguityQuestion,
@@ -69,7 +70,7 @@ def _no_progress(done: int, total: int, stage: str) -> None:
 # --------------------------------------------------------------------------- inputs
 def qa_spec_resolve(*, model: str) -> QASpec:
     """A registered ``question_answering`` model by name, else a checkpoint folder at that path."""
-    version = selectors.model_version_by_name(name=model)
+    version = ambiguity_selectors.model_version_by_name(name=model)
     if version is not None:
         return qa_spec_of(version)
     if model.strip() and Path(model).expanduser().is_dir():
@@ -281,8 +282,8 @@ def ambiguity_retrieval_files(
     reader_spec = qa_spec_resolve(model=reader) if reader is not None else None
     if project is not None:
         try:
-            passages = selectors.project_passages(project=selectors.project_by_name(name=project))
-        except selectors.AccessError as error:
+            passages = ambiguity_selectors.project_passages(project=ambiguity_selectors.project_by_name(name=project))
+        except AccessError as error:
             raise AmbiguityInputError(error.message) from None
         if not passages:
             raise AmbiguityInputError(f"Project {project!r} has no passages yet (import articles first).")
@@ -323,7 +324,7 @@ def ambiguity_retrieval_section(
     if passages is None:
         if project is None:
             return None
-        passages = selectors.project_passages(project=project)
+        passages = ambiguity_selectors.project_passages(project=project)
     if not passages:
         return retrieval_unavailable("The project has no passages yet.")
     reader = (qa_spec_of(model_version) if model_version is not None

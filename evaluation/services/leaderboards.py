@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -26,7 +27,8 @@ from collector.models import Round
 from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
 from evaluation.models.leaderboards import ModelEvaluation
 from evaluation.reports.leaderboards import mc_result, span_result
-from evaluation.selectors import leaderboards as selectors
+from evaluation.reports.sections import Progress
+from evaluation.selectors import leaderboards as leaderboard_selectors
 from mlcore.configs import MCExample
 from mlcore.models.loading import set_torch_threads
 from mlcore.models.qa import QAExample, load_qa_model
@@ -41,7 +43,6 @@ STALE_AFTER = timedelta(minutes=10)
 MAX_ATTEMPTS = 3
 BATCH_SIZE = 16
 PROGRESS_WRITE_SECONDS = 0.5
-Progress = Callable[[str, float], None]
 
 
 class ModelLoadFailed(Exception):
@@ -59,10 +60,10 @@ def model_evaluation_start(*, model_version: ModelVersion, round_: Round | None 
     if (round_ is None) == (project is None):
         raise ValueError("Give exactly one of round_ and project.")
     if round_ is not None:
-        if model_version.kind not in selectors.MC_KINDS:
+        if model_version.kind not in leaderboard_selectors.MC_KINDS:
             raise ValidationError({"model_version": f"{model_version.name} answers span questions; a round's "
                                                     "leaderboard needs a multiple-choice model."})
-        rows = selectors.round_accepted_questions(round_=round_)
+        rows = leaderboard_selectors.round_accepted_questions(round_=round_)
         if not rows:
             raise ValidationError(f"Round {round_.name} has no accepted questions yet: validate its questions "
                                   "first (only accepted questions go on the leaderboard).")
@@ -71,11 +72,11 @@ def model_evaluation_start(*, model_version: ModelVersion, round_: Round | None 
         if model_version.kind != ModelVersion.Kind.QUESTION_ANSWERING:
             raise ValidationError({"model_version": f"{model_version.name} is not an extractive question-answering "
                                                     "model; a project's leaderboard needs one."})
-        rows = selectors.project_test_questions(project=project)
+        rows = leaderboard_selectors.project_test_questions(project=project)
         if not rows:
             raise ValidationError(f"Project {project.name} has no submitted questions on test-split articles yet.")
         target = {"target": ModelEvaluation.Target.PROJECT, "project": project}
-    snapshot = selectors.snapshot_id(rows)
+    snapshot = leaderboard_selectors.snapshot_id(rows)
     lookup = {k: v for k, v in target.items() if k != "target"}
     existing = ModelEvaluation.objects.filter(
         **lookup, model_version=model_version, model_revision=model_version.revision, snapshot_id=snapshot,
@@ -139,7 +140,7 @@ def model_evaluation_run(*, evaluation_id: int) -> ModelEvaluation:
     """Compute and store the evaluation's result; idempotent (see the module docstring)."""
     evaluation = _claim(evaluation_id)
     if evaluation is None:
-        return selectors.model_evaluation_get(evaluation_id=evaluation_id)
+        return leaderboard_selectors.model_evaluation_get(evaluation_id=evaluation_id)
     try:
         result = _compute(evaluation, _ProgressWriter(evaluation))
     except ModelLoadFailed as error:
@@ -149,7 +150,7 @@ def model_evaluation_run(*, evaluation_id: int) -> ModelEvaluation:
         job_fail(evaluation, error, progress=_final(evaluation, "Failed"), result={})
     else:
         job_done(evaluation, result=result, progress={**_final(evaluation, "Done"), "percent": 100.0})
-    return selectors.model_evaluation_get(evaluation_id=evaluation_id)
+    return leaderboard_selectors.model_evaluation_get(evaluation_id=evaluation_id)
 
 
 def _final(evaluation: ModelEvaluation, stage: str) -> dict:
@@ -158,55 +159,43 @@ def _final(evaluation: ModelEvaluation, stage: str) -> dict:
     return {**kept, "stage": stage}
 
 
-def _load(version: ModelVersion, load: Callable[[], object]) -> object:
+def _answers(version: ModelVersion, load: Callable[[], Any], examples: Sequence, progress: Progress) -> list:
+    """The model's prediction for each example, in batches: loading it is the first 5% of the
+    progress (a load that fails says which model and from where), answering the rest."""
+    set_torch_threads(settings.STUMPER_TORCH_THREADS)
     try:
-        return load()
+        model = load()
     except Exception as error:
         raise ModelLoadFailed(f"Model version {version.name} could not be loaded from {version.path!r}: {error} "
                               "Check its path in the model registry; nothing was stored.") from error
-
-
-def _in_batches(items: Sequence, predict: Callable[[list], list], progress: Progress, stage: str) -> list:
+    stage = "Answering the questions"
+    progress(stage, 0.05)
     out: list = []
-    for start in range(0, len(items), BATCH_SIZE):
-        out.extend(predict(list(items[start:start + BATCH_SIZE])))
-        progress(stage, 0.05 + 0.9 * min(start + BATCH_SIZE, len(items)) / len(items))
+    for start in range(0, len(examples), BATCH_SIZE):
+        out.extend(model.predict(list(examples[start:start + BATCH_SIZE])))
+        progress(stage, 0.05 + 0.9 * min(start + BATCH_SIZE, len(examples)) / len(examples))
     return out
 
 
 def _compute(evaluation: ModelEvaluation, progress: Progress) -> dict:
     version = evaluation.model_version
     if evaluation.target == ModelEvaluation.Target.ROUND:
-        return _compute_round(evaluation, version, progress)
-    return _compute_project(evaluation, version, progress)
-
-
-def _compute_round(evaluation: ModelEvaluation, version: ModelVersion, progress: Progress) -> dict:
-    questions = selectors.mc_questions(question_ids=evaluation.question_ids)
-    if not questions:
-        raise ValueError("None of the snapshot's questions exist any more; start a new evaluation.")
-    set_torch_threads(settings.STUMPER_TORCH_THREADS)
-    scorer = _load(version, lambda: load_scorer(scorer_spec_for(version)))
-    progress("Answering the questions", 0.05)
-    examples = [MCExample(prompt=q.prompt, choices=q.choices) for q in questions]
-    predictions = _in_batches(examples, scorer.predict, progress, "Answering the questions")
-    return mc_result(question_ids=[q.id for q in questions], correct_index=[q.correct_index for q in questions],
-                     predicted=[p.predicted for p in predictions], categories=[q.categories for q in questions],
-                     category_order=list(evaluation.round.categories or []))
-
-
-def _compute_project(evaluation: ModelEvaluation, version: ModelVersion, progress: Progress) -> dict:
-    questions = selectors.span_questions(question_ids=evaluation.question_ids)
-    if not questions:
+        questions = leaderboard_selectors.mc_questions(question_ids=evaluation.question_ids)
+        if not questions:
+            raise ValueError("None of the snapshot's questions exist any more; start a new evaluation.")
+        picks = _answers(version, lambda: load_scorer(scorer_spec_for(version)),
+                         [MCExample(prompt=q.prompt, choices=q.choices) for q in questions], progress)
+        return mc_result(question_ids=[q.id for q in questions], correct_index=[q.correct_index for q in questions],
+                         predicted=[p.predicted for p in picks], categories=[q.categories for q in questions],
+                         category_order=list(evaluation.round.categories or []))
+    spans = leaderboard_selectors.span_questions(question_ids=evaluation.question_ids)
+    if not spans:
         raise ValueError("None of the snapshot's questions are still submitted; start a new evaluation.")
-    set_torch_threads(settings.STUMPER_TORCH_THREADS)
-    model = _load(version, lambda: load_qa_model(qa_spec_for(version)))
-    progress("Answering the questions", 0.05)
-    examples = [QAExample(question=q.question, context=q.context) for q in questions]
-    predictions = _in_batches(examples, model.predict, progress, "Answering the questions")
-    return span_result(question_ids=[q.id for q in questions], qids=[q.qid for q in questions],
-                       golds=[q.answers for q in questions], impossible=[q.is_impossible for q in questions],
-                       predictions=[p.text for p in predictions], normalizer=evaluation.project.language)
+    answers = _answers(version, lambda: load_qa_model(qa_spec_for(version)),
+                       [QAExample(question=q.question, context=q.context) for q in spans], progress)
+    return span_result(question_ids=[q.id for q in spans], qids=[q.qid for q in spans],
+                       golds=[q.answers for q in spans], impossible=[q.is_impossible for q in spans],
+                       predictions=[p.text for p in answers], normalizer=evaluation.project.language)
 
 
 def model_evaluations_resume_interrupted() -> int:

@@ -22,8 +22,8 @@ from evaluation.models import EvaluationRun
 from evaluation.reports.projects import project_report
 from evaluation.reports.rounds import round_report
 from evaluation.reports.sections import check_section
-from evaluation.selectors import reports as selectors
-from evaluation.services import ambiguity_datasets as ambiguity_inputs
+from evaluation.selectors import reports as report_selectors
+from evaluation.services import ambiguity_datasets
 
 logger = logging.getLogger(__name__)
 
@@ -75,39 +75,39 @@ def evaluation_config_clean(config: dict | None) -> dict:
 def evaluation_start_round(*, round_: Round, user: User | None = None, config: dict | None = None) -> EvaluationRun:
     """Queue a report of the round as it is now; refused while another report of it is running."""
     config = evaluation_config_clean(config)
-    cv = selectors.latest_finished_scoring_run(round_=round_, kind=ScoringRun.Kind.CROSS_VALIDATION)
-    answer_only = selectors.latest_finished_scoring_run(round_=round_, kind=ScoringRun.Kind.ANSWER_ONLY)
+    cv = report_selectors.latest_finished_scoring_run(round_=round_, kind=ScoringRun.Kind.CROSS_VALIDATION)
+    answer_only = report_selectors.latest_finished_scoring_run(round_=round_, kind=ScoringRun.Kind.ANSWER_ONLY)
     run = EvaluationRun(
         target=EvaluationRun.Target.ROUND, round=round_,
         snapshot={
-            "question_ids": selectors.round_question_ids(round_=round_),
+            "question_ids": report_selectors.round_question_ids(round_=round_),
             "cv_run_id": cv.pk if cv else None,
             "answer_only_run_id": answer_only.pk if answer_only else None,
         },
     )
     return _start(run, config=config, user=user, version=round_.live_model, what=f"round {round_.name}",
-                  active=lambda: selectors.active_evaluation_run(round_=round_))
+                  active=lambda: report_selectors.active_evaluation_run(round_=round_))
 
 
 def evaluation_start_project(*, project: Project, user: User | None = None, config: dict | None = None,
                              ambiguity: dict | None = None) -> EvaluationRun:
     """Queue a report of the annotation project as it is now (its QA model answers the probes).
 
-    ``ambiguity`` is the probes' inputs chosen for this report (``evaluation/ambiguity_inputs.py``).
+    ``ambiguity`` is the probes' inputs chosen for this report (``evaluation/ambiguity_datasets.py``).
     """
     config = evaluation_config_clean(config)
     run = EvaluationRun(target=EvaluationRun.Target.PROJECT, project=project,
-                        snapshot={"question_ids": selectors.project_question_ids(project=project),
+                        snapshot={"question_ids": report_selectors.project_question_ids(project=project),
                                   **({"ambiguity": ambiguity} if ambiguity else {})})
     return _start(run, config=config, user=user, version=project.qa_model, what=f"project {project.name}",
-                  active=lambda: selectors.active_evaluation_run(project=project))
+                  active=lambda: report_selectors.active_evaluation_run(project=project))
 
 
 def evaluation_start_project_with_inputs(
     *, project: Project, user: User | None = None, config: dict | None = None,
     questions: str | int | None = None, occupations: str | int | None = None,
-    questions_upload: ambiguity_inputs.Upload | None = None,
-    occupations_upload: ambiguity_inputs.Upload | None = None,
+    questions_upload: ambiguity_datasets.Upload | None = None,
+    occupations_upload: ambiguity_datasets.Upload | None = None,
 ) -> EvaluationRun:
     """Store the uploads, then queue the report with the chosen inputs; all or nothing.
 
@@ -116,13 +116,13 @@ def evaluation_start_project_with_inputs(
     """
     with transaction.atomic():
         if questions_upload is not None:
-            questions = ambiguity_inputs.ambiguity_dataset_create(
-                project=project, kind=ambiguity_inputs.QUESTIONS, upload=questions_upload, user=user).pk
+            questions = ambiguity_datasets.ambiguity_dataset_create(
+                project=project, kind=ambiguity_datasets.QUESTIONS, upload=questions_upload, user=user).pk
         if occupations_upload is not None:
-            occupations = ambiguity_inputs.ambiguity_dataset_create(
-                project=project, kind=ambiguity_inputs.OCCUPATIONS, upload=occupations_upload, user=user).pk
-        ambiguity = ambiguity_inputs.ambiguity_choice_clean(project=project, questions=questions,
-                                                            occupations=occupations)
+            occupations = ambiguity_datasets.ambiguity_dataset_create(
+                project=project, kind=ambiguity_datasets.OCCUPATIONS, upload=occupations_upload, user=user).pk
+        ambiguity = ambiguity_datasets.ambiguity_choice_clean(project=project, questions=questions,
+                                                              occupations=occupations)
         return evaluation_start_project(project=project, user=user, config=config, ambiguity=ambiguity)
 
 
@@ -166,7 +166,7 @@ def evaluation_run(*, run_id: int) -> EvaluationRun:
     """Compute and store the run's report; idempotent (see the module docstring)."""
     run = _claim(run_id)
     if run is None:
-        return selectors.evaluation_run_get(run_id=run_id)
+        return report_selectors.evaluation_run_get(run_id=run_id)
     try:
         sections, digest = _compute(run, _ProgressWriter(run))
         sections = {name: check_section(name, value) for name, value in sections.items()}
@@ -175,17 +175,17 @@ def evaluation_run(*, run_id: int) -> EvaluationRun:
         job_fail(run, error, progress={"stage": "Failed", "percent": run.progress.get("percent", 0.0)})
     else:
         job_done(run, result=sections, snapshot_digest=digest, progress={"stage": "Done", "percent": 100.0})
-    return selectors.evaluation_run_get(run_id=run_id)
+    return report_selectors.evaluation_run_get(run_id=run_id)
 
 
 def _compute(run: EvaluationRun, progress: _ProgressWriter) -> tuple[dict[str, dict], str]:
     if run.target == EvaluationRun.Target.ROUND:
-        inputs = selectors.round_report_inputs(run=run)
+        inputs = report_selectors.round_report_inputs(run=run)
         return round_report(inputs, config=run.config, progress=progress), inputs.digest()
-    inputs = selectors.project_report_inputs(run=run)
+    inputs = report_selectors.project_report_inputs(run=run)
     sections = project_report(inputs, config=run.config, progress=lambda stage, f: progress(stage, 0.6 * f))
-    sections.update(ambiguity_inputs.ambiguity_sections(run=run,  # on the inputs chosen when the run started
-                                                      progress=lambda stage, f: progress(stage, 0.6 + 0.4 * f)))
+    sections.update(ambiguity_datasets.ambiguity_sections(run=run,  # on the inputs chosen when the run started
+                                                          progress=lambda stage, f: progress(stage, 0.6 + 0.4 * f)))
     return sections, inputs.digest()
 
 

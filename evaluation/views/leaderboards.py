@@ -1,15 +1,17 @@
 """HTML pages and downloads of the leaderboards: validate, call one service or selector, render.
-Access rules live in the selectors (``AccessError`` -> 403 with its message)."""
+
+Each view serves a round (``round_id``) and a project (``project_id``) alike: ``urls.py`` routes
+both to it. Access rules live in the selectors (``AccessError`` -> 403 with its message)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from collector.validation import first_message
-from core.apis import file_response
+from core.apis import file_response, json_file_response
 from core.charts import chart_view
 from core.exceptions import AccessError
 from evaluation.reports.leaderboards import (
@@ -17,44 +19,53 @@ from evaluation.reports.leaderboards import (
     evaluation_payload,
     leaderboard_chart,
     leaderboard_csv,
+    leaderboard_filename,
     leaderboard_table,
     sorted_table,
 )
 from evaluation.selectors import leaderboards as leaderboard_selectors
-from evaluation.selectors import reports as evaluation_selectors
-from evaluation.services import leaderboards as leaderboard_services
+from evaluation.selectors.reports import evaluation_target, target_kind
+from evaluation.services.leaderboards import model_evaluation_start
 
 
-def _page(request: HttpRequest, *, round_=None, project=None) -> HttpResponse:
-    board = leaderboard_selectors.leaderboard(round_=round_, project=project)
+@login_required
+@require_safe
+def leaderboard_page(request: HttpRequest, round_id: int | None = None, project_id: int | None = None) -> HttpResponse:
+    """Every model evaluated on the target, as a sortable table and a chart; a round's page adds
+    the course's vMER curve."""
+    target = evaluation_target(user=request.user, round_id=round_id, project_id=project_id)
+    round_ = target.get("round_")
+    board = leaderboard_selectors.leaderboard(**target)
     live_id = round_.live_model_id if round_ is not None else None
     active = [evaluation_payload(e, live_model_id=live_id)
-              for e in leaderboard_selectors.active_model_evaluations(round_=round_, project=project)]
-    kind = "round" if round_ is not None else "project"
-    target_id = (round_ or project).pk
+              for e in leaderboard_selectors.active_model_evaluations(**target)]
+    kind, target_object = target_kind(target), round_ or target.get("project")
     vmer = leaderboard_selectors.vmer_curve(course=round_.course) if round_ is not None else None
     context = {
-        "kind": kind, "target": round_ or project, "board": board,
+        "kind": kind, "target": target_object, "board": board,
         "table": sorted_table(leaderboard_table(board), sort=request.GET.get("sort"), direction=request.GET.get("dir")),
         "chart": chart_view("leaderboard-chart", leaderboard_chart(board)) if board["entries"] else None,
         "active": active[0] if active else None, "more_active": active[1:],
-        "failed": leaderboard_selectors.latest_failed_model_evaluations(round_=round_, project=project),
-        "versions": leaderboard_selectors.evaluable_model_versions(round_=round_, project=project),
+        "failed": leaderboard_selectors.latest_failed_model_evaluations(**target),
+        "versions": leaderboard_selectors.evaluable_model_versions(**target),
         "vmer": vmer, "vmer_chart": chart_view("vmer-chart", vmer["chart"]) if vmer and vmer["rounds"] else None,
-        "evaluate_url": reverse(f"evaluation:{kind}_leaderboard_evaluate", args=[target_id]),
-        "csv_url": reverse(f"evaluation:{kind}_leaderboard_csv", args=[target_id]),
-        "json_url": reverse(f"evaluation:{kind}_leaderboard_json", args=[target_id]),
-        "api_url": reverse(f"evaluation_api:{kind}_leaderboard", args=[target_id]),
+        **{f"{name}_url": reverse(f"evaluation:{kind}_leaderboard_{name}", args=[target_object.pk])
+           for name in ("evaluate", "csv", "json")},
+        "api_url": reverse(f"evaluation_api:{kind}_leaderboard", args=[target_object.pk]),
         "vmer_api_url": reverse("evaluation_api:course_vmer", args=[round_.course_id]) if round_ is not None else "",
     }
     return render(request, "evaluation/leaderboard.html", context)
 
 
-def _evaluate(request: HttpRequest, page, *, round_=None, project=None) -> HttpResponse:
+@login_required
+@require_POST
+def leaderboard_evaluate(request: HttpRequest, round_id: int | None = None,
+                         project_id: int | None = None) -> HttpResponse:
+    """Queue an evaluation of the chosen model version on the target, then back to its leaderboard."""
+    target = evaluation_target(user=request.user, round_id=round_id, project_id=project_id)
     try:
         version = leaderboard_selectors.model_version_for_evaluation(version_id=int(request.POST.get("model_version")))
-        evaluation = leaderboard_services.model_evaluation_start(model_version=version, round_=round_,
-                                                                 project=project, user=request.user)
+        evaluation = model_evaluation_start(model_version=version, user=request.user, **target)
     except (TypeError, ValueError):
         messages.error(request, "Choose a model version to evaluate.")
     except ValidationError as error:
@@ -68,70 +79,19 @@ def _evaluate(request: HttpRequest, page, *, round_=None, project=None) -> HttpR
         else:
             messages.success(request, f"Evaluation of {version.name} queued: a worker computes it; "
                                       "its progress shows below.")
-    return page
+    return redirect(f"evaluation:{target_kind(target)}_leaderboard", round_id or project_id)
 
 
 @login_required
 @require_safe
-def round_leaderboard(request: HttpRequest, round_id: int) -> HttpResponse:
-    return _page(request, round_=evaluation_selectors.round_for_evaluation(user=request.user, round_id=round_id))
-
-
-@login_required
-@require_POST
-def round_leaderboard_evaluate(request: HttpRequest, round_id: int) -> HttpResponse:
-    round_ = evaluation_selectors.round_for_evaluation(user=request.user, round_id=round_id)
-    return _evaluate(request, redirect("evaluation:round_leaderboard", round_id=round_.pk), round_=round_)
-
-
-@login_required
-@require_safe
-def project_leaderboard(request: HttpRequest, project_id: int) -> HttpResponse:
-    return _page(request, project=evaluation_selectors.project_for_evaluation(user=request.user,
-                                                                             project_id=project_id))
-
-
-@login_required
-@require_POST
-def project_leaderboard_evaluate(request: HttpRequest, project_id: int) -> HttpResponse:
-    project = evaluation_selectors.project_for_evaluation(user=request.user, project_id=project_id)
-    return _evaluate(request, redirect("evaluation:project_leaderboard", project_id=project.pk), project=project)
-
-
-def _json(document: dict, filename: str) -> HttpResponse:
-    response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-@login_required
-@require_safe
-def round_leaderboard_csv(request: HttpRequest, round_id: int) -> HttpResponse:
-    round_ = evaluation_selectors.round_for_evaluation(user=request.user, round_id=round_id)
-    return file_response(leaderboard_csv(leaderboard_selectors.leaderboard(round_=round_)), content_type="text/csv; charset=utf-8",
-                         filename=f"stumper-leaderboard-round-{round_.name}.csv")
-
-
-@login_required
-@require_safe
-def round_leaderboard_json(request: HttpRequest, round_id: int) -> HttpResponse:
-    round_ = evaluation_selectors.round_for_evaluation(user=request.user, round_id=round_id)
-    return _json(leaderboard_selectors.leaderboard(round_=round_), f"stumper-leaderboard-round-{round_.name}.json")
-
-
-@login_required
-@require_safe
-def project_leaderboard_csv(request: HttpRequest, project_id: int) -> HttpResponse:
-    project = evaluation_selectors.project_for_evaluation(user=request.user, project_id=project_id)
-    return file_response(leaderboard_csv(leaderboard_selectors.leaderboard(project=project)), content_type="text/csv; charset=utf-8",
-                         filename=f"stumper-leaderboard-project-{project.pk}.csv")
-
-
-@login_required
-@require_safe
-def project_leaderboard_json(request: HttpRequest, project_id: int) -> HttpResponse:
-    project = evaluation_selectors.project_for_evaluation(user=request.user, project_id=project_id)
-    return _json(leaderboard_selectors.leaderboard(project=project), f"stumper-leaderboard-project-{project.pk}.json")
+def leaderboard_download(request: HttpRequest, file_format: str, round_id: int | None = None,
+                         project_id: int | None = None) -> HttpResponse:
+    """The target's leaderboard as a CSV or JSON file (``file_format``, fixed by the URL)."""
+    target = evaluation_target(user=request.user, round_id=round_id, project_id=project_id)
+    board, filename = leaderboard_selectors.leaderboard(**target), leaderboard_filename(**target, ext=file_format)
+    if file_format == "csv":
+        return file_response(leaderboard_csv(board), content_type="text/csv; charset=utf-8", filename=filename)
+    return json_file_response(board, filename=filename)
 
 
 @login_required
@@ -140,4 +100,5 @@ def model_evaluation_json(request: HttpRequest, evaluation_id: int) -> HttpRespo
     """One evaluation with every per-question prediction, as a JSON file."""
     evaluation = leaderboard_selectors.model_evaluation_for_user(user=request.user, evaluation_id=evaluation_id)
     live_id = evaluation.round.live_model_id if evaluation.round_id else None
-    return _json(evaluation_json(evaluation, live_model_id=live_id), f"stumper-model-evaluation-{evaluation.pk}.json")
+    return json_file_response(evaluation_json(evaluation, live_model_id=live_id),
+                              filename=f"stumper-model-evaluation-{evaluation.pk}.json")

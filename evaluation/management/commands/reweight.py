@@ -10,7 +10,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from evaluation.management.commands.lexical_bias import positive_int
+from evaluation.management.lexical import positive_int
 from evaluation.services.lexical import reweight_files
 from mlcore.bias.lexical_io import LabelledFileError
 
