@@ -31,7 +31,7 @@ from mlcore.bias.retrieval import Passage
 def _render(name: str, section: dict) -> str:
     run = SimpleNamespace(pk=7)
     view = section_view(run, name, section)  # as the report page includes the partial (evaluation/_report.html)
-    html = render_to_string(view.partial, {"section": view.data, "tables": view.tables_by_name, "charts": view.charts,
+    html = render_to_string(view.partial, {"name": view.name, "section": view.data, "tables": view.tables_by_name, "charts": view.charts,
                                            "meaning": view.meaning, "run": run})
     return " ".join(html.split())  # template line breaks do not matter
 
