@@ -21,7 +21,7 @@ from collector.models import Round
 from collector.tests.factories import FIXED_PREDICTION, validate
 from courses.services import course_create, student_register
 from evaluation.reports.ambiguity import retrieval_section, selectional_section
-from evaluation.services import reports as evaluation_services
+from evaluation.services import reports as report_services
 from evaluation.tests.ambiguity_data import retrieval_result, selectional_probe
 from evaluation.tests.factories import artifact_questions, finished_report, scoring_run_with_predictions, span_project
 from tests.browser import CHROMIUM, BrowserTestCase
@@ -51,9 +51,9 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         scoring_run_with_predictions(self.round, {q.pk: [0] for q, _ in made}, kind="answer_only")
         for question, _ in made[:6]:
             validate(question, bob, 0)
-        run = evaluation_services.evaluation_start_round(round_=self.round, user=self.instructor,
+        run = report_services.evaluation_start_round(round_=self.round, user=self.instructor,
                                                          config={"k": 5, "max_steps": 50, "min_count": 2})
-        evaluation_services.evaluation_run(run_id=run.pk)
+        report_services.evaluation_run(run_id=run.pk)
         self.project = span_project(self.instructor)
         with mock.patch("evaluation.services.ambiguity.ambiguity_selectional_section", return_value=None), \
                 mock.patch("evaluation.services.ambiguity.ambiguity_retrieval_section", return_value=None):

@@ -1,13 +1,23 @@
-"""Test data of the evaluation app: a round whose model leans on a lexical artifact."""
+"""Test data of the evaluation app: a round whose model leans on a lexical artifact, a project
+with a lexical shortcut, finished reports and evaluations, rows of stored sections, releases."""
 from django.utils import timezone
 
 from annotation.models import SpanAnswer, SpanQuestion
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
 from collector import services as collector_services
-from collector.models import CVPrediction, ScoringFold, ScoringRun
+from collector.models import CVPrediction, Question, ScoringFold, ScoringRun
 from collector.tests.factories import question_data
-from evaluation.services import reports as services
+from evaluation.services import leaderboards as leaderboard_services
+from evaluation.services import reports as report_services
 
+# (category, answer key, status) of a leaderboard round's questions: the fake live model always
+# picks D (index 3), so a question fooled it unless its key is 3.
+ROUND_PLAN = [
+    ("idioms", 0, "accepted"), ("idioms", 3, "accepted"), ("idioms", 1, "accepted"),
+    ("negation", 2, "accepted"), ("negation", 3, "accepted"),
+    ("other", 0, "rejected"), ("other", 1, "pending"),
+]
+WORDS = ["the cat ate an apple .", "my brother saw the ball .", "a dog liked a book .", "the teacher found the car ."]
 # Right completions say "gladly", wrong ones "never"; the CV model picks the "gladly" one except
 # on the last two questions of every category, where a wrong one says "gladly" too and fools it.
 CATEGORY_PLAN = [("idioms", 6), ("negation", 4), ("other", 2)]
@@ -103,7 +113,47 @@ def finished_report(user, *, round_=None, project=None, config=None):
     """
     config = config or FAST_CONFIG
     if round_ is not None:
-        run = services.evaluation_start_round(round_=round_, user=user, config=config)
+        run = report_services.evaluation_start_round(round_=round_, user=user, config=config)
     else:
-        run = services.evaluation_start_project(project=project, user=user, config=config)
-    return services.evaluation_run(run_id=run.pk)
+        run = report_services.evaluation_start_project(project=project, user=user, config=config)
+    return report_services.evaluation_run(run_id=run.pk)
+
+
+def section_rows(section: dict, name: str) -> list[dict]:
+    """The rows of a stored section's table ``name`` as dicts keyed by column."""
+    item = section["tables"][name]
+    return [dict(zip(item["columns"], row)) for row in item["rows"]]
+
+
+def make_questions(round_, user, plan, *, prefix="q"):
+    """One question per ``(category, answer key, status)`` of ``plan``, in the vocabulary of the tiny models."""
+    made = []
+    for i, (category, key, status) in enumerate(plan):
+        prompt = f"{prefix} {i} the man was hungry . he"
+        question = collector_services.question_submit(
+            user=user, round_id=round_.pk,
+            **question_data(prompt=prompt, choices=[f"{w} {prompt.split()[1]}" for w in WORDS], correct_index=key,
+                            categories=[category]))
+        Question.objects.filter(pk=question.pk).update(status=status)
+        made.append(question)
+    return made
+
+
+def model_evaluation_finished(version, round_):
+    """``version`` evaluated on ``round_`` here, as the worker would."""
+    evaluation = leaderboard_services.model_evaluation_start(model_version=version, round_=round_)
+    return leaderboard_services.model_evaluation_run(evaluation_id=evaluation.pk)
+
+
+def load_release(folder):
+    """``load_dataset`` with a fresh cache: its cache key does not change with the folder's path
+    alone, so two exports in one test session would otherwise read the first one's rows."""
+    import datasets  # heavy (about 1.4 s): only the release tests load it
+
+    return datasets.load_dataset(str(folder), cache_dir=str(folder.parent / "hf-cache"))
+
+
+def write_labelled_tsv(path, rows):
+    """A labelled TSV file of ``(text_a, text_b, label)`` rows with its header (``lexical_bias``, ``reweight``)."""
+    path.write_text("text_a\ttext_b\tlabel\n" + "".join(f"{a}\t{b}\t{y}\n" for a, b, y in rows), encoding="utf-8")
+    return path

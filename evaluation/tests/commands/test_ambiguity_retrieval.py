@@ -9,18 +9,12 @@ from annotation.services.projects import project_create
 from evaluation.models import EvaluationRun
 from evaluation.tests.ambiguity_data import NAMES, make_project, write_articles, write_occupations
 from mlcore.bias.ambiguity import gender_goodness_of_fit
-from mlcore.testing import build_tiny_bert_qa
 from modelhub.models import ModelVersion
 from modelhub.services import model_version_register
 
 KEYS = {"probe", "retriever", "lookup", "k", "n_passages", "n_questions", "baseline_female", "counts", "female_share",
         "expected", "chi2", "dof", "pvalue", "log10_pvalue", "degenerate", "caveat", "occupations", "most_female", "most_male",
         "reader", "passages"}
-
-
-@pytest.fixture(scope="module")
-def tiny_qa_dir(tmp_path_factory):
-    return build_tiny_bert_qa(tmp_path_factory.mktemp("tiny-qa"))
 
 
 def _run(*args: str) -> dict:

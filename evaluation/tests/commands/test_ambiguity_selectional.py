@@ -12,7 +12,6 @@ from evaluation.models import EvaluationRun
 from evaluation.tests.ambiguity_data import question_record, write_r16_files
 from mlcore.bias.ambiguity import read_ambiguity_jsonl, selectional_recall
 from mlcore.models.qa import ExtractiveQAModel, QAExample, QASpec
-from mlcore.testing import build_tiny_bert_qa
 from modelhub.models import ModelVersion
 from modelhub.services import model_version_register
 
@@ -21,11 +20,6 @@ KEYS = {"probe", "attribute", "n_questions", "answers_from", "model", "model_rev
         "recall", "recall_ci95", "mentions", "retrieved", "test", "pvalue", "log10_pvalue", "chi2", "dof", "chi2_pvalue",
         "chi2_log10_pvalue", "expected", "small_expected", "degenerate", "fisher_odds_ratio", "fisher_pvalue",
         "fisher_log10_pvalue"}
-
-
-@pytest.fixture(scope="module")
-def tiny_qa_dir(tmp_path_factory):
-    return build_tiny_bert_qa(tmp_path_factory.mktemp("tiny-qa"))
 
 
 def _run(*args: str) -> dict:

@@ -10,7 +10,7 @@ from collector import services
 from collector.models import Question
 from collector.tests.factories import GOOD_ROWS, tsv
 from evaluation.selectors.exports import evaluation_run_weights
-from evaluation.services import reports as evaluation_services
+from evaluation.services import reports as report_services
 from evaluation.tests.factories import finished_report
 
 
@@ -142,7 +142,7 @@ def test_weights_from_an_unusable_report_is_a_command_error(tmp_path, weighed_ro
     other = services.round_create(course=course, name="other-round")
     with pytest.raises(CommandError, match=f"Evaluation report {run.pk} is not a report of round other-round"):
         call_command("export_codah", "--round", other.name, "--weights-from", str(run.pk), str(tmp_path / "x.tsv"))
-    queued = evaluation_services.evaluation_start_round(round_=round_)
+    queued = report_services.evaluation_start_round(round_=round_)
     with pytest.raises(CommandError, match=f"Evaluation report {queued.pk} has not finished"):
         call_command("export_codah", "--round", round_.name, "--weights-from", str(queued.pk), "-")
     assert not (tmp_path / "x.tsv").exists()

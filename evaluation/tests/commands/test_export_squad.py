@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 
 from annotation.tests.factories import SQUAD, make_project
 from evaluation.selectors.exports import evaluation_run_weights
-from evaluation.services import reports as evaluation_services
+from evaluation.services import reports as report_services
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ class ExportSquadWeightsTests:
         other = make_project(instructor, name="other")
         with pytest.raises(CommandError, match=f"Evaluation report {report.pk} is not a report of project other"):
             run("export_squad", "--project", other.name, "--weights-from", str(report.pk), str(tmp_path / "x.json"))
-        queued = evaluation_services.evaluation_start_project(project=project)
+        queued = report_services.evaluation_start_project(project=project)
         with pytest.raises(CommandError, match=f"Evaluation report {queued.pk} has not finished"):
             run("export_squad", "--project", project.name, "--weights-from", str(queued.pk), "-")
         assert not (tmp_path / "x.json").exists()

@@ -1,0 +1,22 @@
+"""The vendored chart libraries are the versions pinned in package.json and package-lock.json."""
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARIES = {"vega": "vega.min.js", "vega-lite": "vega-lite.min.js", "vega-embed": "vega-embed.min.js"}
+
+
+def test_vendored_files_match_the_lock_file():
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    locked = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    vendored = json.loads((ROOT / "static/vendor/VERSIONS.json").read_text())
+    for name, build in LIBRARIES.items():
+        assert pinned[name] == locked[f"node_modules/{name}"]["version"] == vendored[name], name  # exact pins
+        assert (ROOT / "static/vendor" / name / "LICENSE").read_text().strip()
+        text = (ROOT / "static/vendor" / name / build).read_text()
+        assert "sourceMappingURL" not in text and "http://" not in text[:200]
+
+
+def test_pages_load_the_libraries_from_the_app():
+    scripts = (ROOT / "templates/includes/chart_scripts.html").read_text()
+    assert scripts.count("{% static 'vendor/") == 3 and "https://" not in scripts
