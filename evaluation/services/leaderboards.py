@@ -159,20 +159,23 @@ def _final(evaluation: ModelEvaluation, stage: str) -> dict:
     return {**kept, "stage": stage}
 
 
-def _answers(version: ModelVersion, load: Callable[[], Any], examples: Sequence, progress: Progress) -> list:
-    """The model's prediction for each example, in batches: loading it is the first 5% of the
-    progress (a load that fails says which model and from where), answering the rest."""
+def _answers(version: ModelVersion, questions: Sequence, *, gone: str, load: Callable[[], Any],
+             example: Callable[[Any], object], progress: Progress) -> list:
+    """The model's prediction for each question still in the snapshot (none left: ``gone``), in
+    batches: loading is the first 5% of the progress (a load that fails says which model and from
+    where), answering the rest."""
+    if not questions:
+        raise ValueError(f"None of the snapshot's questions {gone}; start a new evaluation.")
     set_torch_threads(settings.STUMPER_TORCH_THREADS)
     try:
         model = load()
     except Exception as error:
         raise ModelLoadFailed(f"Model version {version.name} could not be loaded from {version.path!r}: {error} "
                               "Check its path in the model registry; nothing was stored.") from error
-    stage = "Answering the questions"
+    stage, examples, out = "Answering the questions", [example(q) for q in questions], []
     progress(stage, 0.05)
-    out: list = []
     for start in range(0, len(examples), BATCH_SIZE):
-        out.extend(model.predict(list(examples[start:start + BATCH_SIZE])))
+        out.extend(model.predict(examples[start:start + BATCH_SIZE]))
         progress(stage, 0.05 + 0.9 * min(start + BATCH_SIZE, len(examples)) / len(examples))
     return out
 
@@ -180,22 +183,18 @@ def _answers(version: ModelVersion, load: Callable[[], Any], examples: Sequence,
 def _compute(evaluation: ModelEvaluation, progress: Progress) -> dict:
     version = evaluation.model_version
     if evaluation.target == ModelEvaluation.Target.ROUND:
-        questions = leaderboard_selectors.mc_questions(question_ids=evaluation.question_ids)
-        if not questions:
-            raise ValueError("None of the snapshot's questions exist any more; start a new evaluation.")
-        picks = _answers(version, lambda: load_scorer(scorer_spec_for(version)),
-                         [MCExample(prompt=q.prompt, choices=q.choices) for q in questions], progress)
-        return mc_result(question_ids=[q.id for q in questions], correct_index=[q.correct_index for q in questions],
-                         predicted=[p.predicted for p in picks], categories=[q.categories for q in questions],
+        mc = leaderboard_selectors.mc_questions(question_ids=evaluation.question_ids)
+        picks = _answers(version, mc, gone="exist any more", load=lambda: load_scorer(scorer_spec_for(version)),
+                         example=lambda q: MCExample(prompt=q.prompt, choices=q.choices), progress=progress)
+        return mc_result(question_ids=[q.id for q in mc], correct_index=[q.correct_index for q in mc],
+                         predicted=[p.predicted for p in picks], categories=[q.categories for q in mc],
                          category_order=list(evaluation.round.categories or []))
     spans = leaderboard_selectors.span_questions(question_ids=evaluation.question_ids)
-    if not spans:
-        raise ValueError("None of the snapshot's questions are still submitted; start a new evaluation.")
-    answers = _answers(version, lambda: load_qa_model(qa_spec_for(version)),
-                       [QAExample(question=q.question, context=q.context) for q in spans], progress)
-    return span_result(question_ids=[q.id for q in spans], qids=[q.qid for q in spans],
-                       golds=[q.answers for q in spans], impossible=[q.is_impossible for q in spans],
-                       predictions=[p.text for p in answers], normalizer=evaluation.project.language)
+    answers = _answers(version, spans, gone="are still submitted", load=lambda: load_qa_model(qa_spec_for(version)),
+                       example=lambda q: QAExample(question=q.question, context=q.context), progress=progress)
+    return span_result(question_ids=[q.id for q in spans], qids=[q.qid for q in spans], golds=[q.answers for q in spans],
+                       impossible=[q.is_impossible for q in spans], predictions=[p.text for p in answers],
+                       normalizer=evaluation.project.language)
 
 
 def model_evaluations_resume_interrupted() -> int:

@@ -19,6 +19,7 @@ from evaluation.tests.factories import (
     span_project,
 )
 from mlcore.testing import build_tiny_bert_qa
+from modelhub.models import ModelVersion
 from modelhub.services import model_version_register
 
 
@@ -54,6 +55,16 @@ def weighed_project(instructor, no_probes):
     report of it computed here, whose weights cover the train questions."""
     project = span_project(instructor)
     return project, finished_report(instructor, project=project)
+
+
+@pytest.fixture
+def qa_project(instructor):
+    """``span_project`` ("nile-eval") whose QA model in the loop is a registered model version."""
+    qa = ModelVersion.objects.create(name="qa-in-the-loop", kind="question_answering", path="unused", revision="r7")
+    project = span_project(instructor, qa_version=qa)
+    project.qa_model = qa
+    project.save()
+    return project
 
 
 @pytest.fixture(scope="session")

@@ -23,26 +23,36 @@ from evaluation.services.reports import EvaluationRefused, evaluation_start_proj
 RUNS_PAGE_SIZE = 10
 
 
-def _page_target(*, round_=None, project=None) -> dict:
-    """What the report page says about its target and where its links go."""
-    if round_ is not None:
-        return {
-            "kind": "round", "object": round_, "title": str(round_), "eyebrow": str(round_.course),
-            "back_url": reverse("collector:round_detail", args=[round_.pk]), "back_label": "Round page",
-            "start_url": reverse("evaluation:round_report_start", args=[round_.pk]),
-            "intro": "Bias benchmarks on the round's questions: CODAH-style accuracy tables and lexical artifacts in "
-                     "the completions (Serrano, Dodge & Smith 2023).",
-            "needs": "the round's questions, the live model's answers and the newest finished cross-validation and "
-                     "answer-only scoring runs (run those from the round page first for the full report)",
-        }
-    return {
-        "kind": "project", "object": project, "title": project.name, "eyebrow": "Annotation project",
-        "back_url": reverse("annotation:project_dashboard", args=[project.pk]), "back_label": "Project dashboard",
-        "start_url": reverse("evaluation:project_report_start", args=[project.pk]),
+# What the report page says about each kind of target.
+PAGE_TEXT = {
+    "round": {
+        "back": ("collector:round_detail", "Round page"),
+        "intro": "Bias benchmarks on the round's questions: CODAH-style accuracy tables and lexical artifacts in the "
+                 "completions (Serrano, Dodge & Smith 2023).",
+        "needs": "the round's questions, the live model's answers and the newest finished cross-validation and "
+                 "answer-only scoring runs (run those from the round page first for the full report)",
+    },
+    "project": {
+        "back": ("annotation:project_dashboard", "Project dashboard"),
         "intro": "Bias benchmarks on the project's questions: PQuAD-style EM/F1, lexical artifacts of answerable vs "
                  "unanswerable questions, and the QA ambiguity probes of Mao et al. (2021).",
         "needs": "the project's submitted questions with their gold answers, the QA model's answers and the "
                  "project's passages",
+    },
+}
+
+
+def _page_target(*, round_=None, project=None) -> dict:
+    """What the report page says about its target and where its links go."""
+    kind, target = ("round", round_) if round_ is not None else ("project", project)
+    text = PAGE_TEXT[kind]
+    back_url, back_label = text["back"]
+    return {
+        "kind": kind, "object": target, "title": str(round_) if round_ is not None else project.name,
+        "eyebrow": str(round_.course) if round_ is not None else "Annotation project",
+        "back_url": reverse(back_url, args=[target.pk]), "back_label": back_label,
+        "start_url": reverse(f"evaluation:{kind}_report_start", args=[target.pk]),
+        "intro": text["intro"], "needs": text["needs"],
     }
 
 

@@ -17,20 +17,9 @@ from mlcore.bias.stratified import stratified_test_from_membership
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def project(instructor, tiny_model_version):
-    from modelhub.models import ModelVersion
-
-    qa = ModelVersion.objects.create(name="qa-in-the-loop", kind="question_answering", path="unused", revision="r7")
-    project = span_project(instructor, qa_version=qa)
-    project.qa_model = qa
-    project.save()
-    return project
-
-
 class ProjectReportTests:
-    def test_squad_metrics_per_split(self, project, instructor, no_probes):
-        run = finished_report(instructor, project=project)
+    def test_squad_metrics_per_split(self, qa_project, instructor, no_probes):
+        run = finished_report(instructor, project=qa_project)
         assert run.status == EvaluationRun.Status.DONE, run.error
         assert run.model_version.name == "qa-in-the-loop" and run.model_revision == "r7"
         assert len(run.snapshot["question_ids"]) == 12  # the draft is not data
@@ -44,8 +33,8 @@ class ProjectReportTests:
         assert metrics["all"]["total"] == 12 and "test" not in metrics
         assert "8 question(s) have no model answer" in run.result["squad"]["note"]
 
-    def test_lexical_artifacts_of_the_questions(self, project, instructor, no_probes):
-        lexical = finished_report(instructor, project=project).result["lexical"]
+    def test_lexical_artifacts_of_the_questions(self, qa_project, instructor, no_probes):
+        lexical = finished_report(instructor, project=qa_project).result["lexical"]
         top = section_rows(lexical, "top_features")
         assert [r["feature"] for r in top if r["label"] == "unanswerable"][0] == "first"
         [test] = section_rows(lexical, "permutation_tests")
@@ -74,8 +63,8 @@ class ProjectReportTests:
         weights = section_rows(lexical, "weights")
         assert [w["qid"] for w in weights] == [f"q{i}" for i in range(8)]  # train questions, reweighted
 
-    def test_missing_probes_are_empty_states(self, project, instructor, no_probes):
-        result = finished_report(instructor, project=project).result
+    def test_missing_probes_are_empty_states(self, qa_project, instructor, no_probes):
+        result = finished_report(instructor, project=qa_project).result
         for name in ("ambiguity_selectional", "ambiguity_retrieval"):
             assert result[name]["available"] is False and "No ambiguity data" in result[name]["note"]
 

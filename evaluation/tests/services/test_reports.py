@@ -10,7 +10,7 @@ from django.utils import timezone
 from evaluation.models import EvaluationRun
 from evaluation.reports import rounds
 from evaluation.services import reports as report_services
-from evaluation.tests.factories import finished_report, span_project
+from evaluation.tests.factories import finished_report
 
 pytestmark = pytest.mark.django_db
 
@@ -136,19 +136,8 @@ class EvaluationRunTests:
         assert report_services.evaluation_resume_interrupted() == 1 and scheduled == [run.pk]
 
 
-@pytest.fixture
-def project(instructor, tiny_model_version):
-    from modelhub.models import ModelVersion
-
-    qa = ModelVersion.objects.create(name="qa-in-the-loop", kind="question_answering", path="unused", revision="r7")
-    project = span_project(instructor, qa_version=qa)
-    project.qa_model = qa
-    project.save()
-    return project
-
-
 class ProjectReportTests:
-    def test_probe_sections_are_stored_and_validated(self, project, instructor, monkeypatch):
+    def test_probe_sections_are_stored_and_validated(self, qa_project, instructor, monkeypatch):
         from evaluation.reports.sections import section, table
         from evaluation.services import ambiguity as ambiguity_services
 
@@ -166,28 +155,28 @@ class ProjectReportTests:
 
         monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section", selectional)
         monkeypatch.setattr(ambiguity_services, "ambiguity_retrieval_section", retrieval)
-        run = finished_report(instructor, project=project)
+        run = finished_report(instructor, project=qa_project)
         assert run.status == EvaluationRun.Status.DONE and seen == {"model": "qa-in-the-loop"}
         assert run.result["ambiguity_selectional"]["tables"]["recall"]["rows"] == [["female", 0.5], ["male", 0.75]]
         retrieval_section = run.result["ambiguity_retrieval"]
         assert retrieval_section["available"] is False and "RuntimeError: index missing" in retrieval_section["note"]
 
-    def test_a_malformed_probe_section_fails_the_run_without_storing(self, project, instructor, monkeypatch):
+    def test_a_malformed_probe_section_fails_the_run_without_storing(self, qa_project, instructor, monkeypatch):
         from evaluation.services import ambiguity as ambiguity_services
 
         monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section",
                             lambda **kw: {"title": "x", "summary": {"p": float("nan")}})
         monkeypatch.setattr(ambiguity_services, "ambiguity_retrieval_section", lambda **kw: None)
-        run = finished_report(instructor, project=project)
+        run = finished_report(instructor, project=qa_project)
         assert run.status == EvaluationRun.Status.FAILED and run.result == {} and "NaN" in run.error
 
-    def test_one_active_report_per_project(self, project, instructor):
-        report_services.evaluation_start_project(project=project, user=instructor)
+    def test_one_active_report_per_project(self, qa_project, instructor):
+        report_services.evaluation_start_project(project=qa_project, user=instructor)
         with pytest.raises(report_services.EvaluationRefused, match="project nile-eval is already being computed"):
-            report_services.evaluation_start_project(project=project, user=instructor)
+            report_services.evaluation_start_project(project=qa_project, user=instructor)
 
-    def test_the_real_probes_complete_the_report(self, project, instructor, settings):
+    def test_the_real_probes_complete_the_report(self, qa_project, instructor, settings):
         settings.STUMPER_AMBIGUITY_QUESTIONS = ""
-        run = finished_report(instructor, project=project)
+        run = finished_report(instructor, project=qa_project)
         assert run.status == EvaluationRun.Status.DONE, run.error
         assert set(run.result) == {"overview", "squad", "lexical", "ambiguity_selectional", "ambiguity_retrieval"}
