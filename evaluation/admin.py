@@ -48,7 +48,7 @@ class EvaluationRunAdmin(admin.ModelAdmin):
 
 @admin.register(AmbiguityDataset)
 class AmbiguityDatasetAdmin(admin.ModelAdmin):
-    """Read-only: uploads are validated and stored by evaluation/ambiguity_inputs.py; they may be deleted."""
+    """Read-only: uploads are validated and stored by evaluation/services/ambiguity_datasets.py; they may be deleted."""
 
     list_display = ("id", "project", "kind", "name", "items", "script", "created_by", "created_at")
     list_filter = ("kind",)

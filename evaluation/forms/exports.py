@@ -1,5 +1,5 @@
 """The options form of the weighted SQuAD download on the project dashboard (a GET form whose
-choices are the project's evaluation reports with weights; evaluation/export_views.py)."""
+choices are the project's evaluation reports with weights; evaluation/views/exports.py)."""
 from django import forms
 from django.db.models import QuerySet
 from django.utils import timezone

@@ -1,6 +1,6 @@
 """The "what this means" line under each report section: the result in one plain sentence.
 
-Pure functions of a stored section (``evaluation/sections.py``); an unknown section gets none.
+Pure functions of a stored section (``evaluation/reports/sections.py``); an unknown section gets none.
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 ``--status accepted``: submitted questions without an open flag; ``all``: every submitted one.
 Drafts and removed questions are never released. Human EM/F1 is the latest finished evaluation
-report's (blind second-pass answers, ``evaluation/project_report.py``).
+report's (blind second-pass answers, ``evaluation/reports/projects.py``).
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@
 
 Nothing is written to the database: these services read files and the ORM, run the pure
 probes of :mod:`mlcore.bias.ambiguity` / :mod:`mlcore.bias.retrieval` and return their results, which
-:mod:`evaluation.ambiguity_sections` turns into JSON and report sections. Every bad input
+:mod:`evaluation.reports.ambiguity` turns into JSON and report sections. Every bad input
 raises :class:`AmbiguityInputError` with a message naming the file and line.
 """
 from __future__ import annotations

@@ -93,7 +93,7 @@ def evaluation_start_project(*, project: Project, user: User | None = None, conf
                              ambiguity: dict | None = None) -> EvaluationRun:
     """Queue a report of the annotation project as it is now (its QA model answers the probes).
 
-    ``ambiguity`` is the probes' inputs chosen for this report (``evaluation/ambiguity_datasets.py``).
+    ``ambiguity`` is the probes' inputs chosen for this report (``evaluation/services/ambiguity_datasets.py``).
     """
     config = evaluation_config_clean(config)
     run = EvaluationRun(target=EvaluationRun.Target.PROJECT, project=project,

@@ -2,7 +2,7 @@
 evaluation reports with weights, which the annotation app below cannot read.
 
 ``{% load evaluation_exports %}`` then ``{% squad_export_form project %}``; the form is submitted to
-``annotation:project_export`` (``evaluation/export_views.py``).
+``annotation:project_export`` (``evaluation/views/exports.py``).
 """
 from django import template
 

@@ -1,4 +1,4 @@
-"""Template filters of the report pages: one format per kind of number (evaluation/report_format.py)."""
+"""Template filters of the report pages: one format per kind of number (evaluation/reports/format.py)."""
 from django import template
 
 from evaluation.reports.format import format_cell, pvalue_text
