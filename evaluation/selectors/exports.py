@@ -9,16 +9,13 @@ split). The CODAH and SQuAD exports look their rows up in the mapping returned h
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
+from annotation.models import Project
+from collector.models import Round
 from evaluation.models import EvaluationRun
-
-if TYPE_CHECKING:
-    from annotation.models import Project
-    from collector.models import Round
 
 SECTION = "lexical"
 TABLE = "weights"

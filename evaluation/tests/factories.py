@@ -1,5 +1,8 @@
 """Test data of the evaluation app: a round whose model leans on a lexical artifact, a project
 with a lexical shortcut, finished reports and evaluations, rows of stored sections, releases."""
+from io import StringIO
+
+from django.core.management import call_command
 from django.utils import timezone
 
 from annotation.models import SpanAnswer, SpanQuestion
@@ -157,3 +160,10 @@ def write_labelled_tsv(path, rows):
     """A labelled TSV file of ``(text_a, text_b, label)`` rows with its header (``lexical_bias``, ``reweight``)."""
     path.write_text("text_a\ttext_b\tlabel\n" + "".join(f"{a}\t{b}\t{y}\n" for a, b, y in rows), encoding="utf-8")
     return path
+
+
+def command_output(*args) -> str:
+    """What ``manage.py <args>`` prints on standard output."""
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from scipy import stats
 
-from evaluation.tests.factories import write_labelled_tsv
+from evaluation.tests.factories import command_output, write_labelled_tsv
 from mlcore.tests.bias.test_lexical import TOY_HYPOTHESES, TOY_LABELS, TOY_PREMISES
 
 SNLI = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "snli"
@@ -29,16 +29,10 @@ def toy_files(tmp_path):
     return train, test, predictions
 
 
-def run(*args) -> str:
-    out = StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
-
-
 class LexicalBiasCommandTests:
     def test_r6_r8_as_json(self, toy_files):
         train, test, predictions = toy_files
-        result = json.loads(run("lexical_bias", "--train", train, "--test", test, "--predictions", predictions,
+        result = json.loads(command_output("lexical_bias", "--train", train, "--test", test, "--predictions", predictions,
                                 "--k", "2", "--labels", "E,N,C", "--json"))
         assert {label: [f["feature"] for f in fs] for label, fs in result["top_features"].items()} == {
             "E": ["outdoors", "outside"], "N": ["friends", "sings"], "C": ["nobody", "dogs"]}
@@ -49,13 +43,13 @@ class LexicalBiasCommandTests:
 
     def test_r30_stratified_by_gold(self, toy_files):
         train, test, predictions = toy_files
-        result = json.loads(run("lexical_bias", "--train", train, "--test", test, "--predictions", predictions,
+        result = json.loads(command_output("lexical_bias", "--train", train, "--test", test, "--predictions", predictions,
                                 "--k", "2", "--labels", "E,N,C", "--stratify", "gold", "--json"))
         assert result["stratified"] is True and result["pvalue"] == 0.7 and result["a"] == 4
         assert result["unstratified_test"]["pvalue"] == 0.5 and result["stratified_test"]["pvalue"] == 0.7
         assert [(s["label"], s["n_U"], s["n_N"], s["a"], s["b"]) for s in result["strata"]] == [
             ("E", 3, 2, 2, 1), ("N", 2, 2, 0, 0), ("C", 2, 1, 2, 1)]
-        default = json.loads(run("lexical_bias", "--train", train, "--test", test, "--predictions", predictions,
+        default = json.loads(command_output("lexical_bias", "--train", train, "--test", test, "--predictions", predictions,
                                  "--k", "2", "--labels", "E,N,C", "--json"))
         assert default["stratified"] is False and default["pvalue"] == 0.5 and default["strata"] == result["strata"]
 
@@ -81,7 +75,7 @@ class LexicalBiasCommandTests:
 
     def test_text_output(self, toy_files):
         train, test, predictions = toy_files
-        text = run("lexical_bias", "--train", train, "--test", test, "--predictions", predictions, "--k", "2")
+        text = command_output("lexical_bias", "--train", train, "--test", test, "--predictions", predictions, "--k", "2")
         assert "C: nobody (2.00, 2/2)" in text and "p = 5.0e-1" in text and "overlap 5" in text
         assert "Chosen test: Unstratified (Serrano et al. §3" in text and "p = 7.0e-1" in text
 
@@ -90,16 +84,16 @@ class LexicalBiasCommandTests:
         short = tmp_path / "short.txt"
         short.write_text("C\nE\n")
         with pytest.raises(CommandError, match="2 prediction\\(s\\) for 8 test instance\\(s\\)"):
-            run("lexical_bias", "--train", train, "--test", test, "--predictions", short)
+            command_output("lexical_bias", "--train", train, "--test", test, "--predictions", short)
         bad_test = write_labelled_tsv(tmp_path / "bad.tsv", [("x", "", "maybe")])
         with pytest.raises(CommandError, match="line 2: label 'maybe' does not occur"):
-            run("lexical_bias", "--train", train, "--test", bad_test, "--predictions", short)
+            command_output("lexical_bias", "--train", train, "--test", bad_test, "--predictions", short)
         with pytest.raises(CommandError, match="cannot read the file"):
-            run("lexical_bias", "--train", tmp_path / "nope.tsv", "--test", test, "--predictions", predictions)
+            command_output("lexical_bias", "--train", tmp_path / "nope.tsv", "--test", test, "--predictions", predictions)
         with pytest.raises(CommandError, match="labels N are not in --labels"):
-            run("lexical_bias", "--train", train, "--test", test, "--predictions", predictions, "--labels", "E,C")
+            command_output("lexical_bias", "--train", train, "--test", test, "--predictions", predictions, "--labels", "E,C")
         with pytest.raises(CommandError, match="--k"):
-            run("lexical_bias", "--train", train, "--test", test, "--predictions", predictions, "--k", "0")
+            command_output("lexical_bias", "--train", train, "--test", test, "--predictions", predictions, "--k", "0")
 
 
 @pytest.mark.skipif(not SNLI.is_dir(), reason="../shared/data/snli is not available")
@@ -124,7 +118,7 @@ def test_real_snli_dev_against_test(tmp_path):
         guesses.append(cued[0] if cued else gold if rng.random() < 0.7 else rng.choice(labels))
     predictions = tmp_path / "pred.txt"
     predictions.write_text("".join(f"{g}\n" for g in guesses))
-    result = json.loads(run("lexical_bias", "--train", train, "--test", test, "--predictions", predictions,
+    result = json.loads(command_output("lexical_bias", "--train", train, "--test", test, "--predictions", predictions,
                             "--json"))
     contradiction = [f["feature"] for f in result["top_features"]["contradiction"][:5]]
     assert {"nobody", "sleeping"} <= set(contradiction)

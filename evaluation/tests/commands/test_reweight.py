@@ -1,24 +1,17 @@
 """``manage.py reweight`` on files (SPEC §3.6 toys)."""
 import json
-from io import StringIO
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
-from evaluation.tests.factories import write_labelled_tsv
-
-
-def run(*args) -> str:
-    out = StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
+from evaluation.tests.factories import command_output, write_labelled_tsv
 
 
 class ReweightCommandTests:
     def test_r13_r15_weights_file(self, tmp_path):
         train = write_labelled_tsv(tmp_path / "train.tsv", zip(["a b", "a", "a c", "b c", "c", "b"], [""] * 6, "AABBAB"))
         weights = tmp_path / "weights.txt"
-        result = json.loads(run("reweight", "--train", train, "--min-count", "1", "--weights-out", weights, "--json"))
+        result = json.loads(command_output("reweight", "--train", train, "--min-count", "1", "--weights-out", weights, "--json"))
         assert result["features_used"] == 3 and result["features_dropped"] == []
         assert result["err_initial"] == pytest.approx(1 / 6) and result["err_final"] < 1e-6  # R13, R15
         assert result["err_marg_initial"] == pytest.approx(1 / 6) and result["ess"] <= 6
@@ -28,10 +21,10 @@ class ReweightCommandTests:
 
     def test_dropped_features_and_text_output(self, tmp_path):
         train = write_labelled_tsv(tmp_path / "train.tsv", zip(["a b", "a", "a c", "b c", "c", "b zebra"], [""] * 6, "AABBAB"))
-        text = run("reweight", "--train", train, "--min-count", "1", "--max-steps", "5")
+        text = command_output("reweight", "--train", train, "--min-count", "1", "--max-steps", "5")
         assert "dropped: zebra" in text and "Err " in text
 
     def test_unwritable_weights_path(self, tmp_path):
         train = write_labelled_tsv(tmp_path / "train.tsv", zip(["a b", "b"], ["", ""], "AB"))
         with pytest.raises(CommandError, match="Cannot write the weights"):
-            run("reweight", "--train", train, "--min-count", "1", "--weights-out", tmp_path / "no" / "dir" / "w.txt")
+            command_output("reweight", "--train", train, "--min-count", "1", "--weights-out", tmp_path / "no" / "dir" / "w.txt")
