@@ -97,19 +97,6 @@ class SectionView:
         return {table.name: table for table in self.tables}
 
 
-def format_value(value) -> str:
-    """A summary or table cell for people: numbers rounded, ``None`` as an em dash."""
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        if value != 0 and (abs(value) < 1e-3 or abs(value) >= 1e6):
-            return f"{value:.3g}"
-        return f"{value:.4f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.0f}"
-    return str(value)
-
-
 LABELS = {
     "cv_accuracy_pooled": "CV accuracy (pooled)", "cv_accuracy_mean": "Mean per-fold accuracy (CODAH)",
     "cv_accuracy_std": "Mean per-fold accuracy (std over trials)", "cv_trials": "CV trials", "cv_questions": "CV questions",
