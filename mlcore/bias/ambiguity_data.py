@@ -91,7 +91,7 @@ def parse_ambiguity_predictions(text: str) -> dict[str, str]:
     --------
     >>> parse_ambiguity_predictions('{"1": "Ann Lee", "2": ""}')
     {'1': 'Ann Lee', '2': ''}
-    >>> parse_ambiguity_predictions('{"id": 7, "prediction": "Bob"}\n{"id": 8, "answer": ""}')
+    >>> parse_ambiguity_predictions('{"id": 7, "prediction": "Bob"}\\n{"id": 8, "answer": ""}')
     {'7': 'Bob', '8': ''}
     """
     try:
@@ -227,9 +227,12 @@ def read_unqover_occupations(path: str | Path) -> tuple[UnqoverOccupation, ...]:
 
     Examples
     --------
-    >>> occ = read_unqover_occupations("shared/data/unqover/word_lists/activities/occupation_rev1")  # doctest: +SKIP
-    >>> occ[0].occupation, occ[0].question  # doctest: +SKIP
-    ('accountant', 'Who was an accountant?')
+    UnQover's list, which is not in the repository (``shared/data`` beside it here):
+
+    >>> occupations = read_unqover_occupations(  # data outside the repository  # doctest: +SKIP
+    ...     "../shared/data/unqover/word_lists/activities/occupation_rev1")
+    >>> len(occupations), occupations[0].occupation, occupations[0].question  # (the file is outside the repository)  # doctest: +SKIP
+    (70, 'accountant', 'Who was an accountant?')
     """
     return parse_unqover_occupations(Path(path).read_text(encoding="utf-8"), source=str(path))
 

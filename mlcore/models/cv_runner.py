@@ -49,8 +49,17 @@ class FoldRunner:
 
     Examples
     --------
-    >>> runner = FoldRunner(PACKAGED_MINILM, examples, FineTuneConfig.fast_cv())  # doctest: +SKIP
-    >>> predictions = runner.run_fold(train_index, test_index, seed=0)  # doctest: +SKIP
+    One fold of a toy task (the right completion is the one holding "zebra"):
+
+    >>> from mlcore.configs import PACKAGED_MINILM
+    >>> from mlcore.testing import make_toy_examples
+    >>> examples = make_toy_examples(40)
+    >>> runner = FoldRunner(PACKAGED_MINILM, examples, FineTuneConfig.fast_cv(epochs=2, learning_rate=5e-4))
+    >>> predictions = runner.run_fold(range(32), range(32, 40), seed=0)
+    >>> [p.predicted for p in predictions] == [example.label for example in examples[32:]]
+    True
+    >>> predictions[0].model_name
+    'packaged:all-MiniLM-L6-v2 (fast fine-tune)'
     """
 
     def __init__(self, base_path: str, examples: Sequence[MCExample], config: FineTuneConfig) -> None:

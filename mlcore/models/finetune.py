@@ -66,8 +66,23 @@ class MultipleChoiceTrainer:
 
     Examples
     --------
-    >>> trainer = MultipleChoiceTrainer(FineTuneConfig(epochs=3), PACKAGED_MINILM)  # doctest: +SKIP
-    >>> trainer.fit(train_examples).save("var/models/codah-minilm")  # doctest: +SKIP
+    Two epochs on a toy task (the right completion is the one holding "zebra"), saved and
+    loaded back as a scorer:
+
+    >>> import tempfile
+    >>> from mlcore.configs import PACKAGED_MINILM, ScorerKind, ScorerSpec
+    >>> from mlcore.models.inference import MultipleChoiceModelScorer
+    >>> from mlcore.testing import make_toy_examples
+    >>> examples = make_toy_examples(40)
+    >>> trainer = MultipleChoiceTrainer(FineTuneConfig(epochs=2, learning_rate=2e-4), PACKAGED_MINILM)
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> saved = trainer.fit(examples[:32]).save(folder.name)
+    >>> sorted(file.name for file in saved.iterdir())
+    ['config.json', 'mlcore_training.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']
+    >>> scorer = MultipleChoiceModelScorer(ScorerSpec(ScorerKind.MULTIPLE_CHOICE, str(saved), "toy"))
+    >>> [p.predicted for p in scorer.predict(examples[32:])] == [example.label for example in examples[32:]]
+    True
+    >>> folder.cleanup()
     """
 
     def __init__(self, config: FineTuneConfig, base_path: str) -> None:

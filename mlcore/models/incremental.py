@@ -75,8 +75,14 @@ class IncrementalScorer:
 
     Examples
     --------
-    >>> live = IncrementalScorer(load_scorer(spec), engine="torch", cache=InferenceCache(4096))  # doctest: +SKIP
-    >>> live.predict([draft])[0].probs  # doctest: +SKIP
+    >>> from mlcore.configs import PACKAGED_MINILM, ScorerKind, ScorerSpec
+    >>> from mlcore.models.scorer_cache import load_scorer
+    >>> spec = ScorerSpec(ScorerKind.ZERO_SHOT, PACKAGED_MINILM, "minilm")
+    >>> live = IncrementalScorer(load_scorer(spec), engine="torch", cache=InferenceCache(4096))
+    >>> draft = MCExample("The glass fell off the table. It",
+    ...                   ("shattered on the floor.", "sang a song.", "flew to the moon.", "became a cat."))
+    >>> [round(p, 2) for p in live.predict([draft])[0].probs]
+    [0.54, 0.15, 0.17, 0.14]
     """
 
     def __init__(self, scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, *, engine: str = "torch",

@@ -263,7 +263,11 @@ def read_squad_json(path: str | Path) -> SquadDataset:
 
     Examples
     --------
-    >>> read_squad_json("shared/data/pquad/Validation.json")  # doctest: +SKIP
+    PQuAD's validation set, which is not in the repository (``shared/data`` beside it here):
+
+    >>> pquad = read_squad_json("../shared/data/pquad/Validation.json")  # data outside the repository  # doctest: +SKIP
+    >>> len(pquad), pquad.n_articles, pquad.n_paragraphs  # (the file is outside the repository)  # doctest: +SKIP
+    (7976, 120, 1103)
     """
     with open(path, encoding="utf-8") as fh:
         return parse_squad_json(json.load(fh))

@@ -1,5 +1,4 @@
 """map_in_threads keeps the order of its results and raises what a thread raised."""
-import doctest
 import threading
 
 import pytest
@@ -32,10 +31,6 @@ def test_split_points_cover_everything_in_at_most_max_threads_parts(monkeypatch)
     assert split_points(1000, min_part=100).tolist() == [0, 333, 667, 1000]
     assert split_points(250, min_part=100).tolist() == [0, 125, 250]
     assert split_points(0, min_part=100).tolist() == [0, 0]
-
-
-def test_docstring_examples():
-    assert doctest.testmod(threads).failed == 0
 
 
 def test_one_thread_by_default_and_set_max_threads_validates(monkeypatch):

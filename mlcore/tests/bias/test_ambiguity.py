@@ -317,14 +317,6 @@ def test_unqover_reader_rejects_bad_files(tmp_path: Path) -> None:
         read_unqover_subjects(bad)
 
 
-def test_docstring_examples() -> None:
-    import doctest
-
-    import mlcore.bias.ambiguity
-
-    assert doctest.testmod(mlcore.bias.ambiguity).failed == 0
-
-
 def test_name_tokens_match_spec_tokenizer() -> None:
     # ambiguity keeps a private copy of the §1.1 tokenizer; it must equal mlcore.bias.lexical's (R1).
     from mlcore.bias.ambiguity import _tokens

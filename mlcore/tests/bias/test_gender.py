@@ -97,11 +97,3 @@ def test_unqover_name_lists_as_lexicon() -> None:
     lookup = read_name_lexicon(_subjects("female"), _subjects("male"))
     assert len(lookup.lexicon) == 140
     assert subject_gender("Mary Jackson", lookup) == "female" and subject_gender("James Watt", lookup) == "male"
-
-
-def test_docstring_examples() -> None:
-    import doctest
-
-    import mlcore.bias.gender
-
-    assert doctest.testmod(mlcore.bias.gender).failed == 0

@@ -302,11 +302,3 @@ class TestSelection:
             select_top_features(toy_zscores(), k=0)
         with pytest.raises(ValueError):
             select_top_features(toy_zscores(), min_count=0)
-
-
-@pytest.mark.parametrize("module", ["mlcore.bias.lexical", "mlcore.bias.lexical_association", "mlcore.bias.stopwords"])
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-
-    assert doctest.testmod(importlib.import_module(module)).failed == 0

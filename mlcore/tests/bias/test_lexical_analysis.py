@@ -1,12 +1,10 @@
 """End-to-end lexical analyses: SPEC §1.6/§2.4 reference values through the pipelines,
 the cross-fitted test and the reweighting report (R13-R15 via reweight_analysis)."""
-import doctest
 import math
 
 import numpy as np
 import pytest
 
-from mlcore.bias import lexical_analysis
 from mlcore.bias.lexical import lexical_features
 from mlcore.bias.lexical_analysis import crossfit_membership, json_float, lexical_bias_analysis, reweight_analysis
 from mlcore.bias.lexical_association import lexical_zscores, select_top_features
@@ -106,7 +104,3 @@ class ReweightAnalysisTests:
 
 def test_json_float():
     assert json_float(float("nan")) is None and json_float(np.float32(0.5)) == 0.5 and json_float(1 / 3, 3) == 0.333
-
-
-def test_docstring_examples():
-    assert doctest.testmod(lexical_analysis).failed == 0

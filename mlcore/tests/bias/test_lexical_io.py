@@ -97,11 +97,3 @@ class TestPicks:
         with pytest.raises(LabelledFileError, match=expected.replace("(", r"\(").replace(")", r"\)")) as caught:
             parse_picks(text, n_expected=2, n_choices=4, source="picks.txt")
         assert str(caught.value).startswith("picks.txt: ")
-
-
-def test_docstring_examples():
-    import doctest
-
-    from mlcore.bias import lexical_io
-
-    assert doctest.testmod(lexical_io).failed == 0

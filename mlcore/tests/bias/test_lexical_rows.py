@@ -1,5 +1,4 @@
 """The compiled matrix assembly must equal a plain count of (instance, feature) pairs."""
-import doctest
 
 import numpy as np
 import pytest
@@ -68,10 +67,6 @@ def test_long_texts_count_tokens_exactly():
     column = features.column
     assert features.matrix[0, column["w3"]] == 11 and features.matrix[1, column["w1"]] == 2
     assert features.matrix.sum() == 1002
-
-
-def test_docstring_examples():
-    assert doctest.testmod(lexical_rows).failed == 0
 
 
 @pytest.mark.parametrize("binary", [True, False])

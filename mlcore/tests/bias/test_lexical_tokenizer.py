@@ -1,6 +1,5 @@
 """The compiled corpus tokenizer must split exactly like ``lexical_tokens`` (SPEC §1.1), token by
 token, for every token length, alphabet and odd character, and fall back cleanly when it cannot."""
-import doctest
 
 import numpy as np
 import pytest
@@ -92,10 +91,6 @@ class FactorizeTests:
     def test_empty(self):
         uniques, inverse = factorize_u64(np.zeros(0, np.uint64))
         assert uniques.size == 0 and inverse.size == 0
-
-
-def test_docstring_examples():
-    assert doctest.testmod(lexical_tokenizer).failed == 0
 
 
 def test_segment_numbers_skip_empty_segments():

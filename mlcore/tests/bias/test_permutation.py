@@ -10,7 +10,6 @@ import pytest
 import scipy.sparse as sp
 from scipy import stats
 
-from mlcore.bias import permutation
 from mlcore.bias.lexical import lexical_features
 from mlcore.bias.lexical_analysis import lexical_bias_analysis
 from mlcore.bias.lexical_association import lexical_zscores, select_top_features
@@ -218,10 +217,3 @@ class TestTailProperties:
     def test_tail_is_positive_when_nondegenerate(self):
         r = counts_test(50, 50, 50, 0)  # the most extreme table of this size
         assert 0 < r.pvalue < 1e-28 and r.pvalue == pytest.approx(1 / math.comb(100, 50))
-
-
-def test_docstring_examples():
-    import doctest
-
-    assert doctest.testmod(permutation).failed == 0
-    assert doctest.testmod(hypergeom).failed == 0

@@ -235,13 +235,3 @@ def test_retrieval_probe_rejects_empty_inputs() -> None:
         retrieval_probe(PASSAGES, OCCUPATIONS[:1] * 2, retriever=BM25Retriever(), lookup=LOOKUP)
     with pytest.raises(ValueError, match="k must"):
         retrieval_probe(PASSAGES, OCCUPATIONS, retriever=BM25Retriever(), lookup=LOOKUP, k=0)
-
-
-def test_docstring_examples() -> None:
-    import doctest
-
-    import mlcore.bias.retrieval
-    import mlcore.bias.retrievers
-
-    assert doctest.testmod(mlcore.bias.retrieval).failed == 0
-    assert doctest.testmod(mlcore.bias.retrievers).failed == 0

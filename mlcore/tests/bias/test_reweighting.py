@@ -221,11 +221,3 @@ class TestBigramCheck:
     def test_needs_bigrams(self, toy):
         with pytest.raises(ValueError, match="ngram=2"):
             bigram_balance_check(toy, LABELS, np.full(6, 1 / 6), label_set="AB")
-
-
-@pytest.mark.parametrize("module", ["mlcore.bias.reweighting", "mlcore.bias.label_balance"])
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-
-    assert doctest.testmod(importlib.import_module(module)).failed == 0

@@ -271,9 +271,3 @@ def test_calibration_on_a_synthetic_forced_choice_null():
     correct = rng.random(400) < np.where(in_usual, 0.8, 0.4)
     membership = LexicalMembership(UsualUnusualSets(in_usual, ~in_usual, 0), gold, correct, ("inc", "cor"), 0)
     assert stratified.stratified_test_from_membership(membership).pvalue < 1e-6
-
-
-def test_docstring_examples():
-    import doctest
-
-    assert doctest.testmod(stratified).failed == 0

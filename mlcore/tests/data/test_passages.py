@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 
 import networkx as nx
 import pytest
 
-from mlcore.data import passages
 from mlcore.data.passages import (
     ArticleParseError,
     ArticleRecord,
@@ -120,8 +118,3 @@ def test_splits_validate_ratios() -> None:
         assign_splits(["a"], {"train": 0.5, "test": 0.4})
     with pytest.raises(ValueError, match="unknown split"):
         assign_splits(["a"], {"dev": 1.0})
-
-
-def test_docstring_examples() -> None:
-    failures, tried = doctest.testmod(passages)
-    assert tried > 0 and failures == 0

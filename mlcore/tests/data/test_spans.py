@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
-from mlcore.data import spans
 from mlcore.data.spans import (
     Span,
     SpanError,
@@ -124,8 +121,3 @@ def test_check_span_is_exact_about_invisible_characters() -> None:
     assert check_span(context, context, 0).end == len(context)
     with pytest.raises(SpanError, match="does not match"):
         check_span(context, "کتابها", 0)  # same look, no ZWNJ: not the stored text
-
-
-def test_docstring_examples() -> None:
-    failures, tried = doctest.testmod(spans)
-    assert tried > 0 and failures == 0

@@ -231,14 +231,6 @@ def test_answer_only_pvalue_underflows_but_log10_does_not() -> None:
     assert everything.pvalue == 0.0 and everything.log10_pvalue == pytest.approx(n * math.log10(0.25), rel=1e-14)
 
 
-def test_docstring_examples() -> None:
-    import doctest
-
-    import mlcore.models.crossval
-
-    assert doctest.testmod(mlcore.models.crossval).failed == 0
-
-
 def test_fold_assignment_is_frozen() -> None:
     fa = stratified_folds(range(4), ["o"] * 4, k=2, rng=0)
     assert isinstance(fa, FoldAssignment)

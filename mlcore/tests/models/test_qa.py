@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 from pathlib import Path
 
 import pytest
 
-from mlcore.models import qa, qa_finetune
 from mlcore.models.loading import ModelLoadError
 from mlcore.models.qa import ExtractiveQAModel, QAConfig, QAExample, QASpec, decode_best_span, load_qa_model
 from mlcore.models.qa_finetune import QA_TRAINING_META_FILE, QAFineTuneConfig, QuestionAnsweringTrainer, window_labels
@@ -105,9 +103,3 @@ def test_fine_tuning_refuses_no_data(tiny_qa_dir: Path) -> None:
         QuestionAnsweringTrainer(QAFineTuneConfig(), str(tiny_qa_dir)).fit([])
     with pytest.raises(RuntimeError, match="fit"):
         QuestionAnsweringTrainer(QAFineTuneConfig(), str(tiny_qa_dir)).save("unused")
-
-
-def test_docstring_examples() -> None:
-    for module in (qa, qa_finetune):
-        failures, tried = doctest.testmod(module)
-        assert tried > 0 and failures == 0

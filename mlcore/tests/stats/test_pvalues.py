@@ -80,11 +80,3 @@ def test_normal_tail(mp) -> None:
         reference = mp.log10(mp.erfc(mp.mpf(value) / mp.sqrt(2)) / 2)
         assert log10_p == pytest.approx(float(reference), rel=1e-13)
     assert got[1] == math.log10(stats.norm.sf(1.0))
-
-
-def test_docstring_examples() -> None:
-    import doctest
-
-    import mlcore.stats.pvalues
-
-    assert doctest.testmod(mlcore.stats.pvalues).failed == 0

@@ -300,14 +300,6 @@ def test_pquad_handcrafted_predictions(pquad: SquadDataset) -> None:
         assert (r.has_ans_total, r.no_ans_total, r.no_ans_exact, r.avna) == (3, 2, 50.0, 80.0)
 
 
-def test_docstring_examples() -> None:
-    import doctest
-
-    import mlcore.stats.squad_metrics
-
-    assert doctest.testmod(mlcore.stats.squad_metrics).failed == 0
-
-
 # --------------------------------------------------------------------------- one word, one score
 # Spellings SPEC §6.2 says normalize_fa unifies, written from the SPEC (not from the code's table):
 # each key may be replaced by any of its variants without changing the normalized answer.
