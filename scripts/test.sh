@@ -7,6 +7,11 @@
 #
 # Set PG_DATABASE_URL / PG_REDIS_URL to test against other servers. With CI=true an unreachable
 # PostgreSQL or Redis fails the run instead of skipping the second pass.
+#
+# In a git checkout the run must leave the checkout as it found it: a check at the end fails and
+# names every file the checks or tests changed or added (tests write to temporary folders; the
+# docs' screenshots are re-taken by scripts/screenshots.sh, whose STUMPER_SCREENSHOTS=1 lets
+# docs/img/ change).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -24,7 +29,8 @@ PG_DATABASE_URL="${PG_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/stumper}"
 PG_REDIS_URL="${PG_REDIS_URL:-redis://127.0.0.1:6379/0}"
 
 PASS_LOG="$(mktemp)"
-trap 'rm -f "$PASS_LOG"' EXIT
+TREE_BEFORE="$(mktemp)"
+trap 'rm -f "$PASS_LOG" "$TREE_BEFORE"' EXIT
 declare -A TOTAL=([passed]=0 [failed]=0 [skipped]=0 [errors]=0)
 
 # Adds the counts of pytest's closing line ("3 failed, 1500 passed, 2 skipped in 9.1s") to TOTAL.
@@ -69,6 +75,51 @@ except Exception as error:
     print(f"Redis at {redis_url} is not reachable ({error})")
 PYEOF
 }
+
+# One line per file of the checkout that differs from HEAD or is untracked (ignored files are not
+# listed): a hash of its content and its path, so a file the run changes shows up even when it was
+# already changed before. Paths under docs/img/ are left out with STUMPER_SCREENSHOTS=1.
+tree_state() {
+    "$PY" - <<'PYEOF'
+import hashlib
+import os
+import subprocess
+
+out = subprocess.run(["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"],
+                     capture_output=True, check=True).stdout
+fields = iter(out.split(b"\0"))
+for field in fields:
+    if not field:
+        continue
+    status, path = field[:2], os.fsdecode(field[3:])
+    if status[:1] in (b"R", b"C"):
+        next(fields)  # the path it was renamed or copied from
+    if os.environ.get("STUMPER_SCREENSHOTS") == "1" and path.startswith("docs/img/"):
+        continue
+    try:
+        with open(path, "rb") as fh:
+            digest = hashlib.sha256(fh.read()).hexdigest()[:16]
+    except OSError:
+        digest = "deleted"
+    print(f"{digest}\t{path!r}")
+PYEOF
+}
+
+# Fails, naming the files, when the checkout differs from what tree_state saw before the run.
+tree_unchanged() {
+    local changed
+    changed="$(tree_state | diff "$TREE_BEFORE" - | grep -E '^[<>] ' | cut -f 2- | sort -u)"
+    if [ -n "$changed" ]; then
+        printf 'The run changed or added these files of the checkout (tests must write to temporary folders):\n'
+        printf '%s\n' "$changed" | sed 's/^/  /'
+        return 1
+    fi
+}
+
+TREE_CHECK=""
+if command -v git >/dev/null 2>&1 && git rev-parse --is-inside-work-tree >/dev/null 2>&1 && tree_state >"$TREE_BEFORE"; then
+    TREE_CHECK="yes"
+fi
 
 PYTEST_ARGS=("$@")
 declare -A RESULT
@@ -136,6 +187,10 @@ elif [ "${CI:-}" = "true" ]; then
 else
     printf '\nSKIPPED the PostgreSQL/Redis pass: %s\n' "$(printf '%s' "$PROBLEM" | paste -sd ';' -)"
     RESULT[services]="SKIPPED"
+fi
+
+if [ -n "$TREE_CHECK" ]; then
+    run_check "the checkout is unchanged (git status before and after)" tree_unchanged
 fi
 
 printf '\n==> Summary: embedded %s; PostgreSQL/Redis %s\n' "${RESULT[embedded]}" "${RESULT[services]}"

@@ -4,7 +4,12 @@ Daphne runs in a forked process (channels' ``ChannelsLiveServerTestCase``) and s
 file-based SQLite test database with the test process. A subclass names the tiny model it needs
 (``build_model``: a ``mlcore.testing`` builder call run in a child process) and gets
 ``cls.model_dir``, ``cls.browser`` and a clean environment afterwards; ``new_page`` and ``log_in``
-give a test its browser pages and sign them in.
+give a test its browser pages and sign them in, and ``screenshot`` takes its pictures.
+
+Screenshots: a test always takes them (the code path runs), but writes the docs' pictures into
+``docs/img/`` only when asked with ``STUMPER_SCREENSHOTS=1`` (``bash scripts/screenshots.sh``);
+otherwise, and for pictures that are not in the docs, into a temporary folder, so a test run
+never changes the tracked images.
 """
 import os
 import shutil
@@ -20,6 +25,24 @@ from django.urls import reverse
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 DESKTOP = {"width": 1280, "height": 900}
+ROOT = Path(__file__).resolve().parent.parent
+#: The docs' screenshots, re-taken by the browser tests with STUMPER_SCREENSHOTS=1.
+DOCS_IMG = ROOT / "docs" / "img"
+
+
+def docs_screenshots_wanted() -> bool:
+    """True when this run should re-take the docs' screenshots in ``docs/img/``."""
+    return os.environ.get("STUMPER_SCREENSHOTS", "") == "1"
+
+
+def scratch_screenshots() -> Path:
+    """Where screenshots go when they are not for the docs: ``$TMPDIR/stumper-screenshots-<checkout>/``.
+
+    Kept after the run for a look, and overwritten by the next one (no pile of folders).
+    """
+    folder = Path(tempfile.gettempdir()) / f"stumper-screenshots-{ROOT.name}"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 def build_model_in_child(code: str, directory: Path) -> None:
@@ -118,6 +141,18 @@ class BrowserTestCase(ChannelsLiveServerTestCase):
         page.get_by_label("Password").fill(password)
         page.locator("main").get_by_role("button", name="Sign in").click()
         page.wait_for_load_state()
+
+    def screenshot(self, target, name: str, *, docs: bool = True, **options) -> Path:
+        """Screenshot of a page or a locator as ``<name>.png``; returns where it went.
+
+        ``docs`` pictures (the names of ``docs/img/``) go there only with STUMPER_SCREENSHOTS=1;
+        everything else goes to :func:`scratch_screenshots`. ``options`` go to Playwright
+        (``full_page=True``).
+        """
+        folder = DOCS_IMG if docs and docs_screenshots_wanted() else scratch_screenshots()
+        path = folder / f"{name}.png"
+        target.screenshot(path=str(path), **options)
+        return path
 
     def url(self, name: str, *args) -> str:
         return self.live_server_url + reverse(name, args=args)

@@ -29,7 +29,6 @@ Z = "\u200c"
 CONTEXT = ("موزه" + Z + "ها \U0001F3DB و کتاب" + Z + "خانه" + Z + "های تهران حدود ۲ میلیون کتاب دارند و علي در آن"
            + Z + "جا کار می" + Z + "کند.")
 LIBRARIES = "کتاب" + Z + "خانه" + Z + "های"
-SCREENSHOT = Path("/tmp/stumper-annotation.png")
 TIMEOUT_MS = 30_000
 
 
@@ -121,7 +120,7 @@ class PersianAnnotationEndToEndTests(BrowserTestCase):
         assert page.locator("#selection-text").inner_text() == keyboard_text
         page.get_by_label("Question", exact=True).press("Control+Enter")
         page.locator("#question-list li").nth(1).wait_for()
-        page.screenshot(path=str(SCREENSHOT), full_page=True)
+        self.screenshot(page, "annotation", docs=False, full_page=True)
 
         page.get_by_role("button", name="Submit paragraph").click()
         page.locator("#done-panel").wait_for(state="visible")
@@ -147,8 +146,6 @@ class PersianAnnotationEndToEndTests(BrowserTestCase):
 # An emoji (two UTF-16 units) before the spans: the highlights must use the browser's offsets.
 EN_CONTEXT = ("The Nile \U0001F30A is the longest river in Africa. It empties into the Mediterranean Sea near "
               "Alexandria. Its two main branches meet at Khartoum.")
-SECOND_PASS_SCREENSHOT = Path("/tmp/stumper-second-pass.png")
-FLAG_SCREENSHOT = Path("/tmp/stumper-second-pass-flag.png")
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
@@ -255,7 +252,7 @@ class SecondPassEndToEndTests(BrowserTestCase):
         # Flagging: one link, a proposed span, and the answer stays.
         items.nth(0).get_by_text("Flag the original answer").click()
         self.select("Mediterranean Sea")
-        page.screenshot(path=str(FLAG_SCREENSHOT), full_page=True)
+        self.screenshot(page, "second-pass-flag", docs=False, full_page=True)
         items.nth(0).get_by_role("button", name="Send the flag").click()
         items.nth(0).get_by_text("You flagged the original answer").wait_for()
         assert self.highlighted("orig") == "the Mediterranean Sea"
@@ -264,7 +261,7 @@ class SecondPassEndToEndTests(BrowserTestCase):
         items.nth(1).get_by_role("button", name="Use the selected text as the answer").click()
         items.nth(1).locator(".badge-match").wait_for()
         assert self.highlighted("orig") == "Khartoum"
-        page.screenshot(path=str(SECOND_PASS_SCREENSHOT), full_page=True)
+        self.screenshot(page, "second-pass", docs=False, full_page=True)
         page.get_by_role("button", name="Finish paragraph").click()
         page.locator("#done-panel").wait_for(state="visible")
 

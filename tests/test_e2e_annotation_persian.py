@@ -4,7 +4,7 @@ The task list and the annotation page speak Persian (the project's language) wit
 digits; answers already added are highlighted in the paragraph, each question in its own
 colour; a click on a highlight selects its question; the current selection stands out; the
 worker switches to English and the choice is remembered. Screenshots at 1366x900 and 390x844
-go to docs/img/ (the README shows the Persian annotation page).
+(docs/img/ with STUMPER_SCREENSHOTS=1: the README shows the Persian annotation page).
 """
 import re
 import time
@@ -32,7 +32,6 @@ CONTEXT = ("تهران، پایتخت ایران، در دامنهٔ جنوبی 
 QUESTIONS = [("پایتخت ایران در دامنهٔ کدام رشته" + Z + "کوه است؟", "البرز"),
              ("چه کسی تهران را پایتخت کرد؟", "آقامحمدخان قاجار"),
              ("برج میلاد چند متر بلندی دارد؟", "۴۳۵ متر")]
-DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
 TIMEOUT_MS = 30_000
 
 
@@ -76,7 +75,7 @@ class PersianWorkerPagesTests(BrowserTestCase):
         for width, height in ((1366, 900), (390, 844)):
             self.page.set_viewport_size({"width": width, "height": height})
             self.page.evaluate("window.scrollTo(0, 0)")
-            self.page.screenshot(path=str(DOCS_IMG / f"{name}-{width}.png"))
+            self.screenshot(self.page, f"{name}-{width}")
             assert self.page.evaluate("document.documentElement.scrollWidth") <= width, f"{name} wider than {width}px"
         self.page.set_viewport_size({"width": 1366, "height": 900})
 
@@ -243,7 +242,7 @@ class PersianWorkerPagesTests(BrowserTestCase):
         page.get_by_role("button", name="Use this model").click()
         page.get_by_text("The model in the loop did not change.").wait_for()
         page.locator("#model-loop").scroll_into_view_if_needed()
-        page.screenshot(path=str(DOCS_IMG / "annotation-model-in-the-loop-1366.png"))
+        self.screenshot(page, "annotation-model-in-the-loop-1366")
 
     def test_the_reset_link_a_persian_worker_gets_opens_persian_pages(self) -> None:
         """The email is Persian (the worker's project's language), and so are the pages its link opens."""

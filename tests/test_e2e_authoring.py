@@ -19,7 +19,6 @@ from tests.browser import CHROMIUM, BrowserTestCase
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOT = Path("/tmp/stumper-author.png")
 PASSWORD = "a-long-test-password-42"
 # Words from mlcore.testing's tiny vocabulary, so the tokenizer sees few unknown tokens.
 PROMPT = "the man ate the whole cake . he"
@@ -95,7 +94,7 @@ class AuthoringEndToEndTests(BrowserTestCase):
         assert page.locator("#id_answer_0").is_checked() and page.get_by_label("Negation").is_checked()
         assert self.wait_for_prediction() == percentages
         page.wait_for_function("Number(document.getElementById('time-spent').textContent.split(':')[1]) >= 1")
-        page.screenshot(path=str(SCREENSHOT), full_page=True)
+        self.screenshot(page, "author", docs=False, full_page=True)
 
         page.keyboard.press("Control+Enter")
         saved = page.locator(".question-saved")

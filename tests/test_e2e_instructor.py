@@ -2,7 +2,7 @@
 cancel and resume without losing the place), and the authoring page's details (the "updating…"
 cue, errors naming "Completion B" and focusing it, the running tally, the verdict in view).
 
-Screenshots go to /tmp/stumper-*.png (docs/img/ holds copies that were looked at).
+Screenshots: inbox, round-table, round-page and authoring (docs/img/ with STUMPER_SCREENSHOTS=1).
 """
 import json
 import re
@@ -74,7 +74,7 @@ class InstructorPagesEndToEndTests(BrowserTestCase):
         assert "3 questions to review" in reviews.inner_text()
         assert "Appeal by alice" in page.get_by_test_id("inbox-appeals").inner_text()
         assert "Idioms and negation closes" in page.get_by_test_id("inbox-closing").inner_text()
-        page.screenshot(path="/tmp/stumper-inbox.png")
+        self.screenshot(page, "inbox")
         page.get_by_test_id("inbox-closing").get_by_role("link").first.click()
         page.wait_for_url(self.url("collector:round_detail", self.round.pk))
 
@@ -93,7 +93,7 @@ class InstructorPagesEndToEndTests(BrowserTestCase):
         table = page.locator(".question-table")
         assert table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
         assert page.locator(".question-table th").last.inner_text() == "Time"
-        page.screenshot(path="/tmp/stumper-round-table.png", full_page=True)
+        self.screenshot(page, "round-table", full_page=True)
 
         # Start: the page comes back at the scoring section, the new run's progress bar in view.
         page.locator('.scoring-form[data-kind="cross_validation"] button').click()
@@ -106,7 +106,7 @@ class InstructorPagesEndToEndTests(BrowserTestCase):
         assert "queued" in page.get_by_test_id("scoring-message").inner_text()
         start = page.locator('.scoring-form[data-kind="cross_validation"] button')
         assert start.is_disabled()
-        page.screenshot(path="/tmp/stumper-round-page.png")
+        self.screenshot(page, "round-page")
 
         # Cancel, in place; the start button is enabled again and the run can be resumed.
         run = ScoringRun.objects.get()
@@ -164,7 +164,7 @@ class InstructorPagesEndToEndTests(BrowserTestCase):
         # The verdict is on screen without scrolling at 1366x900.
         page.evaluate("window.scrollTo(0, 0)")
         assert self.in_viewport(page, "#verdict"), page.locator("#verdict").bounding_box()
-        page.screenshot(path="/tmp/stumper-authoring.png")
+        self.screenshot(page, "authoring")
 
         # A blank completion: the error names it as labelled and it gets the focus.
         page.get_by_label("Completion B", exact=True).fill("   ")

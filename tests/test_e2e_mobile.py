@@ -22,7 +22,6 @@ pytestmark = pytest.mark.browser
 
 WIDTH, HEIGHT = 390, 844
 TIMEOUT_MS = 30_000
-SCREENSHOTS = Path("/tmp/stumper-mobile")
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
@@ -44,7 +43,6 @@ class MobileEndToEndTests(BrowserTestCase):
         Paragraph.objects.create(article=article, position=0, context=EN_CONTEXT)
         user_create(username="mina", password=PASSWORD, role=User.Role.CROWDWORKER)
         self.course = course
-        SCREENSHOTS.mkdir(exist_ok=True)
 
     def phone(self, username: str | None = None, width: int = WIDTH):
         page = self.new_page({"width": width, "height": HEIGHT}, TIMEOUT_MS)
@@ -100,7 +98,7 @@ class MobileEndToEndTests(BrowserTestCase):
                      reverse("collector:round_write", args=[r]), reverse("accounts:settings"),
                      reverse("accounts:password_change")):
             self.assert_fits(student, path)
-        student.screenshot(path=str(SCREENSHOTS / "student.png"))
+        self.screenshot(student, "mobile-student", docs=False)
         self.assert_menu_works(student, ["Dashboard", "Validate"])
         assert student.url == self.url("collector:dashboard")
 
@@ -143,7 +141,7 @@ class MobileEndToEndTests(BrowserTestCase):
         owner.wait_for_load_state()
         link = owner.locator(".invite-item input.token-value").first.input_value()
         assert owner.evaluate("document.documentElement.scrollWidth") <= WIDTH
-        owner.screenshot(path=str(SCREENSHOTS / "invites.png"), full_page=True)
+        self.screenshot(owner, "mobile-invites", docs=False, full_page=True)
 
         newcomer = self.phone()
         newcomer.goto(link)

@@ -2,11 +2,8 @@
 libraries only (no request leaves the server), with no console errors; /api/redoc/ fetches no
 fonts or logos from outside either.
 
-Screenshots at 1366x900 go to ``$STUMPER_SCREENSHOT_DIR`` (``docs/img`` for the docs), else to a
-temporary folder.
+Screenshots at 1366x900 (docs/img/ with STUMPER_SCREENSHOTS=1, for docs/charts.md).
 """
-import os
-import tempfile
 from pathlib import Path
 from unittest import mock
 
@@ -58,8 +55,6 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         with mock.patch("evaluation.services.ambiguity.ambiguity_selectional_section", return_value=None), \
                 mock.patch("evaluation.services.ambiguity.ambiguity_retrieval_section", return_value=None):
             finished_report(self.instructor, project=self.project)
-        self.screenshots = Path(os.environ.get("STUMPER_SCREENSHOT_DIR") or tempfile.mkdtemp(prefix="stumper-shots-"))
-        self.screenshots.mkdir(parents=True, exist_ok=True)
 
     def signed_in(self):
         page = self.new_page(VIEWPORT)
@@ -93,19 +88,19 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         assert page.get_by_role("button", name="Compute a new report").is_hidden()
         self.charts_drawn(page, expected=3)  # categories, accuracy, label balance
         assert page.locator("p.meaning").count() >= 3
-        page.screenshot(path=str(self.screenshots / "report-round.png"))
-        page.locator("#section-codah").screenshot(path=str(self.screenshots / "report-round-codah.png"))
-        page.locator("#chart-lexical-label_balance").screenshot(path=str(self.screenshots / "report-round-lexical.png"))
+        self.screenshot(page, "report-round")
+        self.screenshot(page.locator("#section-codah"), "report-round-codah")
+        self.screenshot(page.locator("#chart-lexical-label_balance"), "report-round-lexical")
         # A tooltip with the exact number when hovering a bar.
         page.locator("#chart-codah-categories svg.marks .mark-rect path").first.hover()
         assert page.locator("#vg-tooltip-element").inner_text().split() == ["Category", "idioms", "questions", "6"]
         page.goto(self.live_server_url + reverse("collector:round_quality", args=[self.round.pk]))
         self.charts_drawn(page, expected=2)  # accuracy, workload (no coach warnings)
-        page.screenshot(path=str(self.screenshots / "report-quality.png"))
+        self.screenshot(page, "report-quality")
         page.goto(self.live_server_url + reverse("evaluation:project_report", args=[self.project.pk]))
         self.charts_drawn(page, expected=2)  # EM/F1 per split, label balance
-        page.screenshot(path=str(self.screenshots / "report-project.png"))
-        page.locator("#section-squad").screenshot(path=str(self.screenshots / "report-project-squad.png"))
+        self.screenshot(page, "report-project")
+        self.screenshot(page.locator("#section-squad"), "report-project-squad")
         page.goto(self.live_server_url + reverse("annotation:project_dashboard", args=[self.project.pk]))
         self.charts_drawn(page, expected=3)  # done per split, questions per paragraph, answer lengths
         assert self.console_errors == [] and self.outside == []
@@ -136,8 +131,8 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         assert recall.inner_text().split("\t")[3] == "64.0%"
         assert page.locator("#section-ambiguity_retrieval .report-table th .tip", has_text="Disparity D") \
             .get_attribute("title") == "D(occ) = count_occ(female) − count_occ(male), in [−k, k]; positive: more women"
-        page.locator("#section-ambiguity_selectional").screenshot(path=str(self.screenshots / "report-ambiguity-selectional.png"))
-        page.locator("#section-ambiguity_retrieval").screenshot(path=str(self.screenshots / "report-ambiguity-retrieval.png"))
+        self.screenshot(page.locator("#section-ambiguity_selectional"), "report-ambiguity-selectional", docs=False)
+        self.screenshot(page.locator("#section-ambiguity_retrieval"), "report-ambiguity-retrieval", docs=False)
         assert self.console_errors == [] and self.outside == []
 
     def test_the_socket_client_module_connects_and_gives_up_on_4403(self) -> None:

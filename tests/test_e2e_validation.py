@@ -22,7 +22,6 @@ from tests.test_e2e_authoring import PASSWORD
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOT = Path("/tmp/stumper-validate.png")
 TIMEOUT_MS = 30_000
 FIRST = ("the man ate the whole cake . he", ["was very hungry .", "was not hungry .", "gave the cake to a dog .",
                                              "is good at math ."])
@@ -70,7 +69,7 @@ class ValidationEndToEndTests(BrowserTestCase):
         # Keyboard only: the digit of the right completion, then Ctrl+Enter.
         bob.keyboard.press(str(shown.index(FIRST[1][0]) + 1))
         assert bob.locator('input[name="choice"]').nth(shown.index(FIRST[1][0])).is_checked()
-        bob.screenshot(path=str(SCREENSHOT), full_page=True)
+        self.screenshot(bob, "validate", docs=False, full_page=True)
         bob.keyboard.press("Control+Enter")
         bob.locator(".message-success", has_text="your answer is saved").wait_for()
         assert Question.objects.get(pk=self.first.pk).status == "accepted"
@@ -114,7 +113,7 @@ class ValidationEndToEndTests(BrowserTestCase):
         # The quality report draws its charts.
         prof.goto(self.url("collector:round_quality", self.round.pk))
         prof.locator(".vl-chart[data-vl-state=drawn] svg").nth(1).wait_for()
-        prof.screenshot(path="/tmp/stumper-quality.png", full_page=True)
+        self.screenshot(prof, "quality", docs=False, full_page=True)
         assert prof.get_by_test_id("status-accepted").inner_text() == "1"
         assert self.console_errors == []
 
