@@ -52,13 +52,15 @@ install_requirements() {
     printf '%s\n' "$wanted" >"$stamp"
 }
 
-# A local .env with a fresh random SECRET_KEY; settings refuse to start without one.
+# The env file $1 (default .env) with a fresh random SECRET_KEY, unless it exists; settings refuse
+# to start without a key.
 ensure_env_file() {
-    if [ ! -f "$ROOT/.env" ]; then
-        log "Writing .env with a new random SECRET_KEY"
+    local file="${1:-$ROOT/.env}"
+    if [ ! -f "$file" ]; then
+        log "Writing ${file#"$ROOT"/} with a new random SECRET_KEY"
         local key
         key="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(50))')"
-        (umask 077 && printf '# Written by scripts/start.sh; see docs/configuration.md.\nSECRET_KEY=%s\nDEBUG=true\n' "$key" >"$ROOT/.env")
+        (umask 077 && printf '# Written by scripts/start.sh; see docs/configuration.md.\nSECRET_KEY=%s\nDEBUG=true\n' "$key" >"$file")
     fi
 }
 

@@ -7,19 +7,30 @@
 # Needs only Python 3.11: creates .venv, installs requirements.txt, writes .env (random
 # SECRET_KEY), migrates the SQLite database in var/, seeds the demo, then runs the three processes
 # until Ctrl+C. Logs: var/log/web.log, var/log/worker.log and var/log/beat.log.
+#
+# Environment (all optional; tests/test_start_script.py runs it with all three):
+#   PORT                the web server's port (8000)
+#   STUMPER_VAR_DIR     the folder of the run-time files instead of var/: SQLite database, broker
+#                       folder, models, static files, logs and beat's schedule (an absolute path)
+#   STUMPER_ENV_FILE    the settings file instead of .env; written with a fresh SECRET_KEY when absent
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 PORT="${PORT:-8000}"
+# The settings read both variables too (config/settings/base.py), so every process uses the same ones.
+export STUMPER_VAR_DIR="${STUMPER_VAR_DIR:-$ROOT/var}"
+export STUMPER_ENV_FILE="${STUMPER_ENV_FILE:-$ROOT/.env}"
+LOG_DIR="$STUMPER_VAR_DIR/log"
+LOGS="${LOG_DIR#"$ROOT"/}"  # as the messages show it: var/log when it is the checkout's
 export HF_HUB_OFFLINE=1  # models come from installed packages and var/models, never from the network
 export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings.local}"
 
 ensure_venv
 install_requirements
 compile_messages
-ensure_env_file
-mkdir -p var/log
+ensure_env_file "$STUMPER_ENV_FILE"
+mkdir -p "$LOG_DIR"
 
 if ! "$PY" -c 'import socket, sys; s = socket.socket(); sys.exit(s.connect_ex(("127.0.0.1", int(sys.argv[1]))) == 0)' "$PORT"; then
     die "Port $PORT is already in use. Stop what runs there or pick another: PORT=8001 bash scripts/start.sh"
@@ -58,23 +69,24 @@ trap stop_all EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-log "Starting the web server on port $PORT (log: var/log/web.log)"
-"$VENV/bin/daphne" -b 127.0.0.1 -p "$PORT" config.asgi:application >>var/log/web.log 2>&1 &
+log "Starting the web server on port $PORT (log: $LOGS/web.log)"
+"$VENV/bin/daphne" -b 127.0.0.1 -p "$PORT" config.asgi:application >>"$LOG_DIR/web.log" 2>&1 &
 WEB_PID=$!
-log "Starting the Celery worker (log: var/log/worker.log)"
+log "Starting the Celery worker (log: $LOGS/worker.log)"
 # One worker serves every queue here; scaled out, each queue gets workers of its own (docs/production.md).
 "$VENV/bin/celery" -A config worker -l info --pool=threads --concurrency=2 -Q default,training,inference \
-    >>var/log/worker.log 2>&1 &
+    >>"$LOG_DIR/worker.log" 2>&1 &
 WORKER_PID=$!
-log "Starting Celery beat (log: var/log/beat.log)"
+log "Starting Celery beat (log: $LOGS/beat.log)"
 # Beat sends the periodic tasks of CELERY_BEAT_SCHEDULE (the LMS roster sync) to the worker; one beat per site.
 # Its schedule file (when each task last ran) lives in var/.
-"$VENV/bin/celery" -A config beat -l info --schedule var/celerybeat-schedule >>var/log/beat.log 2>&1 &
+"$VENV/bin/celery" -A config beat -l info --schedule "$STUMPER_VAR_DIR/celerybeat-schedule" \
+    >>"$LOG_DIR/beat.log" 2>&1 &
 BEAT_PID=$!
 
 if ! wait_for_http "http://127.0.0.1:$PORT/" 90 || ! kill -0 "$WEB_PID" 2>/dev/null; then
-    tail -n 30 var/log/web.log >&2 || true
-    die "The web server did not answer on port $PORT (last lines of var/log/web.log above)."
+    tail -n 30 "$LOG_DIR/web.log" >&2 || true
+    die "The web server did not answer on port $PORT (last lines of $LOGS/web.log above)."
 fi
 
 cat <<MSG
@@ -88,7 +100,7 @@ $(printf '%s\n' "$SEED_OUTPUT" | sed -n '/^Demo logins:/,$p' | tail -n +2 | sed 
   An admin account (for /admin/), in another terminal:
       .venv/bin/python manage.py createsuperuser
 
-  Logs: var/log/web.log, var/log/worker.log, var/log/beat.log.  Press Ctrl+C to stop all three.
+  Logs: $LOGS/web.log, $LOGS/worker.log, $LOGS/beat.log.  Press Ctrl+C to stop all three.
 
 MSG
 
@@ -99,8 +111,8 @@ done
 for process in "the web server:$WEB_PID:web" "the worker:$WORKER_PID:worker" "Celery beat:$BEAT_PID:beat"; do
     IFS=: read -r name pid file <<<"$process"
     if ! kill -0 "$pid" 2>/dev/null; then
-        echo "${name^} stopped; last lines of var/log/$file.log:" >&2
-        tail -n 20 "var/log/$file.log" >&2 || true
+        echo "${name^} stopped; last lines of $LOGS/$file.log:" >&2
+        tail -n 20 "$LOG_DIR/$file.log" >&2 || true
     fi
 done
 exit 1
