@@ -6,10 +6,11 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from accounts import login_limits, services
 from accounts.languages import user_language
-from core.i18n import chosen_language
+from core.i18n import chosen_language, digits
 
 
 class SignupForm(forms.Form):
@@ -68,7 +69,11 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
 
 
 class _RateLimitedSignIn:
-    """Refuses a sign-in once its username or address failed too often (see ``login_limits``)."""
+    """Refuses a sign-in once its username or address failed too often (see ``login_limits``).
+
+    Its messages are in the page's language (the person's choice, else the browser's), with the
+    numbers in that language's digits.
+    """
 
     rate_limited = False
 
@@ -79,8 +84,9 @@ class _RateLimitedSignIn:
         if state.blocked:
             self.rate_limited = True
             raise ValidationError(
-                f"Too many failed sign-ins. Sign-in is locked for {_minutes(state.lock_minutes)} more; "
-                "then try again, or reset your password.", code="rate_limited",
+                gettext("Too many failed sign-ins. Sign-in is locked for %(minutes)s more; "
+                        "then try again, or reset your password.") % {"minutes": _minutes(state.lock_minutes)},
+                code="rate_limited",
             )
         try:
             cleaned = super().clean()
@@ -93,15 +99,17 @@ class _RateLimitedSignIn:
 
 
 def _minutes(count: int) -> str:
-    return f"{count} minute" if count == 1 else f"{count} minutes"
+    return ngettext("%(count)s minute", "%(count)s minutes", count) % {"count": digits(count)}
 
 
 def _tries_left_message(state: login_limits.LoginLimitState) -> str:
+    minutes = _minutes(state.lock_minutes)
     if state.blocked:
-        return (f"That was the last try: sign-in is now locked for {_minutes(state.lock_minutes)}. "
-                "You can reset your password meanwhile.")
-    tries = "1 more try" if state.attempts_left == 1 else f"{state.attempts_left} more tries"
-    return f"{tries} before sign-in is locked for {_minutes(state.lock_minutes)}."
+        return gettext("That was the last try: sign-in is now locked for %(minutes)s. "
+                       "You can reset your password meanwhile.") % {"minutes": minutes}
+    return ngettext("%(count)s more try before sign-in is locked for %(minutes)s.",
+                    "%(count)s more tries before sign-in is locked for %(minutes)s.",
+                    state.attempts_left) % {"count": digits(state.attempts_left), "minutes": minutes}
 
 
 class RateLimitedAuthenticationForm(_RateLimitedSignIn, AuthenticationForm):

@@ -244,6 +244,33 @@ class PersianWorkerPagesTests(BrowserTestCase):
         page.locator("#model-loop").scroll_into_view_if_needed()
         self.screenshot(page, "annotation-model-in-the-loop-1366")
 
+    def test_a_worker_who_chose_persian_signs_out_and_in_on_a_persian_page(self) -> None:
+        """The Language buttons' choice holds on the sign-in page (where signing out leads), its
+        tries-left message included, right to left and no wider than the screen."""
+        page = self.page
+        self.sign_in()
+        page.get_by_role("button", name="English").click()
+        page.get_by_role("heading", name="Annotation tasks").wait_for()
+        page.get_by_role("button", name="فارسی").click()  # the worker chooses Persian: the cookie says so
+        page.get_by_role("heading", name=f"کارهای برچسب{Z}گذاری").wait_for()
+        page.get_by_role("button", name="خروج").click()
+        page.wait_for_url(self.url("accounts:login"))
+        assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["fa", "rtl"]
+        page.get_by_label("نام کاربری").fill("sara")
+        page.get_by_label("گذرواژه").fill("not-her-password")
+        page.locator("main").get_by_role("button", name="ورود").click()
+        tries_left = page.locator(".form-errors li").nth(1)
+        tries_left.wait_for()
+        assert re.fullmatch(f"[۱-۹] بار دیگر می{Z}توانید امتحان کنید؛ پس از آن ورود برای [۰-۹]+ دقیقه قفل می{Z}شود.",
+                            tries_left.inner_text()), tries_left.inner_text()
+        assert page.locator("main h1").inner_text() == "ورود" and page.evaluate("document.documentElement.dir") == "rtl"
+        self.shoot("sign-in-fa")  # both sizes, each no wider than its viewport
+        page.get_by_label("گذرواژه").fill(PASSWORD)
+        page.locator("main").get_by_role("button", name="ورود").click()
+        page.wait_for_url(self.url("annotation:task_list"))
+        page.get_by_role("heading", name=f"کارهای برچسب{Z}گذاری").wait_for()
+        assert not self.console_errors, self.console_errors
+
     def test_the_reset_link_a_persian_worker_gets_opens_persian_pages(self) -> None:
         """The email is Persian (the worker's project's language), and so are the pages its link opens."""
         User.objects.filter(pk=self.worker.pk).update(email="sara@example.org")

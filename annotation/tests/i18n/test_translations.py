@@ -24,10 +24,14 @@ LOCALE = Path(settings.BASE_DIR) / "locale" / "fa" / "LC_MESSAGES"
 TEMPLATES = Path(settings.BASE_DIR) / "annotation" / "templates" / "annotation"
 WORKER_TEMPLATES = ["task_list.html", "annotate.html", "second_pass.html", "_paragraph.html",
                     "_language_switch.html", "_session_eyebrow.html"]
-# The password reset a crowdworker gets in their language (accounts.languages): email and pages.
+# The password reset a crowdworker gets in their language (accounts.languages): email and pages;
+# and the sign-in page around them (also the page after signing out), in the worker's chosen language.
 RESET_TEMPLATES = Path(settings.BASE_DIR) / "accounts" / "templates" / "accounts"
 RESET_TEMPLATE_NAMES = ["password_reset_subject.txt", "password_reset_email.txt", "password_reset_form.html",
-                        "password_reset_done.html", "password_reset_confirm.html", "password_reset_complete.html"]
+                        "password_reset_done.html", "password_reset_confirm.html", "password_reset_complete.html",
+                        "login.html"]
+# The sign-in form's messages on that page: wrong password, tries left, locked.
+SIGN_IN_MODULES = ["accounts/forms.py"]
 WORKER_SCRIPTS = ["annotation.js", "annotation_review.js", "lib/api.js", "lib/i18n.js", "lib/paragraph_timer.js"]
 # The Python behind those pages whose messages reach the worker: the model-in-the-loop socket
 # (and its base), the worker APIs and what they call.
@@ -122,13 +126,19 @@ def _english(node: ast.AST) -> list[str]:
     return [text for child in ast.iter_child_nodes(node) for text in _english(child)]
 
 
+def _is_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
 def python_messages(source: str) -> tuple[list[str], list[str]]:
     """(msgids of the translation calls, English messages found outside them) of a Python module."""
     tree = ast.parse(source)
     msgids, loose = [], []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _called(node) in TRANSLATORS and node.args:
-            if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            if _called(node).startswith("ngettext") and all(_is_text(arg) for arg in node.args[:2]):
+                msgids.append((node.args[0].value, node.args[1].value))  # the catalogue's key of a plural
+            elif _is_text(node.args[0]):
                 msgids.append(node.args[0].value)
             elif ast.unparse(node.args[0]) not in MARKED_ELSEWHERE:
                 loose.append(ast.unparse(node))  # a computed msgid is never in the catalogue
@@ -151,7 +161,7 @@ def test_the_python_check_catches_an_untranslated_message():
     assert loose == ["Too long here.", "f'Size {n} is too big'", "gettext_lazy(MESSAGE)", "The model is busy."]
 
 
-@pytest.mark.parametrize("name", WORKER_MODULES)
+@pytest.mark.parametrize("name", WORKER_MODULES + SIGN_IN_MODULES)
 def test_every_message_of_the_worker_socket_and_apis_is_translated(name):
     msgids, loose = python_messages((Path(settings.BASE_DIR) / name).read_text())
     assert not loose, f"{name}: English for people outside gettext(): {loose}"
@@ -209,3 +219,8 @@ def test_every_persian_message_is_translated_and_the_mo_file_is_compiled_from_it
              if (compiled.ngettext(key[0], key[1], 1) if isinstance(key, tuple) else compiled.gettext(key))
              != (message.string[0] if isinstance(key, tuple) else message.string)]
     assert not stale, f"{domain}.mo is older than {domain}.po: run `bash scripts/messages.sh compile`"
+
+
+def test_the_python_check_reads_a_plural_as_the_catalogue_keys_it():
+    msgids, loose = python_messages('raise ValidationError(ngettext("%(n)s try left.", "%(n)s tries left.", n) % {"n": n})')
+    assert msgids == [("%(n)s try left.", "%(n)s tries left.")] and loose == []
