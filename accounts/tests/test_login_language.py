@@ -5,22 +5,13 @@ that language's digits."""
 import re
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from accounts.services import user_create
 
 PASSWORD = "a-long-test-password-42"
 ZWNJ = "\u200c"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counts(settings):
-    settings.STUMPER_LOGIN_MAX_FAILURES = 3
-    settings.STUMPER_LOGIN_WINDOW_SECONDS = 300
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_login_counts")
 
 
 @pytest.fixture

@@ -6,15 +6,7 @@ from django.urls import reverse
 from accounts.services import user_create
 
 PASSWORD = "a-long-test-password-42"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counts(settings):
-    settings.STUMPER_LOGIN_MAX_FAILURES = 3
-    settings.STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS = 100
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_login_counts")
 
 
 @pytest.fixture
