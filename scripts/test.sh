@@ -44,10 +44,14 @@ count_pass() {
 }
 
 run_pass() {
-    local title="$1" status
+    local title="$1" status quiet=(-q) arg
     shift
+    # One -q of ours: with a second (-q in the arguments) pytest prints no closing line to count.
+    for arg in "${PYTEST_ARGS[@]}"; do
+        if [ "$arg" = "-q" ] || [ "$arg" = "--quiet" ]; then quiet=(); fi
+    done
     printf '\n==> pytest pass: %s\n' "$title"
-    env "$@" "$PY" -m pytest -q "${PYTEST_ARGS[@]}" 2>&1 | tee "$PASS_LOG"
+    env "$@" "$PY" -m pytest "${quiet[@]}" "${PYTEST_ARGS[@]}" 2>&1 | tee "$PASS_LOG"
     status="${PIPESTATUS[0]}"
     count_pass
     return "$status"
@@ -191,6 +195,8 @@ fi
 
 if [ -n "$TREE_CHECK" ]; then
     run_check "the checkout is unchanged (git status before and after)" tree_unchanged
+else
+    CHECKS+=("checkout-unchanged check SKIPPED (no git checkout)")
 fi
 
 printf '\n==> Summary: embedded %s; PostgreSQL/Redis %s\n' "${RESULT[embedded]}" "${RESULT[services]}"
