@@ -20,6 +20,7 @@ from pathlib import Path
 
 from channels.testing import ChannelsLiveServerTestCase
 from daphne.testing import DaphneProcess
+from django.test import override_settings
 from django.urls import reverse
 
 CHROMIUM = "/usr/bin/chromium"
@@ -63,7 +64,10 @@ class ForkSafeDaphneProcess(DaphneProcess):
     Earlier tests in the same run (e.g. the consumer tests) start asgiref's shared
     single-thread executor; the child inherits it with a worker thread that doesn't exist there,
     so every ``database_sync_to_async`` call of a consumer would wait forever. The inference
-    services' batchers belong to the parent's event loops and are no use here either.
+    services' batchers belong to the parent's event loops and are no use here either. And torch's
+    OpenMP thread pool does not survive a fork: in the child of a process that already ran torch
+    on two threads, a forward on two threads hangs (or crashes while an ONNX engine is exported),
+    so the server's models run on one thread.
     """
 
     def run(self) -> None:
@@ -74,6 +78,7 @@ class ForkSafeDaphneProcess(DaphneProcess):
         from modelhub.inference import inference_service, qa_inference_service
 
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+        override_settings(STUMPER_TORCH_THREADS=1).enable()  # only in this child, which never restores it
         inference_service.reset()
         qa_inference_service.reset()
         super().run()

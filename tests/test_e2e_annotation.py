@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-from django.test import override_settings
 
 from accounts.models import User
 from accounts.services import user_create
@@ -37,7 +36,6 @@ TINY_QA_MODEL = ("import sys; from mlcore.testing import build_tiny_bert_qa; "
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
-@override_settings(STUMPER_TORCH_THREADS=1)
 class PersianAnnotationEndToEndTests(BrowserTestCase):
     build_model = TINY_QA_MODEL
 

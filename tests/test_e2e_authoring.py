@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from django.test import override_settings
 
 from accounts.models import User
 from accounts.services import user_create
@@ -27,7 +26,6 @@ TIMEOUT_MS = 30_000
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
-@override_settings(STUMPER_TORCH_THREADS=1)  # one thread: nothing of OpenMP's state crosses the fork
 class AuthoringEndToEndTests(BrowserTestCase):
     def setUp(self) -> None:
         instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)

@@ -31,7 +31,7 @@ CHOICES = ["was very hungry .", "was not hungry .", "gave the cake to a dog .", 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
 # Queued runs stay queued (no worker in this test), instead of training inside the request.
-@override_settings(STUMPER_TORCH_THREADS=1, CELERY_TASK_ALWAYS_EAGER=False)
+@override_settings(CELERY_TASK_ALWAYS_EAGER=False)
 class InstructorPagesEndToEndTests(BrowserTestCase):
     def setUp(self) -> None:
         self.prof = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)

@@ -5,7 +5,6 @@ followed on a phone from sign-up to the task list."""
 from pathlib import Path
 
 import pytest
-from django.test import override_settings
 from django.urls import reverse
 
 from accounts.models import User
@@ -25,7 +24,6 @@ TIMEOUT_MS = 30_000
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
-@override_settings(STUMPER_TORCH_THREADS=1)
 class MobileEndToEndTests(BrowserTestCase):
     build_model = "import sys"  # no model needed: pages and menus only
 

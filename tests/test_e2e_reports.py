@@ -8,7 +8,6 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from django.test import override_settings
 from django.urls import reverse
 
 from accounts.models import User
@@ -30,7 +29,6 @@ VIEWPORT = {"width": 1366, "height": 900}
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
-@override_settings(STUMPER_TORCH_THREADS=1)
 class ReportChartsEndToEndTests(BrowserTestCase):
     build_model = "import sys"  # no model: the reports read stored predictions
 

@@ -9,7 +9,6 @@ The instructor rejects it with a reason; alice reads the reason on her dashboard
 from pathlib import Path
 
 import pytest
-from django.test import override_settings
 
 from accounts.models import User
 from accounts.services import user_create
@@ -29,7 +28,6 @@ SECOND = ("my friend lost the ball . she", ["was sad .", "was happy .", "ate the
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Chromium at /usr/bin/chromium")
-@override_settings(STUMPER_TORCH_THREADS=1)
 class ValidationEndToEndTests(BrowserTestCase):
     def setUp(self) -> None:
         self.instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
