@@ -112,8 +112,12 @@ def _value_axis(chart: Mapping, field: str, *, title: str, maximum: float | None
     scale: dict = {"zero": True}
     if maximum is not None:
         scale["domainMax"] = maximum
-    return {"field": field, "type": "quantitative", "title": title, "scale": scale,
-            "axis": {"format": AXIS_FORMATS.get(fmt, ".3~f"), "labelOverlap": True, "tickCount": 5}}
+    axis: dict = {"format": AXIS_FORMATS.get(fmt, ".3~f"), "labelOverlap": True, "tickCount": 5}
+    if fmt == "int":
+        # Counts have no ticks between integers: without this, a range of -1..0 gets ticks at
+        # -1, -0.8, ... that the integer format prints as "-1 -1 -1 0 0 0".
+        axis["tickMinStep"] = 1
+    return {"field": field, "type": "quantitative", "title": title, "scale": scale, "axis": axis}
 
 
 def _tooltip(chart: Mapping, *fields: tuple[str, str, str]) -> list[dict]:

@@ -1,6 +1,9 @@
 """The one chart module: Vega-Lite specs with title, axis titles, legend and tooltips; the table beside
 each chart; only the top scatter points labelled; clear errors for bad chart JSON."""
 import json
+import shutil
+import subprocess
+from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
@@ -126,3 +129,23 @@ def test_bad_chart_json(chart, message):
 def test_empty_and_old_charts_still_build(kind):
     spec = chart_spec({"kind": kind, "title": "empty"})  # a chart stored before the axis keys existed
     assert spec["title"]["text"] == "empty" and spec["data"]["values"] == []
+
+
+NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (NODE_MODULES / "vega").is_dir(),
+                    reason="needs node and `npm ci` (scripts/test.sh installs both)")
+@pytest.mark.parametrize("values", [(-1, 0), (0, 2), (-3, 1), (-60, 30)])
+def test_integer_axes_never_repeat_a_tick_label(values):
+    """A count axis over a small range once read "-1 -1 -1 0 0 0" (ticks between the integers, printed
+    as integers); rendered by the real vega, every tick label must differ."""
+    chart = {**DIVERGING, "format": "int",
+             "items": [{"label": "a", "value": values[0]}, {"label": "b", "value": values[1]}]}
+    rendered = subprocess.run(["node", str(Path(__file__).with_name("axis_labels.mjs"))], input=json.dumps(chart_spec(chart)),
+                              capture_output=True, text=True, check=True, cwd=NODE_MODULES.parent, timeout=60)
+    value_axis, category_axis = json.loads(rendered.stdout)
+    assert category_axis == ["a", "b"]
+    assert len(value_axis) >= 2 and len(set(value_axis)) == len(value_axis), value_axis
+    numbers = [int(label.replace("\u2212", "-").replace(",", "")) for label in value_axis]
+    assert numbers == sorted(numbers) and numbers[0] <= min(values, default=0) <= numbers[-1]
