@@ -18,7 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
+from django.contrib.auth import password_validation
 from django.contrib.auth.hashers import is_password_usable, make_password, verify_password
+from django.utils.translation import ngettext
+
+from core.i18n import digits
 
 # Hashing is CPU work: a few threads keep both cores busy without letting a crowd of sign-ins take
 # all the memory Argon2 asks for (about 100 MB per hash at Django's default cost).
@@ -76,3 +80,22 @@ def prepared(password: str, encoded: str | None = None) -> PreparedPassword | No
     if result is None or result.password != password or (encoded is not None and result.encoded != encoded):
         return None
     return result
+
+
+class MinimumLengthValidator(password_validation.MinimumLengthValidator):
+    """Django's, with its messages in the user's language and digits.
+
+    Django's own Persian catalogue has only the older msgid of this message (``%(min_length)d``), so
+    a Persian worker choosing a short password read English; the msgids here are in this project's
+    catalogue (``locale/``), and the number is written with the language's digits.
+    """
+
+    def get_error_message(self) -> str:
+        return ngettext("This password is too short. It must contain at least %(count)s character.",
+                        "This password is too short. It must contain at least %(count)s characters.",
+                        self.min_length) % {"count": digits(self.min_length)}
+
+    def get_help_text(self) -> str:
+        return ngettext("Your password must contain at least %(count)s character.",
+                        "Your password must contain at least %(count)s characters.",
+                        self.min_length) % {"count": digits(self.min_length)}
