@@ -26,11 +26,12 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from annotation import selectors
 from annotation.i18n import worker_language
+from annotation.inputs import clean_question_text, clean_span, first_message
 from annotation.models import AnnotationSession
+from annotation.selectors.authoring import session_for_worker
+from annotation.selectors.projects import project_languages
 from annotation.services.predictions import fool_verdict
-from annotation.validation import clean_question_text, clean_span, first_message
 from core.exceptions import AccessError
 from core.sockets import ClientError, DraftSocketConsumer
 from mlcore.data.spans import index_to_utf16
@@ -83,7 +84,7 @@ class QAAssistConsumer(DraftSocketConsumer):
         session_id = self.scope["url_route"]["kwargs"]["session_id"]
         # Decided first, so that even a refusal is worded in the language of the page that opened the socket.
         self.message_language = worker_language(self.scope.get("cookies") or {},
-                                                selectors.project_languages(session_id=session_id))
+                                                project_languages(session_id=session_id))
         with self.speaking():
             return self._session(session_id)
 
@@ -91,7 +92,7 @@ class QAAssistConsumer(DraftSocketConsumer):
         user = self.scope["user"]
         if not user.is_authenticated:
             raise AccessError(_("Sign in to annotate."))
-        session = selectors.session_for_worker(user=user, session_id=session_id)
+        session = session_for_worker(user=user, session_id=session_id)
         if session.kind != AnnotationSession.Kind.AUTHORING:
             raise AccessError(_("The model only assists while you write questions."))
         self.context = session.paragraph.context

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 from accounts.models import User
 from accounts.services import user_create
-from annotation import services
 from annotation.models import Paragraph, Project, SpanQuestion, Split
+from annotation.services.authoring import question_add, session_start_on, session_submit
+from annotation.services.imports import articles_import
+from annotation.services.projects import project_create
 
 WORKER_LOGINS = (("mina", "stumper-demo-worker"), ("sam", "stumper-demo-worker"))
 Z = "\u200c"  # zero-width non-joiner, written as "+" in the Persian texts below
@@ -145,18 +147,18 @@ def _write_questions(project: Project, worker: User, questions: dict, language: 
     """The validation article's questions, written by ``worker`` through the authoring services."""
     fix = _fa if language == "fa" else str
     paragraph = Paragraph.objects.filter(article__project=project, article__split=Split.VALIDATION).first()
-    session = paragraph and services.session_start_on(user=worker, paragraph=paragraph)
+    session = paragraph and session_start_on(user=worker, paragraph=paragraph)
     if session is None:
         return
     context = paragraph.context
     for question, text in questions[paragraph.article.title]:
         if text is None:
-            services.question_add(session=session, user=worker, question=fix(question), is_impossible=True)
+            question_add(session=session, user=worker, question=fix(question), is_impossible=True)
         else:
             text = fix(text)
-            services.question_add(session=session, user=worker, question=fix(question),
-                                  answer={"text": text, "answer_start": context.index(text)})
-    services.session_submit(session=session, user=worker)
+            question_add(session=session, user=worker, question=fix(question),
+                         answer={"text": text, "answer_start": context.index(text)})
+    session_submit(session=session, user=worker)
 
 
 def annotation_demo_seed(*, owner: User) -> AnnotationDemoSeed:
@@ -171,10 +173,10 @@ def annotation_demo_seed(*, owner: User) -> AnnotationDemoSeed:
         project = Project.objects.filter(name=name).first()
         if project is None:
             # One article per split, so the demo has open tasks and a second pass to show.
-            project = services.project_create(owner=owner, name=name, language=language,
-                                              instructions=_fa(instructions) if language == "fa" else instructions,
-                                              train_ratio=0.34, validation_ratio=0.33, test_ratio=0.33)
-            services.articles_import(project=project, lines=_article_lines(articles, language), min_chars=200)
+            project = project_create(owner=owner, name=name, language=language,
+                                     instructions=_fa(instructions) if language == "fa" else instructions,
+                                     train_ratio=0.34, validation_ratio=0.33, test_ratio=0.33)
+            articles_import(project=project, lines=_article_lines(articles, language), min_chars=200)
         if not SpanQuestion.objects.filter(project=project).exists():
             _write_questions(project, workers[0], questions, language)
         projects.append(project)

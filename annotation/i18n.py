@@ -3,7 +3,7 @@
 Django's ``LocaleMiddleware`` activates the language of the ``django_language`` cookie that
 ``set_language`` (``/i18n/setlang/``) writes when a worker switches; without that cookie a
 project page speaks the project's language (a Persian project's workers see Persian) rather
-than whatever the browser asks for. The worker APIs (``annotation.api_language``) and the
+than whatever the browser asks for. The worker APIs (``annotation.apis.worker_language``) and the
 model-in-the-loop socket (``annotation.consumers``) answer in the same language.
 """
 from collections.abc import Iterable, Mapping

@@ -3,7 +3,7 @@ from django.dispatch import receiver
 
 from accounts.languages import user_language_asked
 from accounts.models import User
-from annotation.worker_selectors import worker_projects_language
+from annotation.selectors.worker_home import worker_projects_language
 
 
 @receiver(user_language_asked)

@@ -19,7 +19,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import get_messages
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from annotation import services as annotation_services
+from annotation.services.authoring import question_add, session_discard, session_start_on, session_submit
+from annotation.services.invites import invite_create
+from annotation.services.second_pass import second_pass_answer_save
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, answer, make_project
 from collector import services
 from collector.models import TrainingJob
@@ -96,25 +98,25 @@ class World:
 
     def _annotation(self, instructor, crowdworker) -> None:
         self.project = make_project(instructor, name="Project A", questions_min=1, questions_max=4)
-        self.project_invite = annotation_services.invite_create(project=self.project, created_by=instructor, days=7)
+        self.project_invite = invite_create(project=self.project, created_by=instructor, days=7)
         authoring, flagged, discarded = (add_paragraphs(self.project, [EN_CONTEXT], split=split, title=title)[0]
                                          for split, title in [("train", "Nile"), ("validation", "Nile 2"),
                                                               ("train", "Nile 3")])
         wendy, walt = make_user("wendy", role="crowdworker"), make_user("walt", role="crowdworker")
-        written = annotation_services.session_start_on(user=wendy, paragraph=flagged)
-        self.flagged_question = annotation_services.question_add(
+        written = session_start_on(user=wendy, paragraph=flagged)
+        self.flagged_question = question_add(
             session=written, user=wendy, question="Where do the branches meet?", answer=answer(EN_CONTEXT, "Khartoum"))
-        annotation_services.session_submit(session=written, user=wendy)
-        check = annotation_services.session_start_on(user=walt, paragraph=flagged, kind="second_pass")
-        annotation_services.second_pass_answer_save(
+        session_submit(session=written, user=wendy)
+        check = session_start_on(user=walt, paragraph=flagged, kind="second_pass")
+        second_pass_answer_save(
             session=check, user=walt, question_id=self.flagged_question.pk, is_impossible=True,
             flag={"proposal": "remove_question", "reason": "not in the text"})
         self.flag = self.flagged_question.flags.get()
-        gone = annotation_services.session_start_on(user=walt, paragraph=discarded)
-        annotation_services.session_discard(session=gone, user=walt, reason="hard_to_understand")
+        gone = session_start_on(user=walt, paragraph=discarded)
+        session_discard(session=gone, user=walt, reason="hard_to_understand")
         self.paragraph = discarded
-        self.annotation_session = annotation_services.session_start_on(user=crowdworker, paragraph=authoring)
-        self.span_question = annotation_services.question_add(
+        self.annotation_session = session_start_on(user=crowdworker, paragraph=authoring)
+        self.span_question = question_add(
             session=self.annotation_session, user=crowdworker, question="Which sea does the Nile empty into?",
             answer=answer(EN_CONTEXT, "the Mediterranean Sea"))
 

@@ -7,9 +7,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import user_create
-from annotation import services as annotation_services
+from annotation.selectors.worker_home import worker_projects_language
+from annotation.services.authoring import session_start_next
 from annotation.tests.factories import EN_CONTEXT, FA_CONTEXT, add_paragraphs, make_project
-from annotation.worker_selectors import worker_projects_language
 from courses.services import course_create, course_join
 
 PASSWORD = "a-long-test-password-42"
@@ -30,7 +30,7 @@ def projects(instructor):
 def worker(name: str, project=None) -> User:
     user = user_create(username=name, password=PASSWORD, role=User.Role.CROWDWORKER, email=f"{name}@example.org")
     if project is not None:
-        annotation_services.session_start_next(user=user, project=project)  # works in it
+        session_start_next(user=user, project=project)  # works in it
     return user
 
 

@@ -14,10 +14,11 @@ import pytest
 
 from accounts.models import User
 from accounts.services import user_create
-from annotation import services
 from annotation.models import AnnotationSession, Article, Paragraph, QuestionFlag, SecondPassAnswer, SpanQuestion
-from annotation.squad_selectors import project_squad_dict
-from annotation.stats import project_stats
+from annotation.selectors.exports import project_squad_dict
+from annotation.selectors.stats import project_stats
+from annotation.services.authoring import question_add, session_start_next, session_submit
+from annotation.services.projects import project_create
 from modelhub.services import model_version_register
 from tests.browser import CHROMIUM, BrowserTestCase
 
@@ -43,8 +44,8 @@ class PersianAnnotationEndToEndTests(BrowserTestCase):
         owner = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
         model = model_version_register(name="tiny-qa-e2e", kind="question_answering", path=str(self.model_dir),
                                        revision="e2e")
-        self.project = services.project_create(owner=owner, name="pquad-e2e", language="fa", questions_min=2,
-                                               questions_max=4, qa_model=model)
+        self.project = project_create(owner=owner, name="pquad-e2e", language="fa", questions_min=2,
+                                      questions_max=4, qa_model=model)
         article = Article.objects.create(project=self.project, title="تهران", split="validation", rank=1)
         self.paragraph = Paragraph.objects.create(article=article, position=0, context=CONTEXT)
         self.worker = user_create(username="mina", password=PASSWORD, role=User.Role.CROWDWORKER)
@@ -155,17 +156,17 @@ class SecondPassEndToEndTests(BrowserTestCase):
 
     def setUp(self) -> None:
         self.owner = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
-        self.project = services.project_create(owner=self.owner, name="nile-e2e", language="en", questions_min=2,
-                                               questions_max=4)
+        self.project = project_create(owner=self.owner, name="nile-e2e", language="en", questions_min=2,
+                                      questions_max=4)
         article = Article.objects.create(project=self.project, title="Nile", split="validation", rank=1)
         paragraph = Paragraph.objects.create(article=article, position=0, context=EN_CONTEXT)
         author = user_create(username="ali", password=PASSWORD, role=User.Role.CROWDWORKER)
-        session = services.session_start_next(user=author, project=self.project)
+        session = session_start_next(user=author, project=self.project)
         for question, text in (("Which sea does the Nile empty into?", "the Mediterranean Sea"),
                                ("Where do the two branches meet?", "Khartoum")):
-            services.question_add(session=session, user=author, question=question,
-                                  answer={"text": text, "answer_start": EN_CONTEXT.index(text)})
-        services.session_submit(session=session, user=author)
+            question_add(session=session, user=author, question=question,
+                         answer={"text": text, "answer_start": EN_CONTEXT.index(text)})
+        session_submit(session=session, user=author)
         self.sea, self.khartoum = SpanQuestion.objects.filter(paragraph=paragraph).order_by("position")
         self.worker = user_create(username="mina", password=PASSWORD, role=User.Role.CROWDWORKER)
         self.open_page(TIMEOUT_MS)

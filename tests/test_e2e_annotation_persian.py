@@ -16,8 +16,9 @@ from django.core import mail
 from accounts.models import User
 from accounts.recovery_services import password_reset_send
 from accounts.services import user_create
-from annotation import services
 from annotation.models import AnnotationSession, Article, Paragraph, QuestionFlag
+from annotation.services.authoring import question_add, session_start_on, session_submit
+from annotation.services.projects import project_create
 from annotation.tests.factories import answer
 from tests.browser import CHROMIUM, BrowserTestCase
 
@@ -41,18 +42,18 @@ class PersianWorkerPagesTests(BrowserTestCase):
 
     def setUp(self) -> None:
         owner = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
-        self.project = services.project_create(owner=owner, name="پرسش و پاسخ فارسی", language="fa",
-                                               questions_min=3, questions_max=6,
-                                               instructions="۱. پرسش را با واژه" + Z + "های خودتان بنویسید.\n"
-                                                            "۲. پاسخ را در متن انتخاب کنید.")
+        self.project = project_create(owner=owner, name="پرسش و پاسخ فارسی", language="fa",
+                                      questions_min=3, questions_max=6,
+                                      instructions="۱. پرسش را با واژه" + Z + "های خودتان بنویسید.\n"
+                                                   "۲. پاسخ را در متن انتخاب کنید.")
         article = Article.objects.create(project=self.project, title="تهران", split="train", rank=1)
         paragraph = Paragraph.objects.create(article=article, position=0, context=CONTEXT)
         self.worker = user_create(username="sara", password=PASSWORD, role=User.Role.CROWDWORKER)
         self.finished_earlier(owner)
-        self.session = services.session_start_on(user=self.worker, paragraph=paragraph)
+        self.session = session_start_on(user=self.worker, paragraph=paragraph)
         for question, text in QUESTIONS:  # answers already added (drafts of this session)
-            services.question_add(session=self.session, user=self.worker, question=question,
-                                  answer=answer(CONTEXT, text))
+            question_add(session=self.session, user=self.worker, question=question,
+                         answer=answer(CONTEXT, text))
         self.open_page(TIMEOUT_MS)
         self.page.set_viewport_size({"width": 1366, "height": 900})
 
@@ -60,10 +61,10 @@ class PersianWorkerPagesTests(BrowserTestCase):
         """A paragraph the worker submitted before (10 minutes on it), one of its questions flagged."""
         article = Article.objects.create(project=self.project, title="کتاب" + Z + "خانهٔ ملی", split="train", rank=2)
         paragraph = Paragraph.objects.create(article=article, position=0, context=CONTEXT)
-        session = services.session_start_on(user=self.worker, paragraph=paragraph)
+        session = session_start_on(user=self.worker, paragraph=paragraph)
         for question, text in QUESTIONS:
-            services.question_add(session=session, user=self.worker, question=question, answer=answer(CONTEXT, text))
-        services.session_submit(session=session, user=self.worker)
+            question_add(session=session, user=self.worker, question=question, answer=answer(CONTEXT, text))
+        session_submit(session=session, user=self.worker)
         AnnotationSession.objects.filter(pk=session.pk).update(active_seconds=610)
         QuestionFlag.objects.create(question=session.questions.first(), raised_by=owner, proposal="remove_question")
 
@@ -151,7 +152,7 @@ class PersianWorkerPagesTests(BrowserTestCase):
         assert AnnotationSession.objects.filter(pk=self.session.pk, status="in_progress").exists()
 
     def api_and_socket_messages_in_persian(self) -> None:
-        """What the API and the model's socket answer is in Persian too (annotation.api_language, consumers)."""
+        """What the API and the model's socket answer is in Persian too (annotation.apis.worker_language, consumers)."""
         page = self.page
         page.locator("#paragraph").focus()
         page.keyboard.press("Escape")  # no selection: the server says to mark the answer
@@ -191,10 +192,10 @@ class PersianWorkerPagesTests(BrowserTestCase):
         author = user_create(username="reza", password=PASSWORD, role=User.Role.CROWDWORKER)
         article = Article.objects.create(project=self.project, title="برج میلاد", split="validation", rank=3)
         paragraph = Paragraph.objects.create(article=article, position=0, context=CONTEXT)
-        session = services.session_start_on(user=author, paragraph=paragraph)
+        session = session_start_on(user=author, paragraph=paragraph)
         for question, text in (("پایتخت ایران کجاست؟", "تهران"), *QUESTIONS):
-            services.question_add(session=session, user=author, question=question, answer=answer(CONTEXT, text))
-        services.session_submit(session=session, user=author)
+            question_add(session=session, user=author, question=question, answer=answer(CONTEXT, text))
+        session_submit(session=session, user=author)
         page = self.page
         self.sign_in()
         page.get_by_role("button", name=f"پاسخ به پرسش{Z}های دیگران").click()

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import user_create
-from annotation import services as annotation_services
 from annotation.models import Article, Paragraph
+from annotation.services.projects import project_create
 from annotation.tests.factories import EN_CONTEXT
 from collector import services
 from courses import services as course_services
@@ -35,8 +35,8 @@ class MobileEndToEndTests(BrowserTestCase):
         # No question: submitting one runs the default model (slow here); the demo's pages with
         # questions were measured the same way (docs/mobile.md).
         course_services.student_register(username="alice", password=PASSWORD, join_code=course.join_code)
-        self.project = annotation_services.project_create(owner=self.instructor, name="nile-mobile", language="en",
-                                                          questions_min=2, questions_max=4)
+        self.project = project_create(owner=self.instructor, name="nile-mobile", language="en",
+                                      questions_min=2, questions_max=4)
         article = Article.objects.create(project=self.project, title="Nile", split="train", rank=1)
         Paragraph.objects.create(article=article, position=0, context=EN_CONTEXT)
         user_create(username="mina", password=PASSWORD, role=User.Role.CROWDWORKER)

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from annotation import services as annotation_services
+from annotation.services.authoring import question_add, session_draft_save, session_start_next, session_submit
+from annotation.services.second_pass import second_pass_answer_save
 from annotation.tests.factories import add_paragraphs, answer, make_project
 from collector import services
 from collector.tests.factories import make_user
@@ -103,20 +104,20 @@ def _authoring_session(owner, worker):
     """A validation paragraph with the payloads, and ``worker``'s session on it with two questions."""
     project = make_project(owner, name="xss-nile")
     add_paragraphs(project, [CONTEXT], split="validation", title=TITLE)
-    session = annotation_services.session_start_next(user=worker, project=project)
-    annotation_services.question_add(session=session, user=worker, question=PASSAGE_QUESTION,
-                                     answer=answer(CONTEXT, IMG))
-    annotation_services.question_add(session=session, user=worker, question="Where do the two branches meet?",
-                                     answer=answer(CONTEXT, "Khartoum"))
-    annotation_services.session_draft_save(session=session, user=worker, draft={"question": f"Half {SCRIPT}"})
+    session = session_start_next(user=worker, project=project)
+    question_add(session=session, user=worker, question=PASSAGE_QUESTION,
+                 answer=answer(CONTEXT, IMG))
+    question_add(session=session, user=worker, question="Where do the two branches meet?",
+                 answer=answer(CONTEXT, "Khartoum"))
+    session_draft_save(session=session, user=worker, draft={"question": f"Half {SCRIPT}"})
     return project, session
 
 
 def _second_pass_session(project, reviewer):
     """``reviewer`` answers the payload question blind and flags its original answer."""
-    session = annotation_services.session_start_next(user=reviewer, project=project, kind="second_pass")
+    session = session_start_next(user=reviewer, project=project, kind="second_pass")
     question = project.questions.get(question=PASSAGE_QUESTION)
-    annotation_services.second_pass_answer_save(
+    second_pass_answer_save(
         session=session, user=reviewer, question_id=question.pk, answer=answer(CONTEXT, "Khartoum"),
         flag={"proposal": "fix_answer", "reason": FLAG_REASON},
     )
@@ -129,7 +130,7 @@ def test_script_payloads_in_passage_questions_never_run(browser, live_server, in
     # The author's page while the session is open: questions, their spans and the paragraph.
     check(crowdworker, reverse("annotation:session", args=[session.pk]), PASSAGE_QUESTION, IMG,
           wait_for="#question-list li")
-    annotation_services.session_submit(session=session, user=crowdworker)
+    session_submit(session=session, user=crowdworker)
 
     reviewer = make_user("reviewer", role="crowdworker")
     review, question = _second_pass_session(project, reviewer)

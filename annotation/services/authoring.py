@@ -15,19 +15,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from annotation import selectors
 from annotation.i18n import SESSION_STATUS
-from annotation.models import AnnotationSession, Paragraph, Project, SpanAnswer, SpanQuestion
-from annotation.services.predictions import prediction_schedule
-from annotation.services.projects import paragraph_refresh_status
-from annotation.signals import worker_progress_send
-from annotation.validation import (
+from annotation.inputs import (
     CleanQuestion,
     check_no_duplicate,
     clean_draft,
     clean_span_question,
     normalize_question_key,
 )
+from annotation.models import AnnotationSession, Paragraph, Project, SpanAnswer, SpanQuestion
+from annotation.selectors.authoring import paragraph_question_texts, paragraphs_needing_questions, session_in_progress
+from annotation.selectors.projects import can_annotate_in
+from annotation.selectors.second_pass import paragraphs_needing_second_pass
+from annotation.services.predictions import prediction_schedule
+from annotation.services.projects import paragraph_refresh_status
+from annotation.signals import worker_progress_send
 from core.exceptions import AccessError
 from core.i18n import digits
 
@@ -44,13 +46,13 @@ def new_qid() -> str:
 def _queue(kind: str):
     if kind not in Kind.values:
         raise ValidationError({"kind": _("Unknown kind of task %(kind)s.") % {"kind": repr(kind)}})
-    return selectors.paragraphs_needing_questions if kind == Kind.AUTHORING else selectors.paragraphs_needing_second_pass
+    return paragraphs_needing_questions if kind == Kind.AUTHORING else paragraphs_needing_second_pass
 
 
 def session_start_on(*, user: User, paragraph: Paragraph, kind: str = Kind.AUTHORING) -> AnnotationSession | None:
     """Start work on this paragraph if it is in the worker's queue; None if it is not (or no longer)."""
     project = paragraph.article.project
-    if not selectors.can_annotate_in(user, project):
+    if not can_annotate_in(user, project):
         raise AccessError(_("Only crowdworkers and instructors annotate paragraphs."))
     queue = _queue(kind)
     try:
@@ -65,15 +67,15 @@ def session_start_on(*, user: User, paragraph: Paragraph, kind: str = Kind.AUTHO
             return session
     except IntegrityError:
         # A double click created it a moment ago; hand out that one.
-        return selectors.session_in_progress(user=user, project=project, kind=kind)
+        return session_in_progress(user=user, project=project, kind=kind)
 
 
 def session_start_next(*, user: User, project: Project, kind: str = Kind.AUTHORING) -> AnnotationSession | None:
     """The worker's unfinished session in ``project``, else a new one on the next paragraph; None if none is left."""
-    if not selectors.can_annotate_in(user, project):
+    if not can_annotate_in(user, project):
         raise AccessError(_("Only crowdworkers and instructors annotate paragraphs."))
     queue = _queue(kind)
-    existing = selectors.session_in_progress(user=user, project=project, kind=kind)
+    existing = session_in_progress(user=user, project=project, kind=kind)
     if existing is not None:
         return existing
     for paragraph in queue(project=project, user=user)[:CANDIDATES_TRIED]:
@@ -141,7 +143,7 @@ def question_add(*, session: AnnotationSession, user: User, question: str, is_im
                                            % {"count": digits(project.questions_max)}})
     clean = clean_span_question(context=session.paragraph.context, question=question, is_impossible=is_impossible,
                                 answer=answer, selection=selection)
-    check_no_duplicate(clean.question, selectors.paragraph_question_texts(paragraph=session.paragraph, session=session))
+    check_no_duplicate(clean.question, paragraph_question_texts(paragraph=session.paragraph, session=session))
     stored = _store_question(session, user, clean, _next_position(session.paragraph))
     session.draft = {}
     session.save(update_fields=["draft"])
@@ -166,7 +168,7 @@ def question_update(*, question: SpanQuestion, user: User, question_text: str, i
     question, session = _lock_draft_question(question, user)
     clean = clean_span_question(context=session.paragraph.context, question=question_text,
                                 is_impossible=is_impossible, answer=answer, selection=selection)
-    check_no_duplicate(clean.question, selectors.paragraph_question_texts(
+    check_no_duplicate(clean.question, paragraph_question_texts(
         paragraph=session.paragraph, session=session, exclude_id=question.pk))
     question.question, question.is_impossible = clean.question, clean.is_impossible
     question.qa_model_version, question.qa_model_revision = None, ""
@@ -197,7 +199,7 @@ def _replace_drafts(session: AnnotationSession, user: User, questions: Sequence[
         raise ValidationError({"questions": _("questions must be a list.")})
     context = session.paragraph.context
     cleaned, errors, seen = [], {}, {
-        normalize_question_key(t) for t in selectors.paragraph_question_texts(paragraph=session.paragraph, session=None)
+        normalize_question_key(t) for t in paragraph_question_texts(paragraph=session.paragraph, session=None)
     }
     for index, item in enumerate(questions):
         try:

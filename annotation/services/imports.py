@@ -13,16 +13,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
+from annotation.inputs import normalize_question_key
 from annotation.models import Article, Paragraph, Project, SpanAnswer, SpanQuestion, Split
-from annotation.validation import normalize_question_key
 from core.exceptions import ImportFailed
-from mlcore.data.passages import (
-    ArticleParseError,
-    assign_splits,
-    parse_article_lines,
-    rank_articles,
-    select_paragraphs,
-)
+from mlcore.data.passages import ArticleParseError, assign_splits, parse_article_lines, rank_articles, select_paragraphs
 from mlcore.data.spans import SpanError, check_span
 
 

@@ -3,8 +3,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from accounts.models import User
-from annotation import selectors
 from annotation.models import AnnotationSession, Paragraph, Project
+from annotation.selectors.projects import can_manage
 from core.exceptions import AccessError
 from modelhub.models import ModelVersion
 
@@ -40,7 +40,7 @@ def project_create(*, owner: User, name: str, language: str = "en", **fields) ->
 @transaction.atomic
 def project_update(*, project: Project, user: User, **fields) -> Project:
     """Change a project's settings; all-or-nothing."""
-    if not selectors.can_manage(user, project):
+    if not can_manage(user, project):
         raise AccessError("Only the project's owner can change its settings.")
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
@@ -68,16 +68,3 @@ def paragraph_refresh_status(*, paragraph: Paragraph) -> Paragraph:
         Paragraph.objects.filter(pk=paragraph.pk).update(status=status)
         paragraph.status = status
     return paragraph
-
-
-@transaction.atomic
-def paragraph_restore(*, paragraph: Paragraph, user: User) -> Paragraph:
-    """Put a discarded paragraph back in the queue (the owner disagreed with the discard)."""
-    if not selectors.can_manage(user, paragraph.article.project):
-        raise AccessError("Only the project's owner restores paragraphs.")
-    paragraph = Paragraph.objects.select_for_update(of=("self",)).select_related("article__project").get(pk=paragraph.pk)
-    if paragraph.status != Paragraph.Status.DISCARDED:
-        raise ValidationError({"paragraph": "This paragraph is not discarded."})
-    paragraph.status = Paragraph.Status.OPEN
-    paragraph.save(update_fields=["status"])
-    return paragraph_refresh_status(paragraph=paragraph)

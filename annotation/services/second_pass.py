@@ -5,7 +5,7 @@ answerable question becomes an extra gold answer. The answer is final: the page 
 original answer right after it, so a second answer would no longer be blind, and human
 performance and the gold answers must not depend on what the worker saw. After the reveal the
 worker may flag the original answer, proposing a fix (a span), "unanswerable" or removal; the
-flag is a proposal for the project's owner, who accepts or rejects it, never an answer.
+flag is a proposal for the project's owner, who accepts or rejects it (``services/reviews.py``), never an answer.
 """
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -15,13 +15,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from annotation import selectors
 from annotation.exceptions import AnswerFinal
+from annotation.inputs import clean_span
 from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
+from annotation.selectors.second_pass import second_pass_questions
 from annotation.services.authoring import lock_session
 from annotation.signals import worker_progress_send
-from annotation.validation import clean_span, span_message
-from core.exceptions import AccessError
 from core.i18n import digits
 from mlcore.data.spans import Span, SpanError, check_span
 
@@ -38,7 +37,7 @@ def _next_answer_position(question: SpanQuestion) -> int:
 
 
 def _question_to_answer(session: AnnotationSession, question_id: int) -> SpanQuestion:
-    question = selectors.second_pass_questions(session=session).select_for_update().filter(pk=question_id).first()
+    question = second_pass_questions(session=session).select_for_update().filter(pk=question_id).first()
     if question is None:
         raise ValidationError({"question_id": _("This question is not one of this paragraph's questions to answer.")})
     return question
@@ -169,7 +168,7 @@ def second_pass_flag_save(*, session: AnnotationSession, user: User, question_id
 def second_pass_submit(*, session: AnnotationSession, user: User) -> AnnotationSession:
     """Finish a second-pass paragraph once every question has this worker's answer."""
     session = lock_session(session, user, Kind.SECOND_PASS)
-    wanted = set(selectors.second_pass_questions(session=session).values_list("pk", flat=True))
+    wanted = set(second_pass_questions(session=session).values_list("pk", flat=True))
     answered = set(SecondPassAnswer.objects.filter(session=session).values_list("question_id", flat=True))
     missing = len(wanted - answered)
     if missing:
@@ -180,44 +179,3 @@ def second_pass_submit(*, session: AnnotationSession, user: User) -> AnnotationS
     worker_progress_send(sender=AnnotationSession, project_id=session.paragraph.article.project_id,
                          user_ids=[session.worker_id])
     return session
-
-
-def _apply_flag(flag: QuestionFlag) -> None:
-    question = flag.question
-    if flag.proposal == Proposal.REMOVE_QUESTION:
-        question.status = SpanQuestion.Status.REMOVED
-    elif flag.proposal == Proposal.MARK_UNANSWERABLE:
-        question.answers.all().delete()
-        question.is_impossible = True
-    else:
-        try:
-            check_span(question.paragraph.context, flag.proposed_text, flag.proposed_start)
-        except SpanError as error:
-            raise ValidationError({"flag": _("The proposed answer no longer fits the paragraph: %(reason)s")
-                                           % {"reason": span_message(error)}}) from None
-        first = question.answers.order_by("position", "id").first()
-        if first is not None:
-            first.delete()
-        SpanAnswer.objects.create(question=question, text=flag.proposed_text, answer_start=flag.proposed_start,
-                                  author=flag.raised_by, kind=SpanAnswer.Kind.CORRECTION, position=0 if first is None
-                                  else first.position)
-        question.is_impossible = False
-    question.save()
-
-
-@transaction.atomic
-def flag_resolve(*, flag: QuestionFlag, user: User, accept: bool, note: str = "") -> QuestionFlag:
-    """The owner accepts (the proposal is applied) or rejects a flag."""
-    flag = QuestionFlag.objects.select_for_update(of=("self",)).select_related("question__project", "question__paragraph").get(pk=flag.pk)
-    if not selectors.can_manage(user, flag.question.project):
-        raise AccessError(_("Only the project's owner resolves its flags."))
-    if flag.status != QuestionFlag.Status.OPEN:
-        raise ValidationError({"flag": _("This flag was already resolved.")})
-    if accept:
-        _apply_flag(flag)
-    flag.status = QuestionFlag.Status.ACCEPTED if accept else QuestionFlag.Status.REJECTED
-    flag.resolved_by, flag.resolved_at, flag.resolution_note = user, timezone.now(), (note or "").strip()[:2000]
-    flag.save()
-    worker_progress_send(sender=QuestionFlag, project_id=flag.question.project_id,
-                         user_ids=[flag.question.author_id, flag.raised_by_id])
-    return flag

@@ -1,6 +1,7 @@
 """Helpers building annotation test data through the services (the same path the product takes)."""
-from annotation import services
 from annotation.models import Article, Paragraph, Project
+from annotation.services.authoring import question_add, session_start_next, session_submit
+from annotation.services.projects import project_create
 
 ZWNJ = "\u200c"
 # Written for these tests (not taken from any dataset).
@@ -20,7 +21,7 @@ SQUAD = {"version": "v2.0", "data": [{"title": "France", "paragraphs": [{"contex
 def make_project(owner, name: str = "nile", language: str = "en", **settings) -> Project:
     defaults = {"questions_min": 2, "questions_max": 4}
     defaults.update(settings)
-    return services.project_create(owner=owner, name=name, language=language, **defaults)
+    return project_create(owner=owner, name=name, language=language, **defaults)
 
 
 def add_paragraphs(project: Project, contexts: list[str], *, split: str = "train", title: str = "Nile") -> list[Paragraph]:
@@ -49,7 +50,7 @@ def submitted_paragraph(project, worker, paragraph_contexts=None, *, split="vali
     """A paragraph in ``split`` with ``worker``'s submitted questions (for second-pass tests)."""
     paragraph = add_paragraphs(project, paragraph_contexts or [EN_CONTEXT], split=split,
                                title=f"article-{project.articles.count()}")[0]
-    session = services.session_start_next(user=worker, project=project)
+    session = session_start_next(user=worker, project=project)
     assert session.paragraph_id == paragraph.pk
     context = paragraph.context
     questions = questions or [
@@ -58,6 +59,6 @@ def submitted_paragraph(project, worker, paragraph_contexts=None, *, split="vali
         {"question": "Who built the first dam on the Nile?", "is_impossible": True},
     ]
     for q in questions:
-        services.question_add(session=session, user=worker, **q)
-    services.session_submit(session=session, user=worker)
+        question_add(session=session, user=worker, **q)
+    session_submit(session=session, user=worker)
     return paragraph

@@ -6,9 +6,9 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
-from annotation import services
 from annotation.demo import Z, annotation_demo_seed
 from annotation.models import Paragraph, Project, SpanQuestion
+from annotation.services.authoring import session_start_next
 from mlcore.data.spans import check_span
 
 pytestmark = pytest.mark.django_db
@@ -27,8 +27,8 @@ def test_seed_creates_an_english_and_a_persian_project_with_a_second_pass_ready(
         for q in questions:
             for a in q.answers.all():
                 check_span(q.paragraph.context, a.text, a.answer_start)
-        assert services.session_start_next(user=sam, project=project, kind="second_pass") is not None
-        assert services.session_start_next(user=sam, project=project) is not None  # train paragraphs open
+        assert session_start_next(user=sam, project=project, kind="second_pass") is not None
+        assert session_start_next(user=sam, project=project) is not None  # train paragraphs open
     persian = Paragraph.objects.filter(article__project=seed.projects[1]).first().context
     assert Z in persian and "+" not in persian
 

@@ -7,7 +7,7 @@ GET /api/annotation/projects/<id>/export/?split=&weights_run=               as `
 The URLs and their names (``api:round_export``, ``annotation_api:project_export``) are the
 collector's and annotation's; ``config/urls.py`` adds these views to those URL modules
 (``evaluation/export_urls.py``), since the weights are an evaluation report's. The files
-themselves are built by ``collector.selectors`` and ``annotation.squad_selectors``.
+themselves are built by ``collector.selectors`` and ``annotation.selectors.exports``.
 """
 import json
 
@@ -17,9 +17,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotation import selectors as annotation_selectors
 from annotation.models import Project, Split
-from annotation.squad_selectors import project_squad_dict
+from annotation.selectors.exports import project_squad_dict
+from annotation.selectors.projects import project_for_owner
 from collector import selectors as collector_selectors
 from collector.models import Round
 from core.apis import MAX_ID, ApiErrorsMixin, FormatParamNegotiation, file_response
@@ -76,7 +76,7 @@ class ProjectExportApi(ApiErrorsMixin, APIView):
     def get(self, request: Request, project_id: int) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        project = annotation_selectors.project_for_owner(user=request.user, project_id=project_id)
+        project = project_for_owner(user=request.user, project_id=project_id)
         weights = _weights(filters.validated_data.get("weights_run"), project=project)
         return Response(project_squad_dict(project=project, split=filters.validated_data.get("split"),
                                            weights=weights))

@@ -39,7 +39,7 @@ class ProjectReportInputs(ReportInputs):
     project_name: str
     language: str
     questions: tuple[SpanQuestionRecord, ...]
-    # Human performance: (gold texts, answer) of each blind second-pass answer (annotation.stats.blind_answers).
+    # Human performance: (gold texts, answer) of each blind second-pass answer (annotation.selectors.stats.blind_answers).
     human_pairs: tuple[tuple[tuple[str, ...], str], ...] = ()
     human_left_out: int = 0
 

@@ -1,8 +1,9 @@
 """Read-only queries of the ambiguity probes: QA model versions and a project's passages."""
 from __future__ import annotations
 
-from annotation import selectors as annotation_selectors
 from annotation.models import Paragraph, Project
+from annotation.selectors import projects as annotation_project_selectors
+from annotation.selectors.reviews import paragraphs_of_project
 from mlcore.bias.retrieval import Passage
 from modelhub.models import ModelVersion
 
@@ -14,7 +15,7 @@ def model_version_by_name(*, name: str) -> ModelVersion | None:
 
 def project_by_name(*, name: str) -> Project:
     """The annotation project called ``name``; AccessError with a readable message if there is none."""
-    return annotation_selectors.project_by_name(name=name)
+    return annotation_project_selectors.project_by_name(name=name)
 
 
 def project_passages(*, project: Project) -> list[Passage]:
@@ -22,7 +23,7 @@ def project_passages(*, project: Project) -> list[Passage]:
 
     The article title names the passage's subject (the page a Wikipedia paragraph comes from).
     """
-    paragraphs = annotation_selectors.paragraphs_of_project(project=project).exclude(
+    paragraphs = paragraphs_of_project(project=project).exclude(
         status=Paragraph.Status.DISCARDED
     )
     return [Passage(p.pk, p.article.title, p.context) for p in paragraphs]

@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 
 from accounts.models import User
 from annotation.models import Project, SpanQuestion
-from annotation.stats import blind_answers_of_questions
+from annotation.selectors.stats import blind_answers_of_questions
 from collector import selectors as collector_selectors
 from collector.models import CVPrediction, Prediction, Question, Round, ScoringRun
 from collector.validation_selectors import validation_answers

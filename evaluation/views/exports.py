@@ -14,9 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_safe
 
-from annotation import selectors as annotation_selectors
-from annotation.squad_selectors import project_squad_dict
-from annotation.validation import first_message
+from annotation.inputs import first_message
+from annotation.selectors.exports import project_squad_dict
+from annotation.selectors.projects import project_for_owner
 from evaluation.forms.exports import SquadExportForm
 from evaluation.selectors.exports import evaluation_run_weights, evaluation_runs_with_weights
 
@@ -25,7 +25,7 @@ from evaluation.selectors.exports import evaluation_run_weights, evaluation_runs
 @require_safe
 def project_export(request: HttpRequest, project_id: int) -> HttpResponse:
     """SQuAD-2.0 JSON of one split or all, with an evaluation report's weights if one is chosen."""
-    project = annotation_selectors.project_for_owner(user=request.user, project_id=project_id)
+    project = project_for_owner(user=request.user, project_id=project_id)
     form = SquadExportForm(request.GET, runs=evaluation_runs_with_weights(project=project))
     try:
         if not form.is_valid():

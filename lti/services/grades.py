@@ -3,7 +3,7 @@ LMS line items.
 
 A round's score is the same number as the grade CSV's points (``collector.grades``): credit capped at the
 line item's maximum. A project's score is the number of paragraphs the student finished that no open flag
-holds in review (``annotation.worker_selectors.worker_paragraphs_accepted``), one point each, capped at the
+holds in review (``annotation.selectors.worker_home.worker_paragraphs_accepted``), one point each, capped at the
 maximum. ``grade_passback`` is idempotent: it recomputes the current score, and a score already sent is not
 sent again unless ``force`` (the "send all grades again" button).
 """
@@ -20,7 +20,7 @@ from pylti1p3.grade import Grade
 from pylti1p3.service_connector import ServiceConnector
 
 from accounts.models import User
-from annotation.worker_selectors import worker_paragraphs_accepted
+from annotation.selectors.worker_home import worker_paragraphs_accepted
 from collector.grades import round_grades
 from lti.models import GradeSync, LtiIdentity, ResourceLink
 from lti.selectors import assignment_resource_links

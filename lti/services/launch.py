@@ -13,8 +13,8 @@ from django.db import transaction
 from accounts.models import User
 from accounts.services import user_create
 from annotation.models import Project
-from annotation.selectors import can_manage
-from annotation.services import project_member_add
+from annotation.selectors.projects import can_manage
+from annotation.services.invites import project_member_add
 from collector.models import Round
 from courses.models import Course
 from courses.services import course_create, course_join

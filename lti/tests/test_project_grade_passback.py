@@ -5,8 +5,11 @@ retried, with a per-student status and "send all grades again" on the project's 
 import pytest
 from django.test import override_settings
 
-from annotation import services as annotation_services
 from annotation.models import QuestionFlag
+from annotation.services.authoring import session_start_next
+from annotation.services.invites import project_member_add
+from annotation.services.reviews import flag_resolve
+from annotation.services.second_pass import second_pass_answer_save
 from annotation.tests.factories import make_project, submitted_paragraph
 from lti.models import ContextLink, GradeSync, LtiIdentity
 from lti.tests.conftest import assert_idempotent_then_sent_again, login_and_launch
@@ -45,14 +48,14 @@ def test_a_flag_holds_the_paragraph_in_review_until_the_owner_decides(assignment
     project, student = assignment
     with django_capture_on_commit_callbacks(execute=True):
         paragraph = submitted_paragraph(project, student)
-    second_pass = annotation_services.session_start_next(user=crowdworker, project=project, kind="second_pass")
+    second_pass = session_start_next(user=crowdworker, project=project, kind="second_pass")
     with django_capture_on_commit_callbacks(execute=True):
-        annotation_services.second_pass_answer_save(
+        second_pass_answer_save(
             session=second_pass, user=crowdworker, question_id=paragraph.questions.first().pk, is_impossible=True,
             flag={"proposal": "remove_question"})
     assert [s["score"]["scoreGiven"] for s in lms.scores] == [1.0, 0.0]
     with django_capture_on_commit_callbacks(execute=True):
-        annotation_services.flag_resolve(flag=QuestionFlag.objects.get(), user=instructor, accept=False)
+        flag_resolve(flag=QuestionFlag.objects.get(), user=instructor, accept=False)
     assert [s["score"]["scoreGiven"] for s in lms.scores] == [1.0, 0.0, 1.0]
     assert {s["score"]["userId"] for s in lms.scores} == {"s1"}  # the crowdworker has no LMS identity
 
@@ -96,7 +99,7 @@ def test_a_failing_lms_is_retried_then_shown_failed_on_the_project_page(client, 
 def test_projects_that_are_not_lms_assignments_send_nothing(lms, platform, instructor, student,
                                                             django_capture_on_commit_callbacks):
     project = make_project(instructor, name="Not in the LMS")
-    annotation_services.project_member_add(project=project, user=student)
+    project_member_add(project=project, user=student)
     with django_capture_on_commit_callbacks(execute=True):
         submitted_paragraph(project, student)
     assert lms.score_attempts == 0 and not GradeSync.objects.exists()

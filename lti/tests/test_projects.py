@@ -4,7 +4,7 @@ owner page; a link to a deleted project, or to a project whose owner does not te
 import pytest
 
 from annotation.models import ProjectMember
-from annotation.services import project_update
+from annotation.services.projects import project_update
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
 from courses.models import Enrollment
 from lti.models import ContextLink, LtiIdentity, ResourceLink

@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
-from annotation.services import project_member_add
+from annotation.services.invites import project_member_add
 from annotation.tests.factories import make_project, submitted_paragraph
 from collector import services as collector_services
 from collector.tests.factories import question_data

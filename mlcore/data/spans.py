@@ -11,7 +11,7 @@ be normalised away: the stored text is an exact slice of the stored context.
 
 Everything here is pure and Django-free; :class:`SpanError` messages are meant to be
 shown to people as they are. Each keeps its English ``template`` and ``params`` too, so a page
-can show it translated (``annotation.validation.span_message``; the templates are marked with
+can show it translated (``annotation.inputs.span_message``; the templates are marked with
 :func:`gettext_noop` for Django's ``makemessages``).
 """
 

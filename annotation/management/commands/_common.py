@@ -5,8 +5,8 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
-from annotation import selectors
 from annotation.models import Project
+from annotation.selectors.projects import project_by_name
 from core.exceptions import AccessError
 
 
@@ -25,6 +25,6 @@ def read_json(path: Path, what: str = "file") -> Any:
 
 def project_named(name: str) -> Project:
     try:
-        return selectors.project_by_name(name=name)
+        return project_by_name(name=name)
     except AccessError as error:
         raise CommandError(error.message) from None

@@ -3,8 +3,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation import services
 from annotation.management.commands._common import project_named
+from annotation.services.imports import articles_import
 from core.exceptions import ImportFailed
 
 
@@ -32,7 +32,7 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as error:
             raise CommandError(f"Cannot read {path}: {error}") from None
         try:
-            result = services.articles_import(
+            result = articles_import(
                 project=target, lines=lines, damping=options["damping"], top=options["top"],
                 per_article=options["paragraphs"], min_chars=options["min_chars"], max_chars=options["max_chars"],
                 require_infobox=options["require_infobox"],

@@ -3,9 +3,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation import services
 from annotation.management.commands._common import project_named, read_json
 from annotation.models import Split
+from annotation.services.imports import squad_import
 from core.exceptions import ImportFailed
 
 
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         target = project_named(project)
         data = read_json(path)
         try:
-            result = services.squad_import(project=target, data=data, split=split)
+            result = squad_import(project=target, data=data, split=split)
         except ImportFailed as error:
             raise CommandError(f"{path}: {error}") from None
         for warning in result.warnings[:20]:

@@ -9,9 +9,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotation.inputs import first_message
 from annotation.management.commands._common import project_named, read_json
 from annotation.services.qa_training import qa_model_name_check, qa_model_train
-from annotation.validation import first_message
 from mlcore.models.loading import ModelLoadError
 from mlcore.stats.squad_metrics import parse_squad_json
 from modelhub.progress import ProgressBar

@@ -6,7 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from annotation import validation
+from annotation import inputs
 from annotation.models import Article, Paragraph, Project, SpanQuestion
 from annotation.tests.factories import EN_CONTEXT, answer
 
@@ -133,7 +133,7 @@ class ImportApiTests:
         assert response.status_code == 201 and response.data["articles"] == 2 and Paragraph.objects.count() == 2
         again = client.post(url, {"file": _file(lines, "a.jsonl")}, format="multipart")
         assert again.status_code == 400 and "already has an article titled" in again.data["file"][0]
-        monkeypatch.setattr(validation, "MAX_UPLOAD_BYTES", 100)
+        monkeypatch.setattr(inputs, "MAX_UPLOAD_BYTES", 100)
         big = client.post(url, {"file": _file(lines.replace("A", "Z"), "a.jsonl")}, format="multipart")
         assert big.status_code == 400 and "larger than" in big.data["file"][0]
         assert client.post(url, {"file": _file(lines), "damping": 2}, format="multipart").status_code == 400

@@ -3,8 +3,9 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from annotation import services
 from annotation.models import Paragraph, QuestionFlag, SpanQuestion
+from annotation.services.authoring import session_start_next
+from annotation.services.second_pass import second_pass_answer_save
 from annotation.tests.factories import submitted_paragraph
 
 pytestmark = pytest.mark.django_db
@@ -21,10 +22,10 @@ def flagged(project, crowdworker, worker2):
     """crowdworker's validation paragraph; worker2 answered its first question "unanswerable" and
     proposed removing it."""
     paragraph = submitted_paragraph(project, crowdworker)
-    session = services.session_start_next(user=worker2, project=project, kind="second_pass")
+    session = session_start_next(user=worker2, project=project, kind="second_pass")
     question = SpanQuestion.objects.filter(paragraph=paragraph).order_by("position").first()
-    services.second_pass_answer_save(session=session, user=worker2, question_id=question.pk, is_impossible=True,
-                                     flag={"proposal": "remove_question", "reason": "not in the text"})
+    second_pass_answer_save(session=session, user=worker2, question_id=question.pk, is_impossible=True,
+                            flag={"proposal": "remove_question", "reason": "not in the text"})
     return QuestionFlag.objects.get()
 
 

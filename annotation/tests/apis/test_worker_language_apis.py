@@ -1,5 +1,5 @@
 """The worker APIs answer in the language of the worker's page: the worker's choice (the
-``django_language`` cookie), else the project's; Persian with Persian digits (annotation.api_language)."""
+``django_language`` cookie), else the project's; Persian with Persian digits (annotation.apis.worker_language)."""
 import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient

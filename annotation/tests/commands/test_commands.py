@@ -7,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import Article, Paragraph, SpanQuestion
-from annotation.squad_selectors import project_squad_dict
+from annotation.selectors.exports import project_squad_dict
 from annotation.tests.factories import SQUAD
 from modelhub.models import ModelVersion
 

@@ -7,8 +7,9 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from annotation import services
 from annotation.routing import websocket_urlpatterns
+from annotation.services.authoring import session_start_next
+from annotation.services.projects import project_update
 from annotation.tests.factories import FA_CONTEXT, ZWNJ, selection
 from modelhub.inference import qa_inference_service
 
@@ -39,8 +40,8 @@ async def _model_loaded(session_id: int) -> None:
 @database_sync_to_async
 def _session(project, user, model=None, kind="authoring"):
     if model is not None:
-        project = services.project_update(project=project, user=project.owner, qa_model=model)
-    return services.session_start_next(user=user, project=project, kind=kind)
+        project = project_update(project=project, user=project.owner, qa_model=model)
+    return session_start_next(user=user, project=project, kind=kind)
 
 
 async def test_prediction_with_span_f1_and_verdict(fa_project, fa_paragraph, crowdworker, qa_version):

@@ -1,9 +1,12 @@
 """The dashboard's numbers: progress per split, distributions and human performance."""
 import pytest
 
-from annotation import services
 from annotation.models import SpanQuestion
-from annotation.stats import project_stats, stats_charts
+from annotation.presentation.stats import stats_charts
+from annotation.selectors.stats import project_stats
+from annotation.services.authoring import question_add, session_start_next, session_submit
+from annotation.services.reviews import flag_resolve
+from annotation.services.second_pass import second_pass_answer_save, second_pass_flag_save
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, answer, submitted_paragraph
 from core.charts import chart_spec, chart_view
 from mlcore.stats.annotation_stats import binned_counts, human_performance
@@ -21,15 +24,15 @@ def test_empty_project(project):
 def test_progress_distributions_and_human_performance(project, crowdworker, worker2, instructor):
     paragraph = submitted_paragraph(project, crowdworker)  # validation: 3 questions, 1 unanswerable
     add_paragraphs(project, [EN_CONTEXT], split="train", title="open one")
-    session = services.session_start_next(user=worker2, project=project, kind="second_pass")
+    session = session_start_next(user=worker2, project=project, kind="second_pass")
     questions = list(SpanQuestion.objects.filter(paragraph=paragraph).order_by("position"))
     # vs the first answers "the Mediterranean Sea", "Khartoum", unanswerable:
-    services.second_pass_answer_save(session=session, user=worker2, question_id=questions[0].pk,
-                                     answer=answer(EN_CONTEXT, "Mediterranean Sea"))  # EM 1 (article dropped)
-    services.second_pass_answer_save(session=session, user=worker2, question_id=questions[1].pk,
-                                     answer=answer(EN_CONTEXT, "at Khartoum"))  # F1 2/3
-    services.second_pass_answer_save(session=session, user=worker2, question_id=questions[2].pk,
-                                     answer=answer(EN_CONTEXT, "Alexandria"))  # 0: it is unanswerable
+    second_pass_answer_save(session=session, user=worker2, question_id=questions[0].pk,
+                            answer=answer(EN_CONTEXT, "Mediterranean Sea"))  # EM 1 (article dropped)
+    second_pass_answer_save(session=session, user=worker2, question_id=questions[1].pk,
+                            answer=answer(EN_CONTEXT, "at Khartoum"))  # F1 2/3
+    second_pass_answer_save(session=session, user=worker2, question_id=questions[2].pk,
+                            answer=answer(EN_CONTEXT, "Alexandria"))  # 0: it is unanswerable
 
     stats = project_stats(project=project)
     validation = stats.splits[1]
@@ -56,18 +59,18 @@ def test_an_accepted_correction_is_never_its_own_authors_reference(project, crow
     worker's blind answer is scored against the corrected reference."""
     paragraph = submitted_paragraph(project, crowdworker)
     sea = SpanQuestion.objects.filter(paragraph=paragraph).order_by("position").first()
-    session = services.session_start_next(user=worker2, project=project, kind="second_pass")
-    services.second_pass_answer_save(session=session, user=worker2, question_id=sea.pk,
-                                     answer=answer(EN_CONTEXT, "Alexandria"))
-    flag = services.second_pass_flag_save(session=session, user=worker2, question_id=sea.pk, proposal="fix_answer")
+    session = session_start_next(user=worker2, project=project, kind="second_pass")
+    second_pass_answer_save(session=session, user=worker2, question_id=sea.pk,
+                            answer=answer(EN_CONTEXT, "Alexandria"))
+    flag = second_pass_flag_save(session=session, user=worker2, question_id=sea.pk, proposal="fix_answer")
     (human,) = project_stats(project=project).human
     assert (human.n, human.exact) == (1, 0.0)  # the open flag changes nothing
-    services.flag_resolve(flag=flag, user=project.owner, accept=True)
+    flag_resolve(flag=flag, user=project.owner, accept=True)
     stats = project_stats(project=project)
     assert (stats.human, stats.blind_answers, stats.blind_left_out) == ((), 0, 1)
-    other = services.session_start_next(user=instructor, project=project, kind="second_pass")
-    services.second_pass_answer_save(session=other, user=instructor, question_id=sea.pk,
-                                     answer=answer(EN_CONTEXT, "Alexandria"))
+    other = session_start_next(user=instructor, project=project, kind="second_pass")
+    second_pass_answer_save(session=other, user=instructor, question_id=sea.pk,
+                            answer=answer(EN_CONTEXT, "Alexandria"))
     stats = project_stats(project=project)
     (human,) = stats.human
     assert (stats.blind_answers, stats.blind_left_out, human.exact) == (1, 1, 100.0)
@@ -78,17 +81,17 @@ def test_persian_projects_report_both_normalisers(fa_project, fa_paragraph, crow
 
     Article.objects.filter(pk=fa_paragraph.article_id).update(split="validation")
     context = fa_paragraph.context
-    session = services.session_start_next(user=crowdworker, project=fa_project)
-    services.question_add(session=session, user=crowdworker, question="چه چیزی؟",
-                          answer=answer(context, "کتاب\u200cخانه\u200cهای تهران"))
-    services.question_add(session=session, user=crowdworker, question="چند کتاب؟", answer=answer(context, "۲ میلیون"))
-    services.session_submit(session=session, user=crowdworker)
-    second = services.session_start_next(user=worker2, project=fa_project, kind="second_pass")
+    session = session_start_next(user=crowdworker, project=fa_project)
+    question_add(session=session, user=crowdworker, question="چه چیزی؟",
+                 answer=answer(context, "کتاب\u200cخانه\u200cهای تهران"))
+    question_add(session=session, user=crowdworker, question="چند کتاب؟", answer=answer(context, "۲ میلیون"))
+    session_submit(session=session, user=crowdworker)
+    second = session_start_next(user=worker2, project=fa_project, kind="second_pass")
     first, count = SpanQuestion.objects.filter(paragraph=fa_paragraph).order_by("position")
-    services.second_pass_answer_save(session=second, user=worker2, question_id=first.pk,
-                                     answer=answer(context, "کتاب\u200cخانه\u200cهای"))
-    services.second_pass_answer_save(session=second, user=worker2, question_id=count.pk,
-                                     answer=answer(context, "۲ میلیون"))
+    second_pass_answer_save(session=second, user=worker2, question_id=first.pk,
+                            answer=answer(context, "کتاب\u200cخانه\u200cهای"))
+    second_pass_answer_save(session=second, user=worker2, question_id=count.pk,
+                            answer=answer(context, "۲ میلیون"))
     fa, en = project_stats(project=fa_project).human
     assert (fa.normalizer, en.normalizer) == ("fa", "en")
     # ZWNJ becomes a space under the Persian normaliser (3 of 4 tokens match: F1 6/7); the SQuAD

@@ -2,10 +2,12 @@
 import pytest
 from django.urls import reverse
 
-from annotation import services
 from annotation.models import QuestionFlag
+from annotation.selectors.worker_home import worker_paragraphs_accepted, worker_progress
+from annotation.services.authoring import session_discard, session_start_next
+from annotation.services.reviews import flag_resolve
+from annotation.services.second_pass import second_pass_answer_save, second_pass_submit
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, submitted_paragraph
-from annotation.worker_selectors import worker_paragraphs_accepted, worker_progress
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +34,8 @@ class WorkerProgressTests:
         assert worker_progress(user=worker2, project=project).completed == 0
 
     def test_a_discarded_paragraph(self, crowdworker, project, paragraph):
-        session = services.session_start_next(user=crowdworker, project=project)
-        services.session_discard(session=session, user=crowdworker, reason="hard_to_understand")
+        session = session_start_next(user=crowdworker, project=project)
+        session_discard(session=session, user=crowdworker, reason="hard_to_understand")
         progress = worker_progress(user=crowdworker, project=project)
         assert (progress.completed, progress.discarded, [r.state for r in progress.recent]) == (0, 1, ["discarded"])
 
@@ -61,21 +63,21 @@ class WorkerParagraphsAcceptedTests:
 
     def test_discarded_and_unfinished_paragraphs_do_not_count(self, crowdworker, project):
         add_paragraphs(project, [EN_CONTEXT, EN_CONTEXT])
-        session = services.session_start_next(user=crowdworker, project=project)
-        services.session_discard(session=session, user=crowdworker, reason="hard_to_understand")
-        services.session_start_next(user=crowdworker, project=project)  # in progress
+        session = session_start_next(user=crowdworker, project=project)
+        session_discard(session=session, user=crowdworker, reason="hard_to_understand")
+        session_start_next(user=crowdworker, project=project)  # in progress
         assert worker_paragraphs_accepted(user=crowdworker, project=project) == 0
 
     def test_a_second_pass_counts_once_its_flags_are_resolved(self, crowdworker, worker2, project):
         paragraph = submitted_paragraph(project, crowdworker)
-        session = services.session_start_next(user=worker2, project=project, kind="second_pass")
+        session = session_start_next(user=worker2, project=project, kind="second_pass")
         questions = list(paragraph.questions.order_by("position"))
         for question in questions:
-            services.second_pass_answer_save(session=session, user=worker2, question_id=question.pk, is_impossible=True,
-                                             flag={"proposal": "remove_question"} if question == questions[0] else None)
-        services.second_pass_submit(session=session, user=worker2)
+            second_pass_answer_save(session=session, user=worker2, question_id=question.pk, is_impossible=True,
+                                    flag={"proposal": "remove_question"} if question == questions[0] else None)
+        second_pass_submit(session=session, user=worker2)
         assert worker_paragraphs_accepted(user=worker2, project=project) == 0  # their flag waits for the owner
         assert worker_paragraphs_accepted(user=crowdworker, project=project) == 0  # so does the author's paragraph
-        services.flag_resolve(flag=QuestionFlag.objects.get(), user=project.owner, accept=True)
+        flag_resolve(flag=QuestionFlag.objects.get(), user=project.owner, accept=True)
         assert worker_paragraphs_accepted(user=worker2, project=project) == 1
         assert worker_paragraphs_accepted(user=crowdworker, project=project) == 1

@@ -5,8 +5,18 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from annotation import services
 from annotation.models import AnnotationSession, Paragraph, SpanAnswer, SpanQuestion
+from annotation.services.authoring import (
+    question_add,
+    question_delete,
+    question_update,
+    session_discard,
+    session_draft_save,
+    session_start_next,
+    session_submit,
+)
+from annotation.services.projects import project_update
+from annotation.services.reviews import paragraph_restore
 from annotation.tests.factories import EN_CONTEXT, FA_CONTEXT, ZWNJ, add_paragraphs, answer, selection
 from core.exceptions import AccessError
 
@@ -14,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _start(project, user):
-    return services.session_start_next(user=user, project=project)
+    return session_start_next(user=user, project=project)
 
 
 class SessionStartNextTests:
@@ -25,13 +35,13 @@ class SessionStartNextTests:
         assert _start(project, crowdworker) == session  # a reload or double click resumes it
 
     def test_never_the_same_paragraph_twice_and_overlap_limits_workers(self, project, crowdworker, worker2):
-        project = services.project_update(project=project, user=project.owner, overlap=2)
+        project = project_update(project=project, user=project.owner, overlap=2)
         paragraph = add_paragraphs(project, [EN_CONTEXT])[0]
         session = _start(project, crowdworker)
-        services.question_add(session=session, user=crowdworker, question="How long is it?",
-                              answer=answer(EN_CONTEXT, "about 6,650 kilometres"))
-        services.question_add(session=session, user=crowdworker, question="Where?", is_impossible=True)
-        services.session_submit(session=session, user=crowdworker)
+        question_add(session=session, user=crowdworker, question="How long is it?",
+                     answer=answer(EN_CONTEXT, "about 6,650 kilometres"))
+        question_add(session=session, user=crowdworker, question="Where?", is_impossible=True)
+        session_submit(session=session, user=crowdworker)
         assert _start(project, crowdworker) is None  # done by them already
         assert _start(project, worker2).paragraph == paragraph  # overlap 2: a second worker may
         paragraph.refresh_from_db()
@@ -58,8 +68,8 @@ class QuestionAddTests:
     def test_browser_selection_in_utf16_is_stored_in_code_points(self, fa_paragraph, crowdworker):
         session = _start(fa_paragraph.article.project, crowdworker)
         word = "کتاب" + ZWNJ + "خانه" + ZWNJ + "های"
-        question = services.question_add(session=session, user=crowdworker, question="چه چیزی کتاب دارد؟",
-                                          selection=selection(FA_CONTEXT, word))
+        question = question_add(session=session, user=crowdworker, question="چه چیزی کتاب دارد؟",
+                                selection=selection(FA_CONTEXT, word))
         stored = question.answers.get()
         assert stored.text == word
         assert stored.answer_start == FA_CONTEXT.index(word)
@@ -68,16 +78,16 @@ class QuestionAddTests:
 
     def test_span_after_an_emoji_and_arabic_variants_are_exact(self, fa_paragraph, crowdworker):
         session = _start(fa_paragraph.article.project, crowdworker)
-        question = services.question_add(session=session, user=crowdworker, question="چه کسانی کار می‌کنند؟",
-                                          selection=selection(FA_CONTEXT, "علي و كريم"))
+        question = question_add(session=session, user=crowdworker, question="چه کسانی کار می‌کنند؟",
+                                selection=selection(FA_CONTEXT, "علي و كريم"))
         stored = question.answers.get()
         assert stored.text == "علي و كريم"  # Arabic yeh and kaf kept as written
         assert stored.answer_start == FA_CONTEXT.index("علي")
 
     def test_answer_in_code_points_is_accepted(self, paragraph, crowdworker):
         session = _start(paragraph.article.project, crowdworker)
-        question = services.question_add(session=session, user=crowdworker, question="Where do they meet?",
-                                          answer=answer(EN_CONTEXT, "Khartoum"))
+        question = question_add(session=session, user=crowdworker, question="Where do they meet?",
+                                answer=answer(EN_CONTEXT, "Khartoum"))
         assert question.answers.get().answer_start == EN_CONTEXT.index("Khartoum")
 
     @pytest.mark.parametrize(
@@ -98,33 +108,33 @@ class QuestionAddTests:
     def test_bad_input_is_refused_and_nothing_stored(self, paragraph, crowdworker, fields, message):
         session = _start(paragraph.article.project, crowdworker)
         with pytest.raises(ValidationError, match=message):
-            services.question_add(session=session, user=crowdworker, **fields)
+            question_add(session=session, user=crowdworker, **fields)
         assert not SpanQuestion.objects.exists() and not SpanAnswer.objects.exists()
 
     def test_duplicate_questions_in_one_paragraph_are_refused(self, paragraph, crowdworker):
         session = _start(paragraph.article.project, crowdworker)
-        services.question_add(session=session, user=crowdworker, question="Where do they meet?", is_impossible=True)
+        question_add(session=session, user=crowdworker, question="Where do they meet?", is_impossible=True)
         with pytest.raises(ValidationError, match="already asked"):
-            services.question_add(session=session, user=crowdworker, question="  where do THEY   meet? ",
-                                  is_impossible=True)
+            question_add(session=session, user=crowdworker, question="  where do THEY   meet? ",
+                         is_impossible=True)
         assert SpanQuestion.objects.count() == 1
 
     def test_no_more_than_the_maximum(self, paragraph, crowdworker):
         session = _start(paragraph.article.project, crowdworker)
         for i in range(4):
-            services.question_add(session=session, user=crowdworker, question=f"Question {i}?", is_impossible=True)
+            question_add(session=session, user=crowdworker, question=f"Question {i}?", is_impossible=True)
         with pytest.raises(ValidationError, match="the most allowed"):
-            services.question_add(session=session, user=crowdworker, question="One more?", is_impossible=True)
+            question_add(session=session, user=crowdworker, question="One more?", is_impossible=True)
 
     def test_only_the_sessions_worker_may_add(self, paragraph, crowdworker, worker2):
         session = _start(paragraph.article.project, crowdworker)
         with pytest.raises(AccessError):
-            services.question_add(session=session, user=worker2, question="Q?", is_impossible=True)
+            question_add(session=session, user=worker2, question="Q?", is_impossible=True)
 
     def test_adding_clears_the_saved_draft(self, paragraph, crowdworker):
         session = _start(paragraph.article.project, crowdworker)
-        services.session_draft_save(session=session, user=crowdworker, draft={"question": "Where do"})
-        services.question_add(session=session, user=crowdworker, question="Where do they meet?", is_impossible=True)
+        session_draft_save(session=session, user=crowdworker, draft={"question": "Where do"})
+        question_add(session=session, user=crowdworker, question="Where do they meet?", is_impossible=True)
         session.refresh_from_db()
         assert session.draft == {}
 
@@ -132,7 +142,7 @@ class QuestionAddTests:
 class DraftTests:
     def test_the_half_typed_question_survives(self, paragraph, crowdworker):
         session = _start(paragraph.article.project, crowdworker)
-        services.session_draft_save(session=session, user=crowdworker, draft={
+        session_draft_save(session=session, user=crowdworker, draft={
             "question": "Which sea", "selection": {"start16": 4, "end16": 8}, "is_impossible": False})
         session.refresh_from_db()
         assert session.draft["question"] == "Which sea" and session.draft["selection"] == {"start16": 4, "end16": 8}
@@ -142,43 +152,43 @@ class DraftTests:
     def test_malformed_drafts_are_refused(self, paragraph, crowdworker, draft):
         session = _start(paragraph.article.project, crowdworker)
         with pytest.raises(ValidationError):
-            services.session_draft_save(session=session, user=crowdworker, draft=draft)
+            session_draft_save(session=session, user=crowdworker, draft=draft)
 
 
 class EditDeleteSubmitTests:
     def _session_with(self, paragraph, user, n=2):
         session = _start(paragraph.article.project, user)
-        questions = [services.question_add(session=session, user=user, question=f"Question {i}?", is_impossible=True)
+        questions = [question_add(session=session, user=user, question=f"Question {i}?", is_impossible=True)
                      for i in range(n)]
         return session, questions
 
     def test_edit_replaces_text_and_answer(self, paragraph, crowdworker):
         _, (q, _) = self._session_with(paragraph, crowdworker)
-        services.question_update(question=q, user=crowdworker, question_text="Where do the branches meet?",
-                                 selection=selection(EN_CONTEXT, "Khartoum"))
+        question_update(question=q, user=crowdworker, question_text="Where do the branches meet?",
+                        selection=selection(EN_CONTEXT, "Khartoum"))
         q.refresh_from_db()
         assert q.question == "Where do the branches meet?" and not q.is_impossible
         assert q.answers.get().text == "Khartoum"
 
     def test_delete_removes_a_draft(self, paragraph, crowdworker):
         _, (q, _) = self._session_with(paragraph, crowdworker)
-        services.question_delete(question=q, user=crowdworker)
+        question_delete(question=q, user=crowdworker)
         assert not SpanQuestion.objects.filter(pk=q.pk).exists()
 
     def test_submit_checks_the_minimum_and_then_freezes_the_questions(self, paragraph, crowdworker):
         session, (q,) = self._session_with(paragraph, crowdworker, n=1)
         with pytest.raises(ValidationError, match="between 2 and 4"):
-            services.session_submit(session=session, user=crowdworker)
-        services.question_add(session=session, user=crowdworker, question="Another?", is_impossible=True)
-        services.session_submit(session=session, user=crowdworker)
+            session_submit(session=session, user=crowdworker)
+        question_add(session=session, user=crowdworker, question="Another?", is_impossible=True)
+        session_submit(session=session, user=crowdworker)
         session.refresh_from_db()
         paragraph.refresh_from_db()
         assert session.status == "submitted" and paragraph.status == Paragraph.Status.DONE
         assert set(session.questions.values_list("status", flat=True)) == {"submitted"}
         with pytest.raises(ValidationError, match="already submitted"):
-            services.question_update(question=q, user=crowdworker, question_text="Changed?", is_impossible=True)
+            question_update(question=q, user=crowdworker, question_text="Changed?", is_impossible=True)
         with pytest.raises(ValidationError):
-            services.question_delete(question=q, user=crowdworker)
+            question_delete(question=q, user=crowdworker)
 
     def test_submit_with_a_full_list_replaces_drafts_all_or_nothing(self, paragraph, crowdworker):
         session, _ = self._session_with(paragraph, crowdworker, n=1)
@@ -186,11 +196,11 @@ class EditDeleteSubmitTests:
                {"question": "Bad?", "answer": {"text": "Khartoum", "answer_start": 0}},
                {"question": "good?", "is_impossible": True}]
         with pytest.raises(ValidationError) as info:
-            services.session_submit(session=session, user=crowdworker, questions=bad)
+            session_submit(session=session, user=crowdworker, questions=bad)
         assert set(info.value.message_dict) == {"questions[1]", "questions[2]"}
         assert SpanQuestion.objects.filter(session=session).count() == 1  # the old draft is untouched
         good = [bad[0], {"question": "Which sea?", "answer": answer(EN_CONTEXT, "Mediterranean Sea")}]
-        services.session_submit(session=session, user=crowdworker, questions=good)
+        session_submit(session=session, user=crowdworker, questions=good)
         stored = list(SpanQuestion.objects.filter(session=session).order_by("position"))
         assert [q.question for q in stored] == ["Good?", "Which sea?"]
         assert all(q.status == "submitted" for q in stored)
@@ -200,15 +210,15 @@ class DiscardTests:
     def test_discard_needs_a_reason_and_takes_the_paragraph_out_of_the_queue(self, paragraph, crowdworker, worker2):
         project = paragraph.article.project
         session = _start(project, crowdworker)
-        services.question_add(session=session, user=crowdworker, question="Draft?", is_impossible=True)
+        question_add(session=session, user=crowdworker, question="Draft?", is_impossible=True)
         with pytest.raises(ValidationError, match="Choose why"):
-            services.session_discard(session=session, user=crowdworker, reason="")
+            session_discard(session=session, user=crowdworker, reason="")
         with pytest.raises(ValidationError, match="Say in a few words"):
-            services.session_discard(session=session, user=crowdworker, reason="other")
-        services.session_discard(session=session, user=crowdworker, reason="foreign_words")
+            session_discard(session=session, user=crowdworker, reason="other")
+        session_discard(session=session, user=crowdworker, reason="foreign_words")
         paragraph.refresh_from_db()
         assert paragraph.status == Paragraph.Status.DISCARDED
         assert not SpanQuestion.objects.exists()
         assert _start(project, worker2) is None
-        services.paragraph_restore(paragraph=paragraph, user=project.owner)
+        paragraph_restore(paragraph=paragraph, user=project.owner)
         assert _start(project, worker2).paragraph == paragraph

@@ -7,9 +7,9 @@ import networkx as nx
 import pytest
 from django.conf import settings
 
-from annotation import services
 from annotation.models import Article, Paragraph, SpanAnswer, SpanQuestion
-from annotation.squad_selectors import project_squad_dict, project_squad_questions
+from annotation.selectors.exports import project_squad_dict, project_squad_questions
+from annotation.services.imports import articles_import, squad_import
 from annotation.tests.factories import make_project
 from core.exceptions import ImportFailed
 
@@ -32,7 +32,7 @@ LINKS = {"Iran": ["Tehran", "Persian"], "Tehran": ["Iran"], "Persian": ["Iran", 
 class ArticlesImportTests:
     def test_ranks_by_pagerank_and_keeps_the_top_articles(self, project):
         lines = [_article(t, links) for t, links in LINKS.items()]
-        result = services.articles_import(project=project, lines=lines, top=3)
+        result = articles_import(project=project, lines=lines, top=3)
         expected = nx.pagerank(nx.DiGraph([(s, t) for s, ts in LINKS.items() for t in ts]), alpha=0.4)
         best = sorted(LINKS, key=lambda t: -expected[t])[:3]
         articles = list(Article.objects.filter(project=project).order_by("rank"))
@@ -43,33 +43,33 @@ class ArticlesImportTests:
     def test_the_paragraph_window_and_per_article_limit(self, project):
         paragraphs = ["short intro", "y" * 600, "z" * 2000, *["w" * 700] * 5]
         line = json.dumps({"title": "A", "paragraphs": paragraphs, "links": []})
-        services.articles_import(project=project, lines=[line], per_article=3, min_chars=500, max_chars=1100)
+        articles_import(project=project, lines=[line], per_article=3, min_chars=500, max_chars=1100)
         assert list(Paragraph.objects.order_by("position").values_list("position", flat=True)) == [1, 3, 4]
 
     def test_splits_are_per_article(self, owner):
         project = make_project(owner, name="splits", train_ratio=0.5, validation_ratio=0.25, test_ratio=0.25)
         lines = [_article(f"T{i}", [f"T{(i + 1) % 8}"]) for i in range(8)]
-        result = services.articles_import(project=project, lines=lines)
+        result = articles_import(project=project, lines=lines)
         assert result.splits == {"train": 4, "validation": 2, "test": 2}
         for article in Article.objects.all():
             assert set(article.paragraphs.values_list("article__split", flat=True)) == {article.split}
 
     def test_infobox_requirement(self, project):
         lines = [_article("A", [], has_infobox=True), _article("B", ["A"], has_infobox=False), _article("C", ["A"])]
-        result = services.articles_import(project=project, lines=lines, require_infobox=True)
+        result = articles_import(project=project, lines=lines, require_infobox=True)
         assert list(Article.objects.values_list("title", flat=True)) == ["A"] and result.skipped_infobox == 2
 
     def test_bad_lines_are_reported_and_nothing_is_stored(self, project):
         lines = [_article("A", []), "{broken", json.dumps({"title": "B", "paragraphs": [1]})]
         with pytest.raises(ImportFailed) as info:
-            services.articles_import(project=project, lines=lines)
+            articles_import(project=project, lines=lines)
         assert [where for where, _ in info.value.errors] == ["line 2", "line 3"]
         assert not Article.objects.exists() and not Paragraph.objects.exists()
 
     def test_titles_already_in_the_project_are_refused(self, project):
-        services.articles_import(project=project, lines=[_article("A", [])])
+        articles_import(project=project, lines=[_article("A", [])])
         with pytest.raises(ImportFailed, match="already has an article titled 'A'"):
-            services.articles_import(project=project, lines=[_article("B", []), _article("A", [])])
+            articles_import(project=project, lines=[_article("B", []), _article("A", [])])
         assert Article.objects.count() == 1
 
 
@@ -87,7 +87,7 @@ GOOD_QAS = [
 
 class SquadImportTests:
     def test_questions_answers_and_flags_are_stored(self, project):
-        result = services.squad_import(project=project, data=_squad(GOOD_QAS), split="validation")
+        result = squad_import(project=project, data=_squad(GOOD_QAS), split="validation")
         assert (result.questions, result.answers, result.unanswerable) == (2, 2, 1)
         q1 = SpanQuestion.objects.get(qid="q1")
         assert q1.source == "imported" and q1.status == "submitted" and q1.paragraph.article.split == "validation"
@@ -117,24 +117,24 @@ class SquadImportTests:
         data = _squad(copy.deepcopy(GOOD_QAS))
         mutate(data)
         with pytest.raises(ImportFailed) as info:
-            services.squad_import(project=project, data=data, split="validation")
+            squad_import(project=project, data=data, split="validation")
         assert any(w == where and message in m for w, m in info.value.errors), info.value.errors
         assert not Article.objects.exists() and not SpanQuestion.objects.exists()
 
     def test_ids_already_in_the_project_are_refused(self, project):
-        services.squad_import(project=project, data=_squad(GOOD_QAS), split="validation")
+        squad_import(project=project, data=_squad(GOOD_QAS), split="validation")
         with pytest.raises(ImportFailed, match="already used in the project"):
-            services.squad_import(project=project, data=_squad(GOOD_QAS, title="Other"), split="test")
+            squad_import(project=project, data=_squad(GOOD_QAS, title="Other"), split="test")
 
     def test_repeated_questions_are_kept_with_a_warning(self, project):
         qas = copy.deepcopy(GOOD_QAS)
         qas[1]["question"] = "what is the capital of France? "
-        result = services.squad_import(project=project, data=_squad(qas), split="train")
+        result = squad_import(project=project, data=_squad(qas), split="train")
         assert len(result.warnings) == 1 and "qas[1]" in result.warnings[0]
         assert SpanQuestion.objects.get(qid="q2").question == "what is the capital of France? "  # verbatim
 
     def test_export_gives_the_file_back(self, project):
-        services.squad_import(project=project, data=_squad(GOOD_QAS), split="validation")
+        squad_import(project=project, data=_squad(GOOD_QAS), split="validation")
         assert project_squad_dict(project=project, split="validation")["data"] == _squad(GOOD_QAS)["data"]
         assert project_squad_dict(project=project, split="test")["data"] == []
         records = project_squad_questions(project=project)
@@ -152,7 +152,7 @@ def _canonical(data: dict) -> list:
 def test_pquad_validation_round_trip_keeps_every_question_answer_and_flag(owner):
     original = json.loads(PQUAD_VALIDATION.read_text(encoding="utf-8"))
     project = make_project(owner, name="pquad", language="fa")
-    result = services.squad_import(project=project, data=original, split="validation")
+    result = squad_import(project=project, data=original, split="validation")
     assert (result.questions, result.answers, result.unanswerable, result.articles) == (7976, 8402, 1981, 120)
     exported = project_squad_dict(project=project, split="validation")
     assert _canonical(exported) == _canonical(original)
@@ -168,5 +168,5 @@ def test_pquad_validation_round_trip_keeps_every_question_answer_and_flag(owner)
 def test_squad2_round_trip_keeps_plausible_answers(owner):
     original = json.loads(SQUAD2_SUBSET.read_text(encoding="utf-8"))
     project = make_project(owner, name="squad2")
-    services.squad_import(project=project, data=original, split="test")
+    squad_import(project=project, data=original, split="test")
     assert _canonical(project_squad_dict(project=project)) == _canonical(original)

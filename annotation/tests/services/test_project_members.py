@@ -3,8 +3,11 @@ annotates in that project, and in no other; the membership is the one an invite 
 import pytest
 from django.urls import reverse
 
-from annotation import selectors, services
 from annotation.models import ProjectMember
+from annotation.selectors.projects import can_annotate_in, project_for_worker
+from annotation.selectors.worker_home import projects_for_worker
+from annotation.services.authoring import session_start_next
+from annotation.services.invites import invite_accept, invite_create, project_member_add
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
 from core.exceptions import AccessError
 
@@ -13,26 +16,26 @@ pytestmark = pytest.mark.django_db
 
 class ProjectMemberAddTests:
     def test_is_idempotent_and_keeps_the_first_membership(self, project, student, crowdworker):
-        invite = services.invite_create(project=project, created_by=project.owner, days=None)
-        first = services.invite_accept(invite=invite, user=crowdworker)
-        assert services.project_member_add(project=project, user=crowdworker) == first
+        invite = invite_create(project=project, created_by=project.owner, days=None)
+        first = invite_accept(invite=invite, user=crowdworker)
+        assert project_member_add(project=project, user=crowdworker) == first
         assert ProjectMember.objects.get(worker=crowdworker).invite == invite
-        member = services.project_member_add(project=project, user=student)
-        assert services.project_member_add(project=project, user=student) == member and member.invite is None
+        member = project_member_add(project=project, user=student)
+        assert project_member_add(project=project, user=student) == member and member.invite is None
 
     def test_a_student_member_annotates_in_that_project_only(self, client, project, owner, student):
         other = make_project(owner, name="other project")
         add_paragraphs(project, [EN_CONTEXT])
         add_paragraphs(other, [EN_CONTEXT])
-        services.project_member_add(project=project, user=student)
-        assert selectors.can_annotate_in(student, project) and not selectors.can_annotate_in(student, other)
-        session = services.session_start_next(user=student, project=project)
+        project_member_add(project=project, user=student)
+        assert can_annotate_in(student, project) and not can_annotate_in(student, other)
+        session = session_start_next(user=student, project=project)
         assert session is not None and session.worker == student
         with pytest.raises(AccessError, match="Students annotate only in the projects"):
-            selectors.project_for_worker(user=student, project_id=other.pk)
+            project_for_worker(user=student, project_id=other.pk)
         with pytest.raises(AccessError):
-            services.session_start_next(user=student, project=other)
-        assert [task.project for task in selectors.projects_for_worker(user=student)] == [project]
+            session_start_next(user=student, project=other)
+        assert [task.project for task in projects_for_worker(user=student)] == [project]
         client.force_login(student)
         page = client.get(reverse("annotation:task_list")).content.decode()
         assert f'id="project-{project.pk}"' in page and "other project" not in page
@@ -42,15 +45,15 @@ class ProjectMemberAddTests:
         assert f'<a href="{reverse("annotation:task_list")}">Tasks</a>' in page
 
     def test_invite_links_stay_for_crowdworkers(self, project, student):
-        invite = services.invite_create(project=project, created_by=project.owner, days=None)
+        invite = invite_create(project=project, created_by=project.owner, days=None)
         with pytest.raises(AccessError, match="Invite links are for crowdworkers"):
-            services.invite_accept(invite=invite, user=student)
+            invite_accept(invite=invite, user=student)
         assert not ProjectMember.objects.exists()
 
     def test_the_owner_sees_members_without_a_link_on_the_invites_page(self, client, project, owner, student, crowdworker):
-        invite = services.invite_create(project=project, created_by=owner, days=None)
-        services.invite_accept(invite=invite, user=crowdworker)
-        services.project_member_add(project=project, user=student)
+        invite = invite_create(project=project, created_by=owner, days=None)
+        invite_accept(invite=invite, user=crowdworker)
+        project_member_add(project=project, user=student)
         client.force_login(owner)
         page = client.get(reverse("annotation:project_invites", args=[project.pk])).content.decode()
         assert "Members <span class=\"muted\">(2)</span>" in page

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from annotation.models import QATrainingJob
-from annotation.services.qa_training_jobs import (
+from annotation.services.qa_models import (
     project_answered_questions,
     project_checkpoint_use,
     qa_training_job_run,
@@ -86,7 +86,7 @@ class ProjectPageTests:
         assert "Train a QA model on this project's answered questions" in html and "Use a checkpoint" in html
 
     def test_starting_and_following_a_job(self, client, owner, project, answered, monkeypatch):
-        monkeypatch.setattr("annotation.services.qa_training_jobs._enqueue", lambda job_id: None)
+        monkeypatch.setattr("annotation.services.qa_models._enqueue", lambda job_id: None)
         client.force_login(owner)
         response = client.post(reverse("annotation:project_model_train", args=[project.pk]), {"name": "nile-qa"},
                                follow=True)

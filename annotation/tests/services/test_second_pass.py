@@ -6,12 +6,15 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from accounts.tests.factories import make_user
-from annotation import services
 from annotation.exceptions import AnswerFinal
 from annotation.models import QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
-from annotation.presentation import session_payload
-from annotation.squad_selectors import project_squad_dict
-from annotation.stats import project_stats
+from annotation.presentation.sessions import session_payload
+from annotation.selectors.exports import project_squad_dict
+from annotation.selectors.stats import project_stats
+from annotation.services.authoring import session_start_next, session_start_on
+from annotation.services.projects import project_update
+from annotation.services.reviews import flag_resolve
+from annotation.services.second_pass import second_pass_answer_save, second_pass_flag_save, second_pass_submit
 from annotation.tests.factories import EN_CONTEXT, answer, selection, submitted_paragraph
 from core.exceptions import AccessError
 from mlcore.stats.squad_metrics import score_question
@@ -26,7 +29,7 @@ def reviewed(project, crowdworker):
 
 
 def _second_pass(project, user):
-    return services.session_start_next(user=user, project=project, kind="second_pass")
+    return session_start_next(user=user, project=project, kind="second_pass")
 
 
 def _questions(paragraph):
@@ -41,11 +44,11 @@ class SecondPassQueueTests:
         assert session.paragraph == reviewed and session.kind == "second_pass"
 
     def test_the_question_leaves_the_queue_after_enough_answers(self, project, reviewed, worker2, instructor):
-        project = services.project_update(project=project, user=project.owner, second_pass_answers=1)
+        project = project_update(project=project, user=project.owner, second_pass_answers=1)
         session = _second_pass(project, worker2)
         for q in _questions(reviewed):
-            services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
-        services.second_pass_submit(session=session, user=worker2)
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
+        second_pass_submit(session=session, user=worker2)
         assert _second_pass(project, instructor) is None
 
     def test_the_worker_does_not_see_the_original_answer_before_answering(self, project, reviewed, worker2):
@@ -54,7 +57,7 @@ class SecondPassQueueTests:
         assert all(q["my_answer"] is None and q["original"] is None for q in payload["questions"])
         assert "answers" not in payload["questions"][0]
         first = _questions(reviewed)[0]
-        services.second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True)
+        second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True)
         shown = session_payload(session)["questions"][0]
         start = EN_CONTEXT.index("the Mediterranean Sea")
         assert shown["original"] == {"is_impossible": False, "text": "the Mediterranean Sea", "answer_start": start,
@@ -65,11 +68,11 @@ class SecondPassQueueTests:
         session = _second_pass(project, worker2)
         first, second, unanswerable = _questions(reviewed)
         # SQuAD's exact match: "the" is dropped, so "Mediterranean Sea" matches "the Mediterranean Sea".
-        services.second_pass_answer_save(session=session, user=worker2, question_id=first.pk,
-                                         answer=answer(EN_CONTEXT, "Mediterranean Sea"))
-        services.second_pass_answer_save(session=session, user=worker2, question_id=second.pk,
-                                         answer=answer(EN_CONTEXT, "at Khartoum"))
-        services.second_pass_answer_save(session=session, user=worker2, question_id=unanswerable.pk, is_impossible=True)
+        second_pass_answer_save(session=session, user=worker2, question_id=first.pk,
+                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        second_pass_answer_save(session=session, user=worker2, question_id=second.pk,
+                                answer=answer(EN_CONTEXT, "at Khartoum"))
+        second_pass_answer_save(session=session, user=worker2, question_id=unanswerable.pk, is_impossible=True)
         shown = {q["id"]: q["original"] for q in session_payload(session)["questions"]}
         assert [shown[q.pk]["matches"] for q in (first, second, unanswerable)] == [True, False, True]
         assert shown[unanswerable.pk]["is_impossible"] and "start16" not in shown[unanswerable.pk]
@@ -79,18 +82,18 @@ class SecondPassAnswerTests:
     def test_a_span_becomes_an_extra_gold_answer(self, project, reviewed, worker2):
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[0]
-        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                         answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
         texts = list(q.answers.order_by("position").values_list("text", "kind"))
         assert texts == [("the Mediterranean Sea", "original"), ("Mediterranean Sea", "second_pass")]
 
     def test_the_first_answer_is_final(self, project, reviewed, worker2):
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[0]
-        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                         answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
         with pytest.raises(AnswerFinal, match="first answer is final"):
-            services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
         stored = SecondPassAnswer.objects.get(question=q)
         assert (stored.is_impossible, stored.text) == (False, "Mediterranean Sea")
         assert list(q.answers.values_list("text", flat=True)) == ["the Mediterranean Sea", "Mediterranean Sea"]
@@ -102,20 +105,20 @@ class SecondPassAnswerTests:
 
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[0]
-        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                         answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
         monkeypatch.setattr(second_pass, "_has_answered", lambda question, user: False)
         with pytest.raises(AnswerFinal, match="first answer is final"):
-            services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                             answer=answer(EN_CONTEXT, "the Mediterranean Sea"))
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                    answer=answer(EN_CONTEXT, "the Mediterranean Sea"))
         assert list(q.answers.values_list("text", flat=True)) == ["the Mediterranean Sea", "Mediterranean Sea"]
         assert SecondPassAnswer.objects.get(question=q).text == "Mediterranean Sea"
 
     def test_a_span_on_an_unanswerable_question_is_not_gold(self, project, reviewed, worker2):
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[2]
-        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                         answer=answer(EN_CONTEXT, "Khartoum"))
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "Khartoum"))
         assert not q.answers.exists()
         assert SecondPassAnswer.objects.get(question=q).text == "Khartoum"
 
@@ -123,37 +126,37 @@ class SecondPassAnswerTests:
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[0]
         with pytest.raises(ValidationError, match="does not match"):
-            services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                             answer={"text": "Khartoum", "answer_start": 0})
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                    answer={"text": "Khartoum", "answer_start": 0})
         with pytest.raises(ValidationError, match="cannot come with an answer span"):
-            services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
-                                             answer=answer(EN_CONTEXT, "Khartoum"))
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
+                                    answer=answer(EN_CONTEXT, "Khartoum"))
         with pytest.raises(ValidationError, match="not one of this paragraph"):
-            services.second_pass_answer_save(session=session, user=worker2, question_id=10**9, is_impossible=True)
+            second_pass_answer_save(session=session, user=worker2, question_id=10**9, is_impossible=True)
         with pytest.raises(AccessError):
-            services.second_pass_answer_save(session=session, user=crowdworker, question_id=q.pk, is_impossible=True)
+            second_pass_answer_save(session=session, user=crowdworker, question_id=q.pk, is_impossible=True)
         assert not SecondPassAnswer.objects.exists()
 
     def test_finishing_needs_every_question_answered(self, project, reviewed, worker2):
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[0]
-        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
         with pytest.raises(ValidationError, match="2 left"):
-            services.second_pass_submit(session=session, user=worker2)
+            second_pass_submit(session=session, user=worker2)
 
 
 class FlagTests:
     def _flag(self, project, reviewed, worker2, index, proposal, **answer_fields):
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[index]
-        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                         flag={"proposal": proposal, "reason": "the span is too long"}, **answer_fields)
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                flag={"proposal": proposal, "reason": "the span is too long"}, **answer_fields)
         return QuestionFlag.objects.get(question=q), q
 
     def test_accepted_fix_replaces_the_original_answer(self, project, reviewed, worker2):
         flag, q = self._flag(project, reviewed, worker2, 0, "fix_answer", answer=answer(EN_CONTEXT, "Mediterranean Sea"))
         assert flag.proposed_text == "Mediterranean Sea" and flag.status == "open"
-        services.flag_resolve(flag=flag, user=project.owner, accept=True, note="agreed")
+        flag_resolve(flag=flag, user=project.owner, accept=True, note="agreed")
         q.refresh_from_db()
         kinds = list(q.answers.order_by("position").values_list("text", "kind"))
         assert ("the Mediterranean Sea", "original") not in kinds
@@ -163,42 +166,42 @@ class FlagTests:
 
     def test_fix_on_an_unanswerable_question_makes_it_answerable(self, project, reviewed, worker2):
         flag, q = self._flag(project, reviewed, worker2, 2, "fix_answer", answer=answer(EN_CONTEXT, "Khartoum"))
-        services.flag_resolve(flag=flag, user=project.owner, accept=True)
+        flag_resolve(flag=flag, user=project.owner, accept=True)
         q.refresh_from_db()
         assert not q.is_impossible and list(q.answers.values_list("text", flat=True)) == ["Khartoum"]
 
     def test_accepted_unanswerable_and_removal(self, project, reviewed, worker2, instructor):
         flag, q = self._flag(project, reviewed, worker2, 1, "mark_unanswerable", is_impossible=True)
-        services.flag_resolve(flag=flag, user=project.owner, accept=True)
+        flag_resolve(flag=flag, user=project.owner, accept=True)
         q.refresh_from_db()
         assert q.is_impossible and not q.answers.exists()
-        session = services.session_start_next(user=worker2, project=project, kind="second_pass")
+        session = session_start_next(user=worker2, project=project, kind="second_pass")
         first = _questions(reviewed)[0]
-        services.second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True,
-                                         flag={"proposal": "remove_question"})
-        services.flag_resolve(flag=QuestionFlag.objects.get(question=first), user=project.owner, accept=True)
+        second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True,
+                                flag={"proposal": "remove_question"})
+        flag_resolve(flag=QuestionFlag.objects.get(question=first), user=project.owner, accept=True)
         first.refresh_from_db()
         assert first.status == SpanQuestion.Status.REMOVED
 
     def test_rejected_flags_change_nothing_and_only_the_owner_resolves(self, project, reviewed, worker2, other_instructor):
         flag, q = self._flag(project, reviewed, worker2, 0, "remove_question", is_impossible=True)
         with pytest.raises(AccessError):
-            services.flag_resolve(flag=flag, user=other_instructor, accept=True)
-        services.flag_resolve(flag=flag, user=project.owner, accept=False)
+            flag_resolve(flag=flag, user=other_instructor, accept=True)
+        flag_resolve(flag=flag, user=project.owner, accept=False)
         q.refresh_from_db()
         assert q.status == "submitted" and q.answers.filter(kind=SpanAnswer.Kind.ORIGINAL).exists()
         with pytest.raises(ValidationError, match="already resolved"):
-            services.flag_resolve(flag=flag, user=project.owner, accept=True)
+            flag_resolve(flag=flag, user=project.owner, accept=True)
 
     def test_a_fix_needs_a_span_and_a_known_proposal(self, project, reviewed, worker2):
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[0]
         with pytest.raises(ValidationError, match="select it in the paragraph"):
-            services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
-                                             flag={"proposal": "fix_answer"})
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
+                                    flag={"proposal": "fix_answer"})
         with pytest.raises(ValidationError, match="Choose what should happen"):
-            services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
-                                             flag={"proposal": "burn_it"})
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
+                                    flag={"proposal": "burn_it"})
         assert not QuestionFlag.objects.exists() and not SecondPassAnswer.objects.exists()
 
 
@@ -239,14 +242,14 @@ class ReAnsweringAfterTheRevealTests:
         mine = {first.pk: answer(EN_CONTEXT, "Alexandria"), second.pk: answer(EN_CONTEXT, "Khartoum"),
                 unanswerable.pk: answer(EN_CONTEXT, "the White Nile")}
         for question_id, span in mine.items():
-            services.second_pass_answer_save(session=session, user=worker2, question_id=question_id, answer=span)
+            second_pass_answer_save(session=session, user=worker2, question_id=question_id, answer=span)
         before = _observables(project)
         (human,) = before["human"]
         assert (human.n, human.exact) == (3, pytest.approx(100 / 3))  # only "Khartoum" matches
         for shown in session_payload(session)["questions"]:
             for attempt in _reanswer_attempts(shown["id"], shown, mine[shown["id"]]):
                 with pytest.raises(AnswerFinal, match="first answer is final"):
-                    services.second_pass_answer_save(session=session, user=worker2, question_id=shown["id"], **attempt)
+                    second_pass_answer_save(session=session, user=worker2, question_id=shown["id"], **attempt)
         assert _observables(project) == before
         assert not QuestionFlag.objects.exists()  # the refused request's flag was not kept either
 
@@ -255,19 +258,19 @@ class ReAnsweringAfterTheRevealTests:
         sequence of re-answer attempts, human EM/F1 equals the score of each worker's FIRST answer
         computed here independently, and the gold answers are the originals plus those answers."""
         rng = random.Random(13)
-        project = services.project_update(project=project, user=project.owner, second_pass_answers=3)
+        project = project_update(project=project, user=project.owner, second_pass_answers=3)
         paragraphs = [submitted_paragraph(project, crowdworker) for _ in range(2)]
         workers = [worker2, instructor, make_user("worker3", role="crowdworker")]
         candidates = ["the Mediterranean Sea", "Mediterranean Sea", "Khartoum", "at Khartoum", "Alexandria", None]
         first_answers = {}
         for worker in workers:
             for paragraph in paragraphs:
-                session = services.session_start_on(user=worker, paragraph=paragraph, kind="second_pass")
+                session = session_start_on(user=worker, paragraph=paragraph, kind="second_pass")
                 for q in _questions(paragraph):
                     text = rng.choice(candidates)
-                    services.second_pass_answer_save(session=session, user=worker, question_id=q.pk,
-                                                     **({"is_impossible": True} if text is None
-                                                        else {"answer": answer(EN_CONTEXT, text)}))
+                    second_pass_answer_save(session=session, user=worker, question_id=q.pk,
+                                            **({"is_impossible": True} if text is None
+                                               else {"answer": answer(EN_CONTEXT, text)}))
                     first_answers[(q.pk, worker.pk)] = text
                 before = _observables(project)
                 for shown in session_payload(session)["questions"]:
@@ -275,8 +278,8 @@ class ReAnsweringAfterTheRevealTests:
                     attempts = _reanswer_attempts(shown["id"], shown, answer(EN_CONTEXT, text or "Khartoum"))
                     for attempt in rng.sample(attempts, 3):
                         with pytest.raises(AnswerFinal):
-                            services.second_pass_answer_save(session=session, user=worker, question_id=shown["id"],
-                                                             **attempt)
+                            second_pass_answer_save(session=session, user=worker, question_id=shown["id"],
+                                                    **attempt)
                 assert _observables(project) == before
         references = {q.pk: [] if q.is_impossible else ["the Mediterranean Sea" if q.position == 0 else "Khartoum"]
                       for paragraph in paragraphs for q in _questions(paragraph)}
@@ -298,18 +301,18 @@ class FlagAfterTheRevealTests:
     def test_a_correction_is_a_labelled_flag_and_leaves_the_answer_alone(self, project, reviewed, worker2):
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[0]
-        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                         answer=answer(EN_CONTEXT, "Alexandria"))
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "Alexandria"))
         before = _observables(project)
-        flag = services.second_pass_flag_save(session=session, user=worker2, question_id=q.pk, proposal="fix_answer",
-                                              reason="drop the article",
-                                              selection=selection(EN_CONTEXT, "Mediterranean Sea"))
+        flag = second_pass_flag_save(session=session, user=worker2, question_id=q.pk, proposal="fix_answer",
+                                     reason="drop the article",
+                                     selection=selection(EN_CONTEXT, "Mediterranean Sea"))
         assert (flag.after_reveal, flag.proposed_text, flag.proposed_start, flag.status) == (
             True, "Mediterranean Sea", EN_CONTEXT.index("Mediterranean Sea"), "open")
         assert _observables(project) == before
         # Changing an open flag is allowed; it is still only a flag.
-        flag = services.second_pass_flag_save(session=session, user=worker2, question_id=q.pk,
-                                              proposal="remove_question")
+        flag = second_pass_flag_save(session=session, user=worker2, question_id=q.pk,
+                                     proposal="remove_question")
         assert (flag.proposal, flag.proposed_text, QuestionFlag.objects.count()) == ("remove_question", "", 1)
         assert session_payload(session)["questions"][0]["flag"]["after_reveal"] is True
         assert _observables(project) == before
@@ -317,9 +320,9 @@ class FlagAfterTheRevealTests:
     def test_a_fix_without_a_selection_proposes_the_workers_answer(self, project, reviewed, worker2):
         session = _second_pass(project, worker2)
         q = _questions(reviewed)[1]
-        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                         answer=answer(EN_CONTEXT, "at Khartoum"))
-        flag = services.second_pass_flag_save(session=session, user=worker2, question_id=q.pk, proposal="fix_answer")
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "at Khartoum"))
+        flag = second_pass_flag_save(session=session, user=worker2, question_id=q.pk, proposal="fix_answer")
         assert (flag.proposed_text, flag.after_reveal) == ("at Khartoum", True)
 
     def test_flag_rules(self, project, reviewed, worker2, crowdworker):
@@ -327,12 +330,12 @@ class FlagAfterTheRevealTests:
         first, second, unanswerable = _questions(reviewed)
 
         def flag(question, **fields):
-            return services.second_pass_flag_save(session=session, user=worker2, question_id=question.pk, **fields)
+            return second_pass_flag_save(session=session, user=worker2, question_id=question.pk, **fields)
 
         with pytest.raises(ValidationError, match="Answer the question first"):
             flag(first, proposal="remove_question")
-        services.second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True)
-        services.second_pass_answer_save(session=session, user=worker2, question_id=unanswerable.pk, is_impossible=True)
+        second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True)
+        second_pass_answer_save(session=session, user=worker2, question_id=unanswerable.pk, is_impossible=True)
         with pytest.raises(ValidationError, match="select it in the paragraph"):
             flag(first, proposal="fix_answer")  # their answer is "unanswerable": no span to propose
         with pytest.raises(ValidationError, match="is the original answer"):
@@ -344,13 +347,13 @@ class FlagAfterTheRevealTests:
         with pytest.raises(ValidationError, match="Choose what should happen"):
             flag(first, proposal="burn_it")
         with pytest.raises(ValidationError, match="not one of this paragraph"):
-            services.second_pass_flag_save(session=session, user=worker2, question_id=10**9, proposal="remove_question")
+            second_pass_flag_save(session=session, user=worker2, question_id=10**9, proposal="remove_question")
         with pytest.raises(AccessError):
-            services.second_pass_flag_save(session=session, user=crowdworker, question_id=first.pk,
-                                           proposal="remove_question")
+            second_pass_flag_save(session=session, user=crowdworker, question_id=first.pk,
+                                  proposal="remove_question")
         assert not QuestionFlag.objects.exists()
         resolved = flag(first, proposal="mark_unanswerable", reason="no sea is named")
-        services.flag_resolve(flag=resolved, user=project.owner, accept=False)
+        flag_resolve(flag=resolved, user=project.owner, accept=False)
         with pytest.raises(ValidationError, match="already resolved"):
             flag(first, proposal="remove_question")
         assert not second.flags.exists()

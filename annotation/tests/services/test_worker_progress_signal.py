@@ -2,8 +2,10 @@
 review, changes, naming the project and the workers concerned (apps above annotation listen to it)."""
 import pytest
 
-from annotation import services
 from annotation.models import QuestionFlag
+from annotation.services.authoring import session_discard, session_start_next
+from annotation.services.reviews import flag_resolve
+from annotation.services.second_pass import second_pass_answer_save, second_pass_submit
 from annotation.signals import worker_progress_changed
 from annotation.tests.factories import submitted_paragraph
 
@@ -25,21 +27,21 @@ def sent():
 def test_submit_flag_and_resolve_each_send_it(sent, project, crowdworker, worker2):
     paragraph = submitted_paragraph(project, crowdworker)  # session_submit
     assert sent == [(project.pk, [crowdworker.pk])]
-    session = services.session_start_next(user=worker2, project=project, kind="second_pass")
+    session = session_start_next(user=worker2, project=project, kind="second_pass")
     first, *others = paragraph.questions.order_by("position")
-    services.second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True,
-                                     flag={"proposal": "remove_question"})
+    second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True,
+                            flag={"proposal": "remove_question"})
     assert sent[-1] == (project.pk, [crowdworker.pk])  # the author's paragraph is now in review
     for question in others:
-        services.second_pass_answer_save(session=session, user=worker2, question_id=question.pk, is_impossible=True)
-    services.second_pass_submit(session=session, user=worker2)
+        second_pass_answer_save(session=session, user=worker2, question_id=question.pk, is_impossible=True)
+    second_pass_submit(session=session, user=worker2)
     assert sent[-1] == (project.pk, [worker2.pk])
-    services.flag_resolve(flag=QuestionFlag.objects.get(), user=project.owner, accept=False)
+    flag_resolve(flag=QuestionFlag.objects.get(), user=project.owner, accept=False)
     assert sent[-1] == (project.pk, sorted([crowdworker.pk, worker2.pk]))
     assert len(sent) == 4
 
 
 def test_discarding_or_drafting_sends_nothing(sent, project, paragraph, crowdworker):
-    session = services.session_start_next(user=crowdworker, project=project)
-    services.session_discard(session=session, user=crowdworker, reason="hard_to_understand")
+    session = session_start_next(user=crowdworker, project=project)
+    session_discard(session=session, user=crowdworker, reason="hard_to_understand")
     assert sent == []

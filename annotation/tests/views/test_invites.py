@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_create
-from annotation import services
 from annotation.models import ProjectInvite, ProjectMember
+from annotation.services.invites import invite_accept, invite_create, invite_revoke
 from annotation.tests.factories import make_project
 
 PASSWORD = "a-long-test-password-42"
@@ -53,7 +53,7 @@ class InviteOwnerTests:
         assert ProjectInvite.objects.get(project=project).expires_at is None
 
     def test_others_may_not_manage_invites(self, client, project):
-        invite = services.invite_create(project=project, created_by=project.owner, days=7)
+        invite = invite_create(project=project, created_by=project.owner, days=7)
         for user in (make_user("other", role=User.Role.INSTRUCTOR), make_user("cw", role=User.Role.CROWDWORKER)):
             client.force_login(user)
             assert client.get(reverse("annotation:project_invites", args=[project.pk])).status_code == 403
@@ -66,7 +66,7 @@ class InviteOwnerTests:
 @pytest.mark.django_db
 class InviteJoinTests:
     def test_a_newcomer_signs_up_as_crowdworker_and_joins(self, client, project):
-        invite = services.invite_create(project=project, created_by=project.owner, days=7)
+        invite = invite_create(project=project, created_by=project.owner, days=7)
         page = client.get(join_url(invite)).content.decode()
         assert "Join Nile" in page and "Make my account and join" in page
         response = client.post(join_url(invite), signup_data(), follow=True)
@@ -77,7 +77,7 @@ class InviteJoinTests:
         assert "Welcome to Nile" in response.content.decode()
 
     def test_signup_errors_are_shown_and_nothing_is_made(self, client, project):
-        invite = services.invite_create(project=project, created_by=project.owner, days=7)
+        invite = invite_create(project=project, created_by=project.owner, days=7)
         make_user("zahra")
         page = client.post(join_url(invite), signup_data(username="newbie", password1="short", password2="short")).content.decode()
         assert "too short" in page
@@ -86,7 +86,7 @@ class InviteJoinTests:
         assert not ProjectMember.objects.exists()
 
     def test_a_signed_in_crowdworker_joins_with_one_click(self, client, project):
-        invite = services.invite_create(project=project, created_by=project.owner, days=None)
+        invite = invite_create(project=project, created_by=project.owner, days=None)
         worker = make_user("cw", role=User.Role.CROWDWORKER)
         client.force_login(worker)
         assert "You are signed in as <strong>cw</strong>" in client.get(join_url(invite)).content.decode()
@@ -95,7 +95,7 @@ class InviteJoinTests:
         assert ProjectMember.objects.filter(project=project, worker=worker).count() == 1
 
     def test_sign_in_link_comes_back_to_the_invite(self, client, project):
-        invite = services.invite_create(project=project, created_by=project.owner, days=7)
+        invite = invite_create(project=project, created_by=project.owner, days=7)
         make_user("cw", role=User.Role.CROWDWORKER)
         page = client.get(join_url(invite)).content.decode()
         assert f'{reverse("accounts:login")}?next={join_url(invite)}' in page
@@ -104,7 +104,7 @@ class InviteJoinTests:
         assert response.url == join_url(invite)
 
     def test_a_student_is_told_the_link_is_for_crowdworkers(self, client, project):
-        invite = services.invite_create(project=project, created_by=project.owner, days=7)
+        invite = invite_create(project=project, created_by=project.owner, days=7)
         student = make_user("alice")
         client.force_login(student)
         assert "Invite links are for crowdworkers" in client.get(join_url(invite)).content.decode()
@@ -117,9 +117,9 @@ class InviteJoinTests:
         ("unknown", 404, "This invite link does not exist"),
     ])
     def test_dead_links_get_a_clear_page(self, client, project, kill, status, text):
-        invite = services.invite_create(project=project, created_by=project.owner, days=7)
+        invite = invite_create(project=project, created_by=project.owner, days=7)
         if kill == "revoke":
-            services.invite_revoke(invite=invite)
+            invite_revoke(invite=invite)
         elif kill == "expire":
             ProjectInvite.objects.filter(pk=invite.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
         url = join_url(invite) if kill != "unknown" else reverse("annotation:invite_join", args=["nope"])
@@ -138,8 +138,8 @@ class InviteOnlyProjectTests:
         project.refresh_from_db()
         assert project.invite_only
         member, outsider = make_user("cw1", role=User.Role.CROWDWORKER), make_user("cw2", role=User.Role.CROWDWORKER)
-        services.invite_accept(invite=services.invite_create(project=project, created_by=project.owner, days=1),
-                               user=member)
+        invite_accept(invite=invite_create(project=project, created_by=project.owner, days=1),
+                      user=member)
         start = reverse("annotation:task_start", args=[project.pk, "authoring"])
         client.force_login(member)
         assert "Nile" in client.get(reverse("annotation:task_list")).content.decode()

@@ -5,8 +5,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from annotation import services
 from annotation.models import Article, Paragraph, Project, QuestionFlag, SpanQuestion
+from annotation.services.authoring import session_start_next
+from annotation.services.second_pass import second_pass_answer_save
 from annotation.tests.factories import EN_CONTEXT, answer, submitted_paragraph
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +55,7 @@ class WorkerPageTests:
         assert all(q["original"] is None for q in payload["questions"])
 
     def test_someone_elses_session_is_403(self, client, crowdworker, worker2, project, paragraph):
-        session = services.session_start_next(user=crowdworker, project=project)
+        session = session_start_next(user=crowdworker, project=project)
         client.force_login(worker2)
         assert client.get(reverse("annotation:session", args=[session.pk])).status_code == 403
 
@@ -87,10 +88,10 @@ class OwnerPageTests:
 
     def test_dashboard_shows_progress_human_performance_and_charts(self, client, project, crowdworker, worker2):
         paragraph = submitted_paragraph(project, crowdworker)
-        session = services.session_start_next(user=worker2, project=project, kind="second_pass")
+        session = session_start_next(user=worker2, project=project, kind="second_pass")
         q = SpanQuestion.objects.filter(paragraph=paragraph).order_by("position").first()
-        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                         answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
         client.force_login(project.owner)
         html = client.get(reverse("annotation:project_dashboard", args=[project.pk])).content.decode()
         assert "Human performance" in html and "100.0" in html and html.count('class="vl-chart"') == 4
@@ -113,10 +114,10 @@ class OwnerPageTests:
 
     def test_paragraphs_restore_flags_and_export(self, client, project, crowdworker, worker2):
         paragraph = submitted_paragraph(project, crowdworker)
-        session = services.session_start_next(user=worker2, project=project, kind="second_pass")
+        session = session_start_next(user=worker2, project=project, kind="second_pass")
         q = SpanQuestion.objects.filter(paragraph=paragraph).order_by("position").first()
-        services.second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
-                                         flag={"proposal": "remove_question", "reason": "not in the text"})
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
+                                flag={"proposal": "remove_question", "reason": "not in the text"})
         client.force_login(project.owner)
         flags = client.get(reverse("annotation:project_flags", args=[project.pk])).content.decode()
         assert "not in the text" in flags and "Remove the question" in flags

@@ -4,7 +4,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from annotation.forms import ProjectForm
+from annotation.forms.projects import ProjectForm
 from annotation.services.projects import EDITABLE_FIELDS
 
 pytestmark = pytest.mark.django_db

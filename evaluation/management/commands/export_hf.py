@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.selectors import project_by_name
+from annotation.selectors.projects import project_by_name
 from collector.selectors import round_get_by_name
 from collector.validation import first_message
 from core.exceptions import AccessError

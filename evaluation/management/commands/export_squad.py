@@ -7,10 +7,10 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from annotation.inputs import first_message
 from annotation.models import Split
-from annotation.selectors import project_by_name
-from annotation.squad_selectors import project_squad_dict
-from annotation.validation import first_message
+from annotation.selectors.exports import project_squad_dict
+from annotation.selectors.projects import project_by_name
 from core.exceptions import AccessError
 from evaluation.selectors.exports import evaluation_run_weights
 

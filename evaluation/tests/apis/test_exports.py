@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from annotation.squad_selectors import project_squad_dict
+from annotation.selectors.exports import project_squad_dict
 from annotation.tests.factories import make_project
 from collector import services
 from collector.tests.factories import GOOD_ROWS, tsv

@@ -4,8 +4,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from annotation import services as annotation_services
 from annotation.models import SpanQuestion
+from annotation.services.authoring import session_start_next
+from annotation.services.second_pass import second_pass_answer_save, second_pass_flag_save
 from annotation.tests.factories import EN_CONTEXT, answer
 from evaluation.models import EvaluationRun
 from evaluation.tests.factories import finished_report, section_rows, span_project
@@ -84,7 +85,7 @@ def _report(project, user) -> EvaluationRun:
 
 def test_human_em_f1_from_blind_answers_only(instructor, crowdworker, client, no_probes):
     project = span_project(instructor)
-    session = annotation_services.session_start_next(user=crowdworker, project=project, kind="second_pass")
+    session = session_start_next(user=crowdworker, project=project, kind="second_pass")
     # The validation questions' first answers: "the Mediterranean Sea", "Khartoum", unanswerable, unanswerable.
     sea, khartoum, unmapped, unnamed = SpanQuestion.objects.filter(paragraph=session.paragraph).order_by("position")
     blind = [(sea, {"answer": answer(EN_CONTEXT, "Mediterranean Sea")}),   # EM 1, F1 1 ("the" is dropped)
@@ -92,14 +93,14 @@ def test_human_em_f1_from_blind_answers_only(instructor, crowdworker, client, no
              (unmapped, {"is_impossible": True}),                          # EM 1, F1 1
              (unnamed, {"answer": answer(EN_CONTEXT, "Alexandria")})]      # EM 0, F1 0
     for question, fields in blind:
-        annotation_services.second_pass_answer_save(session=session, user=crowdworker, question_id=question.pk, **fields)
+        second_pass_answer_save(session=session, user=crowdworker, question_id=question.pk, **fields)
     # After the reveal: copying the originals is refused, and a correction is only a flag.
     for question, fields in [(khartoum, {"answer": answer(EN_CONTEXT, "Khartoum")}), (unnamed, {"is_impossible": True})]:
         with pytest.raises(ValidationError, match="first answer is final"):
-            annotation_services.second_pass_answer_save(session=session, user=crowdworker, question_id=question.pk,
-                                                        **fields)
-    annotation_services.second_pass_flag_save(session=session, user=crowdworker, question_id=khartoum.pk,
-                                              proposal="fix_answer")
+            second_pass_answer_save(session=session, user=crowdworker, question_id=question.pk,
+                                    **fields)
+    second_pass_flag_save(session=session, user=crowdworker, question_id=khartoum.pk,
+                          proposal="fix_answer")
 
     squad = _report(project, instructor).result["squad"]
     (row,) = [dict(zip(squad["tables"]["human"]["columns"], r)) for r in squad["tables"]["human"]["rows"]]

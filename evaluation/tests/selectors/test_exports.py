@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from annotation.models import SpanQuestion
-from annotation.squad_selectors import project_squad_dict
+from annotation.selectors.exports import project_squad_dict
 from collector import selectors, services
 from collector import services as collector_services
 from collector.tests.factories import question_data

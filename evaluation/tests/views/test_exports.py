@@ -6,7 +6,7 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 from django.utils.timezone import localtime
 
-from annotation.squad_selectors import project_squad_dict
+from annotation.selectors.exports import project_squad_dict
 from annotation.tests.factories import make_project
 from evaluation.selectors.exports import evaluation_run_weights
 from evaluation.services import reports as report_services

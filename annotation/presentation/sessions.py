@@ -3,9 +3,9 @@
 Spans are given both in code points (``answer_start``, SQuAD's convention) and in UTF-16
 units (``start16``/``end16``), which is what the browser needs to highlight them.
 """
-
-from annotation import selectors
 from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
+from annotation.selectors.authoring import session_questions
+from annotation.selectors.second_pass import flags_of_session, second_pass_answers_of, second_pass_questions
 from mlcore.data.spans import index_to_utf16
 from mlcore.stats.squad_metrics import score_question
 
@@ -97,13 +97,13 @@ def session_payload(session: AnnotationSession) -> dict:
         "elapsed_seconds": session.active_seconds,
     }
     if session.kind == AnnotationSession.Kind.AUTHORING:
-        payload["questions"] = [question_payload(q, paragraph.context) for q in selectors.session_questions(session=session)]
+        payload["questions"] = [question_payload(q, paragraph.context) for q in session_questions(session=session)]
     else:
-        answers = selectors.second_pass_answers_of(session=session)
-        flags = selectors.flags_of_session(session=session)
+        answers = second_pass_answers_of(session=session)
+        flags = flags_of_session(session=session)
         payload["questions"] = [
             blind_question_payload(q, answers.get(q.pk), flags.get(q.pk), language=project.language)
-            for q in selectors.second_pass_questions(session=session).select_related("paragraph")
+            for q in second_pass_questions(session=session).select_related("paragraph")
             .prefetch_related("answers")
         ]
     return payload

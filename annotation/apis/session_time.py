@@ -7,8 +7,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotation import selectors, services
-from annotation.api_language import WorkerLanguageMixin
+from annotation.apis.worker_language import WorkerLanguageMixin
+from annotation.selectors.authoring import session_for_worker
+from annotation.services.session_time import HEARTBEAT_SECONDS, session_heartbeat
 from core.apis import ApiErrorsMixin
 
 
@@ -16,6 +17,6 @@ class SessionHeartbeatApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST (no body): count the time since the page's previous heartbeat."""
 
     def post(self, request: Request, session_id: int) -> Response:
-        session = selectors.session_for_worker(user=request.user, session_id=session_id)
-        session = services.session_heartbeat(session=session, user=request.user)
-        return Response({"active_seconds": session.active_seconds, "heartbeat_seconds": services.HEARTBEAT_SECONDS})
+        session = session_for_worker(user=request.user, session_id=session_id)
+        session = session_heartbeat(session=session, user=request.user)
+        return Response({"active_seconds": session.active_seconds, "heartbeat_seconds": HEARTBEAT_SECONDS})

@@ -1,4 +1,5 @@
-"""What a crowdworker has done in a project, for their task list: counts, time, review states.
+"""A worker's home (the task list): the projects they can work in with the work left in each, and
+what they have done in a project: counts, time, review states.
 
 A submitted paragraph's state comes from the project owner's review of the second pass's flags
 on its questions: ``review`` while a flag waits for the owner, ``corrected`` once the owner
@@ -10,10 +11,41 @@ from datetime import datetime
 from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import User
-from annotation.invite_selectors import projects_visible_to_worker
+from annotation.i18n import LANGUAGE_NAMES
 from annotation.models import AnnotationSession, Project, QuestionFlag, SpanQuestion
+from annotation.selectors.authoring import paragraphs_needing_questions, session_in_progress
+from annotation.selectors.invites import projects_visible_to_worker
+from annotation.selectors.second_pass import paragraphs_needing_second_pass
 
 Kind, Status = AnnotationSession.Kind, AnnotationSession.Status
+
+
+@dataclass(frozen=True)
+class ProjectTasks:
+    """What a worker can do in one project (for the task list)."""
+
+    project: Project
+    authoring_left: int
+    second_pass_left: int
+    resume_authoring: AnnotationSession | None
+    resume_second_pass: AnnotationSession | None
+
+    @property
+    def language_label(self) -> str:
+        return str(LANGUAGE_NAMES[self.project.language])
+
+
+def projects_for_worker(*, user: User) -> list[ProjectTasks]:
+    out = []
+    for project in projects_visible_to_worker(user=user).select_related("qa_model").order_by("name"):
+        out.append(ProjectTasks(
+            project=project,
+            authoring_left=paragraphs_needing_questions(project=project, user=user).count(),
+            second_pass_left=paragraphs_needing_second_pass(project=project, user=user).count(),
+            resume_authoring=session_in_progress(user=user, project=project, kind=Kind.AUTHORING),
+            resume_second_pass=session_in_progress(user=user, project=project, kind=Kind.SECOND_PASS),
+        ))
+    return out
 
 
 @dataclass(frozen=True)

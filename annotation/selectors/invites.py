@@ -1,4 +1,4 @@
-"""Reads about invite links and project membership (``annotation.invite_models``)."""
+"""Reads about invite links and project membership (``annotation.models.invites``)."""
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User

@@ -11,9 +11,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotation import selectors, services
 from annotation.models import Paragraph, QuestionFlag, Split
-from annotation.presentation import answer_payload
+from annotation.presentation.sessions import answer_payload
+from annotation.selectors.projects import project_for_owner
+from annotation.selectors.reviews import flag_for_owner, flags_of_project, paragraph_for_owner, paragraphs_of_project
+from annotation.services.reviews import flag_resolve, paragraph_restore
 from core.apis import ApiErrorsMixin, ListPagination, paginated
 
 
@@ -39,11 +41,11 @@ class ParagraphListApi(ApiErrorsMixin, APIView):
         split = serializers.ChoiceField(choices=Split.choices, required=False)
 
     def get(self, request: Request, project_id: int) -> Response:
-        project = selectors.project_for_owner(user=request.user, project_id=project_id)
+        project = project_for_owner(user=request.user, project_id=project_id)
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        paragraphs = selectors.paragraphs_of_project(project=project, status=filters.validated_data.get("status", ""),
-                                                     split=filters.validated_data.get("split", ""))
+        paragraphs = paragraphs_of_project(project=project, status=filters.validated_data.get("status", ""),
+                                           split=filters.validated_data.get("split", ""))
         return paginated(self, request, paragraphs, lambda page: ParagraphSerializer(page, many=True).data)
 
 
@@ -54,8 +56,8 @@ class ParagraphRestoreApi(ApiErrorsMixin, APIView):
     OutputSerializer = ParagraphSerializer
 
     def post(self, request: Request, paragraph_id: int) -> Response:
-        paragraph = selectors.paragraph_for_owner(user=request.user, paragraph_id=paragraph_id)
-        paragraph = services.paragraph_restore(paragraph=paragraph, user=request.user)
+        paragraph = paragraph_for_owner(user=request.user, paragraph_id=paragraph_id)
+        paragraph = paragraph_restore(paragraph=paragraph, user=request.user)
         return Response(ParagraphSerializer(paragraph).data)
 
 
@@ -108,10 +110,10 @@ class FlagListApi(ApiErrorsMixin, APIView):
                                          default=QuestionFlag.Status.OPEN)
 
     def get(self, request: Request, project_id: int) -> Response:
-        project = selectors.project_for_owner(user=request.user, project_id=project_id)
+        project = project_for_owner(user=request.user, project_id=project_id)
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        flags = selectors.flags_of_project(project=project, status=filters.validated_data["status"] or None)
+        flags = flags_of_project(project=project, status=filters.validated_data["status"] or None)
         return paginated(self, request, flags, lambda page: FlagSerializer(page, many=True).data)
 
 
@@ -127,9 +129,9 @@ class FlagResolveApi(ApiErrorsMixin, APIView):
         note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
 
     def post(self, request: Request, flag_id: int) -> Response:
-        flag = selectors.flag_for_owner(user=request.user, flag_id=flag_id)
+        flag = flag_for_owner(user=request.user, flag_id=flag_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         accept = serializer.validated_data["decision"] == "accept"
-        flag = services.flag_resolve(flag=flag, user=request.user, accept=accept, note=serializer.validated_data["note"])
+        flag = flag_resolve(flag=flag, user=request.user, accept=accept, note=serializer.validated_data["note"])
         return Response(FlagSerializer(flag).data)

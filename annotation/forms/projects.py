@@ -1,13 +1,12 @@
-"""Forms of the annotation pages (owners' settings, imports, flag decisions).
+"""The project form of the owner's pages (create, settings).
 
 Forms parse what the browser sends; the services own the rules and their messages, which
 ``ServiceErrorsMixin`` puts next to the right field.
 """
 from django import forms
 
-from annotation.models import Paragraph, Project, QuestionFlag, Split
+from annotation.models import Project
 from annotation.services.projects import EDITABLE_FIELDS
-from annotation.validation import read_upload_json, read_upload_text
 from core.forms import ServiceErrorsMixin
 from modelhub.models import ModelVersion
 
@@ -91,40 +90,3 @@ class ProjectForm(ServiceErrorsMixin, forms.ModelForm):
             if fields:
                 out.append((legend, about, fields))
         return out
-
-
-class ArticleImportForm(forms.Form):
-    """Upload Wikipedia articles as JSON Lines; blank settings use the project's."""
-
-    file = forms.FileField(help_text='One article per line: {"title", "paragraphs": [...], "links": [...], '
-                                     '"has_infobox"?}')
-    damping = forms.FloatField(required=False, min_value=0.0, max_value=1.0, help_text="PageRank damping (0.4)")
-    top = forms.IntegerField(required=False, min_value=1, help_text="Keep only the N highest-ranked articles")
-    require_infobox = forms.BooleanField(required=False, help_text="Skip articles without an infobox")
-
-    def clean_file(self) -> list[str]:
-        return read_upload_text(self.cleaned_data["file"]).splitlines()
-
-
-class SquadImportForm(forms.Form):
-    """Upload a SQuAD-2.0 / PQuAD JSON file into one split."""
-
-    file = forms.FileField(help_text="SQuAD-2.0 layout: data / title / paragraphs / context / qas")
-    split = forms.ChoiceField(choices=Split.choices, initial=Split.VALIDATION)
-
-    def clean_file(self):
-        return read_upload_json(self.cleaned_data["file"])
-
-
-class FlagResolveForm(forms.Form):
-    decision = forms.ChoiceField(choices=[("accept", "Accept"), ("reject", "Reject")])
-    note = forms.CharField(required=False, max_length=2000)
-
-
-class FlagFilterForm(forms.Form):
-    status = forms.ChoiceField(required=False, choices=[("", "All"), *QuestionFlag.Status.choices])
-
-
-class ParagraphFilterForm(forms.Form):
-    status = forms.ChoiceField(required=False, choices=[("", "Any status"), *Paragraph.Status.choices])
-    split = forms.ChoiceField(required=False, choices=[("", "Any split"), *Split.choices])

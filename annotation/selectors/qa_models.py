@@ -1,5 +1,6 @@
-"""What the project page shows about its model in the loop: the model, the latest training job,
-how many answered questions a training would use, and the registered QA checkpoints."""
+"""Reads about the projects' models in the loop: what the project page shows about its model (the
+model, the latest training job, how many answered questions a training would use, the registered
+QA checkpoints), and the QA models in use by any project."""
 from dataclasses import dataclass
 
 from annotation.models import Project, QATrainingJob, SpanQuestion, Split
@@ -33,3 +34,8 @@ def qa_training_job_payload(job: QATrainingJob) -> dict:
     """A job as the project page's progress bar reads it."""
     return {"id": job.pk, "name": job.name, "status": job.status, "progress": job.progress, "error": job.error,
             "model_version": job.model_version.name if job.model_version_id else None}
+
+
+def qa_model_versions_in_use() -> list[ModelVersion]:
+    """The QA models of every project (the model in the loop of its workers' draft sockets)."""
+    return list(ModelVersion.objects.filter(pk__in=Project.objects.exclude(qa_model=None).values("qa_model")))

@@ -7,17 +7,17 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST, require_safe
 
-from annotation import selectors
-from annotation.model_selectors import qa_training_job_payload
+from annotation.inputs import first_message
 from annotation.models import QATrainingJob
-from annotation.services.qa_training_jobs import project_checkpoint_use, qa_training_job_start
-from annotation.validation import first_message
+from annotation.selectors.projects import project_for_owner
+from annotation.selectors.qa_models import qa_training_job_payload
+from annotation.services.qa_models import project_checkpoint_use, qa_training_job_start
 
 
 @login_required
 @require_POST
 def project_model_train(request: HttpRequest, project_id: int) -> HttpResponse:
-    project = selectors.project_for_owner(user=request.user, project_id=project_id)
+    project = project_for_owner(user=request.user, project_id=project_id)
     try:
         job = qa_training_job_start(project=project, name=request.POST.get("name", "").strip(), user=request.user)
     except ValidationError as error:
@@ -31,7 +31,7 @@ def project_model_train(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def project_model_checkpoint(request: HttpRequest, project_id: int) -> HttpResponse:
-    project = selectors.project_for_owner(user=request.user, project_id=project_id)
+    project = project_for_owner(user=request.user, project_id=project_id)
     try:
         version = project_checkpoint_use(project=project, source=request.POST.get("source", ""),
                                          name=request.POST.get("name", ""))
@@ -45,7 +45,7 @@ def project_model_checkpoint(request: HttpRequest, project_id: int) -> HttpRespo
 @login_required
 @require_safe
 def qa_training_job_status(request: HttpRequest, project_id: int, job_id: int) -> JsonResponse:
-    project = selectors.project_for_owner(user=request.user, project_id=project_id)
+    project = project_for_owner(user=request.user, project_id=project_id)
     job = QATrainingJob.objects.select_related("model_version").filter(project=project, pk=job_id).first()
     if job is None:
         return JsonResponse({"detail": "No such training job in this project."}, status=404)

@@ -17,8 +17,8 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from annotation.models import Project, QATrainingJob, Split
+from annotation.selectors.exports import project_squad_dict
 from annotation.services.qa_training import qa_model_name_check, qa_model_train
-from annotation.squad_selectors import project_squad_dict
 from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
 from mlcore.configs import TrainProgress
 from mlcore.stats.squad_metrics import SquadQuestion, parse_squad_json

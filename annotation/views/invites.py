@@ -9,19 +9,27 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from annotation import invite_selectors, selectors, services
-from annotation.invite_forms import InviteAccessForm, InviteCreateForm, InviteSignupForm
-from annotation.validation import first_message
+from annotation.forms.invites import InviteAccessForm, InviteCreateForm, InviteSignupForm
+from annotation.inputs import first_message
+from annotation.selectors.invites import (
+    invite_by_token,
+    invite_for_owner,
+    invites_of_project,
+    is_member,
+    members_of_project,
+)
+from annotation.selectors.projects import project_for_owner
+from annotation.services import invites as invite_services
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def project_invites(request: HttpRequest, project_id: int) -> HttpResponse:
-    project = selectors.project_for_owner(user=request.user, project_id=project_id)
+    project = project_for_owner(user=request.user, project_id=project_id)
     form = InviteCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.invite_create(project=project, created_by=request.user, days=form.cleaned_data["days"])
+            invite_services.invite_create(project=project, created_by=request.user, days=form.cleaned_data["days"])
         except ValidationError as error:
             messages.error(request, first_message(error))
         else:
@@ -29,8 +37,8 @@ def project_invites(request: HttpRequest, project_id: int) -> HttpResponse:
         return redirect("annotation:project_invites", project_id=project.pk)
     context = {
         "project": project, "form": form, "access_form": InviteAccessForm(initial={"invite_only": project.invite_only}),
-        "invites": invite_selectors.invites_of_project(project=project),
-        "members": invite_selectors.members_of_project(project=project),
+        "invites": invites_of_project(project=project),
+        "members": members_of_project(project=project),
         "join_base": request.build_absolute_uri(reverse("annotation:invite_join", args=["TOKEN"])).replace("TOKEN/", ""),
     }
     return render(request, "annotation/project_invites.html", context)
@@ -39,10 +47,10 @@ def project_invites(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def project_access(request: HttpRequest, project_id: int) -> HttpResponse:
-    project = selectors.project_for_owner(user=request.user, project_id=project_id)
+    project = project_for_owner(user=request.user, project_id=project_id)
     form = InviteAccessForm(request.POST)
     if form.is_valid():
-        services.project_invite_only_set(project=project, invite_only=form.cleaned_data["invite_only"])
+        invite_services.project_invite_only_set(project=project, invite_only=form.cleaned_data["invite_only"])
         messages.success(request, "Only invited crowdworkers see this project now." if project.invite_only
                          else "Every crowdworker sees this project now.")
     return redirect("annotation:project_invites", project_id=project.pk)
@@ -51,8 +59,8 @@ def project_access(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def invite_revoke(request: HttpRequest, invite_id: int) -> HttpResponse:
-    invite = invite_selectors.invite_for_owner(user=request.user, invite_id=invite_id)
-    services.invite_revoke(invite=invite)
+    invite = invite_for_owner(user=request.user, invite_id=invite_id)
+    invite_services.invite_revoke(invite=invite)
     messages.success(request, "The invite link is revoked: it no longer works. Who already joined stays in.")
     return redirect("annotation:project_invites", project_id=invite.project_id)
 
@@ -60,22 +68,22 @@ def invite_revoke(request: HttpRequest, invite_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def invite_join(request: HttpRequest, token: str) -> HttpResponse:
     """Anyone with the link: a clear page if it is dead; else sign up, or (signed in) join."""
-    invite = invite_selectors.invite_by_token(token=token)
-    refusal = services.invite_refusal(invite)
+    invite = invite_by_token(token=token)
+    refusal = invite_services.invite_refusal(invite)
     if refusal:
         return render(request, "annotation/invite_invalid.html", {"reason": refusal}, status=404 if invite is None else 410)
     user = request.user
-    if user.is_authenticated and invite_selectors.is_member(user=user, project=invite.project):
+    if user.is_authenticated and is_member(user=user, project=invite.project):
         messages.info(request, f"You are already in {invite.project.name}.")
         return redirect("annotation:task_list")
     form = InviteSignupForm(request.POST or None) if not user.is_authenticated else None
     if request.method == "POST" and (form is None or form.is_valid()):
         try:
             if form is None:
-                services.invite_accept(invite=invite, user=user)
+                invite_services.invite_accept(invite=invite, user=user)
             else:
-                member = services.invite_signup(invite=invite, username=form.cleaned_data["username"],
-                                                password=form.cleaned_data["password1"], email=form.cleaned_data["email"])
+                member = invite_services.invite_signup(invite=invite, username=form.cleaned_data["username"],
+                                       password=form.cleaned_data["password1"], email=form.cleaned_data["email"])
                 login(request, member.worker, backend="django.contrib.auth.backends.ModelBackend")
         except ValidationError as error:
             if form is not None and hasattr(error, "error_dict"):

@@ -1,6 +1,6 @@
 """Invite links of annotation projects and the crowdworkers who joined by one.
 
-Imported at the end of ``annotation/models.py``. A crowdworker opens the link, signs up or signs
+Re-exported by ``annotation/models/__init__.py``. A crowdworker opens the link, signs up or signs
 in, and joins: like a student's course join code, but a link the owner can revoke or let expire.
 """
 import secrets

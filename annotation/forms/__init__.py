@@ -1,0 +1,1 @@
+"""Forms of the annotation pages, one module per concern."""

@@ -1,0 +1,1 @@
+"""Reads of the annotation app (selectors read, services write), one module per concern."""

@@ -1,0 +1,1 @@
+"""HTML pages of the annotation app, one module per concern."""
