@@ -1,4 +1,5 @@
-"""Checking a worker's question and answer before anything is stored.
+"""Input checking (neither a read nor a write): a worker's question and answer before anything is
+stored, the owner's uploaded import files, and a ``ValidationError``'s first message for one-line displays.
 
 One function per input shape, each raising Django's ``ValidationError`` with field keys and
 messages meant to be shown as they are. Offsets arrive either as a browser selection in

@@ -75,7 +75,7 @@ def project_member_add(*, project: Project, user: User, invite: ProjectInvite | 
 
     Who may join is the caller's decision: an invite link admits crowdworkers (``invite_accept``);
     an LMS assignment of the project admits the students of its course (the lti app). A member
-    who is a student annotates in this project only (``selectors.can_annotate_in``)."""
+    who is a student annotates in this project only (``selectors.projects.can_annotate_in``)."""
     member, _ = ProjectMember.objects.get_or_create(project=project, worker=user, defaults={"invite": invite})
     return member
 
