@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from accounts.tests.factories import make_user
-from annotation.tests.factories import EN_CONTEXT, FA_CONTEXT, add_paragraphs, make_project
+from annotation.tests.factories import EN_CONTEXT, FA_CONTEXT, add_paragraphs, make_project, submitted_paragraph
 
 TINY_QA_WORDS = ("nile", "river", "sea", "khartoum", "africa", "تهران", "پایتخت", "ایران", "کتاب")
 
@@ -32,6 +32,18 @@ def fa_project(owner):
 @pytest.fixture
 def paragraph(project):
     return add_paragraphs(project, [EN_CONTEXT])[0]
+
+
+@pytest.fixture
+def reviewed(project, crowdworker):
+    """A validation paragraph with crowdworker's 3 submitted questions (the last unanswerable)."""
+    return submitted_paragraph(project, crowdworker)
+
+
+@pytest.fixture
+def train_paragraph(project, crowdworker):
+    """A train paragraph with crowdworker's 3 submitted questions (what a QA training reads)."""
+    return submitted_paragraph(project, crowdworker, split="train")
 
 
 @pytest.fixture

@@ -1,5 +1,10 @@
-"""Helpers building annotation test data through the services (the same path the product takes)."""
-from annotation.models import Article, Paragraph, Project
+"""Helpers building annotation test data through the services (the same path the product takes),
+and the signed-in API client the API tests share."""
+from django.urls import reverse
+from rest_framework.response import Response
+from rest_framework.test import APIClient
+
+from annotation.models import AnnotationSession, Article, Paragraph, Project, SpanQuestion
 from annotation.services.authoring import question_add, session_start_next, session_submit
 from annotation.services.projects import project_create
 
@@ -62,3 +67,28 @@ def submitted_paragraph(project, worker, paragraph_contexts=None, *, split="vali
         question_add(session=session, user=worker, **q)
     session_submit(session=session, user=worker)
     return paragraph
+
+
+def api_client(user, language: str | None = None) -> APIClient:
+    """An API client signed in as ``user``; ``language`` is the worker's choice (the ``django_language``
+    cookie that set_language writes when the worker switches)."""
+    client = APIClient()
+    client.force_authenticate(user)
+    if language:
+        client.cookies["django_language"] = language
+    return client
+
+
+def task_next(client: APIClient, project: Project, kind: str = "authoring") -> Response:
+    """The worker's "resume or start the next paragraph" request (``annotation_api:task_next``)."""
+    return client.post(reverse("annotation_api:task_next", args=[project.pk]), {"kind": kind}, format="json")
+
+
+def second_pass_start(project: Project, user) -> AnnotationSession | None:
+    """``user``'s next second-pass session in ``project`` (None when nothing needs answering)."""
+    return session_start_next(user=user, project=project, kind="second_pass")
+
+
+def paragraph_questions(paragraph: Paragraph) -> list[SpanQuestion]:
+    """The paragraph's questions in the order they were written."""
+    return list(SpanQuestion.objects.filter(paragraph=paragraph).order_by("position"))

@@ -1,5 +1,5 @@
 """Second pass: blind extra answers on validation/test questions, final once given; flags after the
-reveal and their resolution."""
+reveal (the owner's resolution of them: test_reviews.py)."""
 import random
 
 import pytest
@@ -7,202 +7,26 @@ from django.core.exceptions import ValidationError
 
 from accounts.tests.factories import make_user
 from annotation.exceptions import AnswerFinal
-from annotation.models import QuestionFlag, SecondPassAnswer, SpanAnswer, SpanQuestion
+from annotation.models import QuestionFlag, SecondPassAnswer, SpanAnswer
 from annotation.presentation.sessions import session_payload
 from annotation.selectors.exports import project_squad_dict
 from annotation.selectors.stats import project_stats
-from annotation.services.authoring import session_start_next, session_start_on
+from annotation.services.authoring import session_start_on
 from annotation.services.projects import project_update
 from annotation.services.reviews import flag_resolve
 from annotation.services.second_pass import second_pass_answer_save, second_pass_flag_save, second_pass_submit
-from annotation.tests.factories import EN_CONTEXT, answer, selection, submitted_paragraph
+from annotation.tests.factories import (
+    EN_CONTEXT,
+    answer,
+    paragraph_questions,
+    second_pass_start,
+    selection,
+    submitted_paragraph,
+)
 from core.exceptions import AccessError
 from mlcore.stats.squad_metrics import score_question
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def reviewed(project, crowdworker):
-    """A validation paragraph with crowdworker's 3 submitted questions (the last unanswerable)."""
-    return submitted_paragraph(project, crowdworker)
-
-
-def _second_pass(project, user):
-    return session_start_next(user=user, project=project, kind="second_pass")
-
-
-def _questions(paragraph):
-    return list(SpanQuestion.objects.filter(paragraph=paragraph).order_by("position"))
-
-
-class SecondPassQueueTests:
-    def test_only_validation_and_test_questions_of_others(self, project, reviewed, crowdworker, worker2):
-        submitted_paragraph(project, worker2, split="train")
-        assert _second_pass(project, crowdworker) is None  # their own questions, or train
-        session = _second_pass(project, worker2)
-        assert session.paragraph == reviewed and session.kind == "second_pass"
-
-    def test_the_question_leaves_the_queue_after_enough_answers(self, project, reviewed, worker2, instructor):
-        project = project_update(project=project, user=project.owner, second_pass_answers=1)
-        session = _second_pass(project, worker2)
-        for q in _questions(reviewed):
-            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
-        second_pass_submit(session=session, user=worker2)
-        assert _second_pass(project, instructor) is None
-
-    def test_the_worker_does_not_see_the_original_answer_before_answering(self, project, reviewed, worker2):
-        session = _second_pass(project, worker2)
-        payload = session_payload(session)
-        assert all(q["my_answer"] is None and q["original"] is None for q in payload["questions"])
-        assert "answers" not in payload["questions"][0]
-        first = _questions(reviewed)[0]
-        second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True)
-        shown = session_payload(session)["questions"][0]
-        start = EN_CONTEXT.index("the Mediterranean Sea")
-        assert shown["original"] == {"is_impossible": False, "text": "the Mediterranean Sea", "answer_start": start,
-                                     "matches": False, "start16": start, "end16": start + len("the Mediterranean Sea")}
-        assert shown["my_answer"]["is_impossible"] is True
-
-    def test_the_reveal_says_whether_the_answer_matches_the_original(self, project, reviewed, worker2):
-        session = _second_pass(project, worker2)
-        first, second, unanswerable = _questions(reviewed)
-        # SQuAD's exact match: "the" is dropped, so "Mediterranean Sea" matches "the Mediterranean Sea".
-        second_pass_answer_save(session=session, user=worker2, question_id=first.pk,
-                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
-        second_pass_answer_save(session=session, user=worker2, question_id=second.pk,
-                                answer=answer(EN_CONTEXT, "at Khartoum"))
-        second_pass_answer_save(session=session, user=worker2, question_id=unanswerable.pk, is_impossible=True)
-        shown = {q["id"]: q["original"] for q in session_payload(session)["questions"]}
-        assert [shown[q.pk]["matches"] for q in (first, second, unanswerable)] == [True, False, True]
-        assert shown[unanswerable.pk]["is_impossible"] and "start16" not in shown[unanswerable.pk]
-
-
-class SecondPassAnswerTests:
-    def test_a_span_becomes_an_extra_gold_answer(self, project, reviewed, worker2):
-        session = _second_pass(project, worker2)
-        q = _questions(reviewed)[0]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
-        texts = list(q.answers.order_by("position").values_list("text", "kind"))
-        assert texts == [("the Mediterranean Sea", "original"), ("Mediterranean Sea", "second_pass")]
-
-    def test_the_first_answer_is_final(self, project, reviewed, worker2):
-        session = _second_pass(project, worker2)
-        q = _questions(reviewed)[0]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
-        with pytest.raises(AnswerFinal, match="first answer is final"):
-            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
-        stored = SecondPassAnswer.objects.get(question=q)
-        assert (stored.is_impossible, stored.text) == (False, "Mediterranean Sea")
-        assert list(q.answers.values_list("text", flat=True)) == ["the Mediterranean Sea", "Mediterranean Sea"]
-
-    def test_a_concurrent_second_answer_is_refused_and_rolled_back(self, project, reviewed, worker2, monkeypatch):
-        """Two requests racing past the "already answered?" check: the unique constraint refuses the
-        later one, and the extra gold span it had created is rolled back with it."""
-        from annotation.services import second_pass
-
-        session = _second_pass(project, worker2)
-        q = _questions(reviewed)[0]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
-        monkeypatch.setattr(second_pass, "_has_answered", lambda question, user: False)
-        with pytest.raises(AnswerFinal, match="first answer is final"):
-            second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                    answer=answer(EN_CONTEXT, "the Mediterranean Sea"))
-        assert list(q.answers.values_list("text", flat=True)) == ["the Mediterranean Sea", "Mediterranean Sea"]
-        assert SecondPassAnswer.objects.get(question=q).text == "Mediterranean Sea"
-
-    def test_a_span_on_an_unanswerable_question_is_not_gold(self, project, reviewed, worker2):
-        session = _second_pass(project, worker2)
-        q = _questions(reviewed)[2]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                answer=answer(EN_CONTEXT, "Khartoum"))
-        assert not q.answers.exists()
-        assert SecondPassAnswer.objects.get(question=q).text == "Khartoum"
-
-    def test_bad_answers_are_refused(self, project, reviewed, worker2, crowdworker):
-        session = _second_pass(project, worker2)
-        q = _questions(reviewed)[0]
-        with pytest.raises(ValidationError, match="does not match"):
-            second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                    answer={"text": "Khartoum", "answer_start": 0})
-        with pytest.raises(ValidationError, match="cannot come with an answer span"):
-            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
-                                    answer=answer(EN_CONTEXT, "Khartoum"))
-        with pytest.raises(ValidationError, match="not one of this paragraph"):
-            second_pass_answer_save(session=session, user=worker2, question_id=10**9, is_impossible=True)
-        with pytest.raises(AccessError):
-            second_pass_answer_save(session=session, user=crowdworker, question_id=q.pk, is_impossible=True)
-        assert not SecondPassAnswer.objects.exists()
-
-    def test_finishing_needs_every_question_answered(self, project, reviewed, worker2):
-        session = _second_pass(project, worker2)
-        q = _questions(reviewed)[0]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
-        with pytest.raises(ValidationError, match="2 left"):
-            second_pass_submit(session=session, user=worker2)
-
-
-class FlagTests:
-    def _flag(self, project, reviewed, worker2, index, proposal, **answer_fields):
-        session = _second_pass(project, worker2)
-        q = _questions(reviewed)[index]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                flag={"proposal": proposal, "reason": "the span is too long"}, **answer_fields)
-        return QuestionFlag.objects.get(question=q), q
-
-    def test_accepted_fix_replaces_the_original_answer(self, project, reviewed, worker2):
-        flag, q = self._flag(project, reviewed, worker2, 0, "fix_answer", answer=answer(EN_CONTEXT, "Mediterranean Sea"))
-        assert flag.proposed_text == "Mediterranean Sea" and flag.status == "open"
-        flag_resolve(flag=flag, user=project.owner, accept=True, note="agreed")
-        q.refresh_from_db()
-        kinds = list(q.answers.order_by("position").values_list("text", "kind"))
-        assert ("the Mediterranean Sea", "original") not in kinds
-        assert ("Mediterranean Sea", "correction") in kinds
-        flag.refresh_from_db()
-        assert flag.status == "accepted" and flag.resolved_by == project.owner
-
-    def test_fix_on_an_unanswerable_question_makes_it_answerable(self, project, reviewed, worker2):
-        flag, q = self._flag(project, reviewed, worker2, 2, "fix_answer", answer=answer(EN_CONTEXT, "Khartoum"))
-        flag_resolve(flag=flag, user=project.owner, accept=True)
-        q.refresh_from_db()
-        assert not q.is_impossible and list(q.answers.values_list("text", flat=True)) == ["Khartoum"]
-
-    def test_accepted_unanswerable_and_removal(self, project, reviewed, worker2, instructor):
-        flag, q = self._flag(project, reviewed, worker2, 1, "mark_unanswerable", is_impossible=True)
-        flag_resolve(flag=flag, user=project.owner, accept=True)
-        q.refresh_from_db()
-        assert q.is_impossible and not q.answers.exists()
-        session = session_start_next(user=worker2, project=project, kind="second_pass")
-        first = _questions(reviewed)[0]
-        second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True,
-                                flag={"proposal": "remove_question"})
-        flag_resolve(flag=QuestionFlag.objects.get(question=first), user=project.owner, accept=True)
-        first.refresh_from_db()
-        assert first.status == SpanQuestion.Status.REMOVED
-
-    def test_rejected_flags_change_nothing_and_only_the_owner_resolves(self, project, reviewed, worker2, other_instructor):
-        flag, q = self._flag(project, reviewed, worker2, 0, "remove_question", is_impossible=True)
-        with pytest.raises(AccessError):
-            flag_resolve(flag=flag, user=other_instructor, accept=True)
-        flag_resolve(flag=flag, user=project.owner, accept=False)
-        q.refresh_from_db()
-        assert q.status == "submitted" and q.answers.filter(kind=SpanAnswer.Kind.ORIGINAL).exists()
-        with pytest.raises(ValidationError, match="already resolved"):
-            flag_resolve(flag=flag, user=project.owner, accept=True)
-
-    def test_a_fix_needs_a_span_and_a_known_proposal(self, project, reviewed, worker2):
-        session = _second_pass(project, worker2)
-        q = _questions(reviewed)[0]
-        with pytest.raises(ValidationError, match="select it in the paragraph"):
-            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
-                                    flag={"proposal": "fix_answer"})
-        with pytest.raises(ValidationError, match="Choose what should happen"):
-            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
-                                    flag={"proposal": "burn_it"})
-        assert not QuestionFlag.objects.exists() and not SecondPassAnswer.objects.exists()
 
 
 def _observables(project) -> dict:
@@ -233,12 +57,134 @@ def _reanswer_attempts(question, payload: dict, mine: dict) -> list[dict]:
     return attempts
 
 
+class SecondPassQueueTests:
+    def test_only_validation_and_test_questions_of_others(self, project, reviewed, crowdworker, worker2):
+        submitted_paragraph(project, worker2, split="train")
+        assert second_pass_start(project, crowdworker) is None  # their own questions, or train
+        session = second_pass_start(project, worker2)
+        assert session.paragraph == reviewed and session.kind == "second_pass"
+
+    def test_the_question_leaves_the_queue_after_enough_answers(self, project, reviewed, worker2, instructor):
+        project = project_update(project=project, user=project.owner, second_pass_answers=1)
+        session = second_pass_start(project, worker2)
+        for q in paragraph_questions(reviewed):
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
+        second_pass_submit(session=session, user=worker2)
+        assert second_pass_start(project, instructor) is None
+
+    def test_the_worker_does_not_see_the_original_answer_before_answering(self, project, reviewed, worker2):
+        session = second_pass_start(project, worker2)
+        payload = session_payload(session)
+        assert all(q["my_answer"] is None and q["original"] is None for q in payload["questions"])
+        assert "answers" not in payload["questions"][0]
+        first = paragraph_questions(reviewed)[0]
+        second_pass_answer_save(session=session, user=worker2, question_id=first.pk, is_impossible=True)
+        shown = session_payload(session)["questions"][0]
+        start = EN_CONTEXT.index("the Mediterranean Sea")
+        assert shown["original"] == {"is_impossible": False, "text": "the Mediterranean Sea", "answer_start": start,
+                                     "matches": False, "start16": start, "end16": start + len("the Mediterranean Sea")}
+        assert shown["my_answer"]["is_impossible"] is True
+
+    def test_the_reveal_says_whether_the_answer_matches_the_original(self, project, reviewed, worker2):
+        session = second_pass_start(project, worker2)
+        first, second, unanswerable = paragraph_questions(reviewed)
+        # SQuAD's exact match: "the" is dropped, so "Mediterranean Sea" matches "the Mediterranean Sea".
+        second_pass_answer_save(session=session, user=worker2, question_id=first.pk,
+                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        second_pass_answer_save(session=session, user=worker2, question_id=second.pk,
+                                answer=answer(EN_CONTEXT, "at Khartoum"))
+        second_pass_answer_save(session=session, user=worker2, question_id=unanswerable.pk, is_impossible=True)
+        shown = {q["id"]: q["original"] for q in session_payload(session)["questions"]}
+        assert [shown[q.pk]["matches"] for q in (first, second, unanswerable)] == [True, False, True]
+        assert shown[unanswerable.pk]["is_impossible"] and "start16" not in shown[unanswerable.pk]
+
+
+class SecondPassAnswerTests:
+    def test_a_span_becomes_an_extra_gold_answer(self, project, reviewed, worker2):
+        session = second_pass_start(project, worker2)
+        q = paragraph_questions(reviewed)[0]
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        texts = list(q.answers.order_by("position").values_list("text", "kind"))
+        assert texts == [("the Mediterranean Sea", "original"), ("Mediterranean Sea", "second_pass")]
+
+    def test_the_first_answer_is_final(self, project, reviewed, worker2):
+        session = second_pass_start(project, worker2)
+        q = paragraph_questions(reviewed)[0]
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        with pytest.raises(AnswerFinal, match="first answer is final"):
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
+        stored = SecondPassAnswer.objects.get(question=q)
+        assert (stored.is_impossible, stored.text) == (False, "Mediterranean Sea")
+        assert list(q.answers.values_list("text", flat=True)) == ["the Mediterranean Sea", "Mediterranean Sea"]
+
+    def test_a_concurrent_second_answer_is_refused_and_rolled_back(self, project, reviewed, worker2, monkeypatch):
+        """Two requests racing past the "already answered?" check: the unique constraint refuses the
+        later one, and the extra gold span it had created is rolled back with it."""
+        from annotation.services import second_pass
+
+        session = second_pass_start(project, worker2)
+        q = paragraph_questions(reviewed)[0]
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        monkeypatch.setattr(second_pass, "_has_answered", lambda question, user: False)
+        with pytest.raises(AnswerFinal, match="first answer is final"):
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                    answer=answer(EN_CONTEXT, "the Mediterranean Sea"))
+        assert list(q.answers.values_list("text", flat=True)) == ["the Mediterranean Sea", "Mediterranean Sea"]
+        assert SecondPassAnswer.objects.get(question=q).text == "Mediterranean Sea"
+
+    def test_a_span_on_an_unanswerable_question_is_not_gold(self, project, reviewed, worker2):
+        session = second_pass_start(project, worker2)
+        q = paragraph_questions(reviewed)[2]
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                answer=answer(EN_CONTEXT, "Khartoum"))
+        assert not q.answers.exists()
+        assert SecondPassAnswer.objects.get(question=q).text == "Khartoum"
+
+    def test_bad_answers_are_refused(self, project, reviewed, worker2, crowdworker):
+        session = second_pass_start(project, worker2)
+        q = paragraph_questions(reviewed)[0]
+        with pytest.raises(ValidationError, match="does not match"):
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
+                                    answer={"text": "Khartoum", "answer_start": 0})
+        with pytest.raises(ValidationError, match="cannot come with an answer span"):
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
+                                    answer=answer(EN_CONTEXT, "Khartoum"))
+        with pytest.raises(ValidationError, match="not one of this paragraph"):
+            second_pass_answer_save(session=session, user=worker2, question_id=10**9, is_impossible=True)
+        with pytest.raises(AccessError):
+            second_pass_answer_save(session=session, user=crowdworker, question_id=q.pk, is_impossible=True)
+        assert not SecondPassAnswer.objects.exists()
+
+    def test_finishing_needs_every_question_answered(self, project, reviewed, worker2):
+        session = second_pass_start(project, worker2)
+        q = paragraph_questions(reviewed)[0]
+        second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
+        with pytest.raises(ValidationError, match="2 left"):
+            second_pass_submit(session=session, user=worker2)
+
+
+class FlagTests:
+    def test_a_fix_needs_a_span_and_a_known_proposal(self, project, reviewed, worker2):
+        session = second_pass_start(project, worker2)
+        q = paragraph_questions(reviewed)[0]
+        with pytest.raises(ValidationError, match="select it in the paragraph"):
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
+                                    flag={"proposal": "fix_answer"})
+        with pytest.raises(ValidationError, match="Choose what should happen"):
+            second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True,
+                                    flag={"proposal": "burn_it"})
+        assert not QuestionFlag.objects.exists() and not SecondPassAnswer.objects.exists()
+
+
 class ReAnsweringAfterTheRevealTests:
     """The blind answer is what human performance and the gold answers use, whatever comes after."""
 
     def test_copying_the_revealed_original_changes_nothing(self, project, reviewed, worker2):
-        session = _second_pass(project, worker2)
-        first, second, unanswerable = _questions(reviewed)
+        session = second_pass_start(project, worker2)
+        first, second, unanswerable = paragraph_questions(reviewed)
         mine = {first.pk: answer(EN_CONTEXT, "Alexandria"), second.pk: answer(EN_CONTEXT, "Khartoum"),
                 unanswerable.pk: answer(EN_CONTEXT, "the White Nile")}
         for question_id, span in mine.items():
@@ -266,7 +212,7 @@ class ReAnsweringAfterTheRevealTests:
         for worker in workers:
             for paragraph in paragraphs:
                 session = session_start_on(user=worker, paragraph=paragraph, kind="second_pass")
-                for q in _questions(paragraph):
+                for q in paragraph_questions(paragraph):
                     text = rng.choice(candidates)
                     second_pass_answer_save(session=session, user=worker, question_id=q.pk,
                                             **({"is_impossible": True} if text is None
@@ -282,14 +228,14 @@ class ReAnsweringAfterTheRevealTests:
                                                     **attempt)
                 assert _observables(project) == before
         references = {q.pk: [] if q.is_impossible else ["the Mediterranean Sea" if q.position == 0 else "Khartoum"]
-                      for paragraph in paragraphs for q in _questions(paragraph)}
+                      for paragraph in paragraphs for q in paragraph_questions(paragraph)}
         scores = [score_question(references[qid], text or "") for (qid, _), text in first_answers.items()]
         (human,) = project_stats(project=project).human
         assert human.n == len(scores) == 18
         assert human.exact == pytest.approx(100 * sum(em for em, _ in scores) / 18)
         assert human.f1 == pytest.approx(100 * sum(f1 for _, f1 in scores) / 18)
         for paragraph in paragraphs:
-            for q in _questions(paragraph):
+            for q in paragraph_questions(paragraph):
                 extra = sorted(text for (qid, _), text in first_answers.items() if qid == q.pk and text is not None)
                 gold = sorted(q.answers.filter(kind="second_pass").values_list("text", flat=True))
                 assert gold == ([] if q.is_impossible else extra)
@@ -299,8 +245,8 @@ class FlagAfterTheRevealTests:
     """After the reveal the worker may flag the original; the flag is a proposal, never an answer."""
 
     def test_a_correction_is_a_labelled_flag_and_leaves_the_answer_alone(self, project, reviewed, worker2):
-        session = _second_pass(project, worker2)
-        q = _questions(reviewed)[0]
+        session = second_pass_start(project, worker2)
+        q = paragraph_questions(reviewed)[0]
         second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
                                 answer=answer(EN_CONTEXT, "Alexandria"))
         before = _observables(project)
@@ -318,16 +264,16 @@ class FlagAfterTheRevealTests:
         assert _observables(project) == before
 
     def test_a_fix_without_a_selection_proposes_the_workers_answer(self, project, reviewed, worker2):
-        session = _second_pass(project, worker2)
-        q = _questions(reviewed)[1]
+        session = second_pass_start(project, worker2)
+        q = paragraph_questions(reviewed)[1]
         second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
                                 answer=answer(EN_CONTEXT, "at Khartoum"))
         flag = second_pass_flag_save(session=session, user=worker2, question_id=q.pk, proposal="fix_answer")
         assert (flag.proposed_text, flag.after_reveal) == ("at Khartoum", True)
 
     def test_flag_rules(self, project, reviewed, worker2, crowdworker):
-        session = _second_pass(project, worker2)
-        first, second, unanswerable = _questions(reviewed)
+        session = second_pass_start(project, worker2)
+        first, second, unanswerable = paragraph_questions(reviewed)
 
         def flag(question, **fields):
             return second_pass_flag_save(session=session, user=worker2, question_id=question.pk, **fields)

@@ -1,9 +1,8 @@
-"""A model in the loop from the project page: a training job on the answered questions, or a checkpoint."""
+"""A model in the loop for a project: a training job on its answered questions, or a checkpoint."""
 from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.urls import reverse
 
 from annotation.models import QATrainingJob
 from annotation.services.qa_models import (
@@ -12,20 +11,14 @@ from annotation.services.qa_models import (
     qa_training_job_run,
     qa_training_job_start,
 )
-from annotation.tests.factories import submitted_paragraph
 from modelhub.models import ModelVersion
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def answered(project, crowdworker):
-    return submitted_paragraph(project, crowdworker, split="train")
-
-
 class QATrainingJobTests:
     def test_a_job_trains_on_the_answered_questions_and_puts_the_model_in_the_loop(
-            self, project, answered, owner, tiny_qa_dir, settings, tmp_path):
+            self, project, train_paragraph, owner, tiny_qa_dir, settings, tmp_path):
         settings.STUMPER_MODEL_DIR = tmp_path / "models"
         settings.STUMPER_BASE_CHECKPOINT = str(tiny_qa_dir)
         assert len(project_answered_questions(project=project)) == 3
@@ -52,7 +45,7 @@ class QATrainingJobTests:
             qa_training_job_start(project=project, name=qa_version.name)
         assert not QATrainingJob.objects.exists()
 
-    def test_a_failure_is_stored_on_the_job(self, project, answered, settings, tmp_path):
+    def test_a_failure_is_stored_on_the_job(self, project, train_paragraph, settings, tmp_path):
         settings.STUMPER_BASE_CHECKPOINT = str(tmp_path / "no-such-checkpoint")
         job = qa_training_job_run(job_id=qa_training_job_start(project=project, name="broken").pk)
         assert job.status == "failed" and job.error and not ModelVersion.objects.filter(name="broken").exists()
@@ -76,26 +69,3 @@ class CheckpointTests:
         copy = shutil.copytree(tiny_qa_dir, tmp_path / "copy")
         version = project_checkpoint_use(project=project, source=str(copy), name="my-qa")
         assert (version.name, version.path, version.kind) == ("my-qa", str(copy), "question_answering")
-
-
-class ProjectPageTests:
-    def test_without_a_model_the_page_says_so_and_how_to_add_one(self, client, owner, project):
-        client.force_login(owner)
-        html = client.get(reverse("annotation:project_dashboard", args=[project.pk])).content.decode()
-        assert "No model is in the loop." in html
-        assert "Train a QA model on this project's answered questions" in html and "Use a checkpoint" in html
-
-    def test_starting_and_following_a_job(self, client, owner, project, answered, monkeypatch):
-        monkeypatch.setattr("annotation.services.qa_models._enqueue", lambda job_id: None)
-        client.force_login(owner)
-        response = client.post(reverse("annotation:project_model_train", args=[project.pk]), {"name": "nile-qa"},
-                               follow=True)
-        job = QATrainingJob.objects.get()
-        html = response.content.decode()
-        assert "Training nile-qa" in html and 'data-active="true"' in html
-        status = client.get(reverse("annotation:qa_training_job_status", args=[project.pk, job.pk])).json()
-        assert status == {"id": job.pk, "name": "nile-qa", "status": "queued", "progress": {"stage": "queued"},
-                          "error": "", "model_version": None}
-        response = client.post(reverse("annotation:project_model_checkpoint", args=[project.pk]),
-                               {"source": "/nowhere"}, follow=True)
-        assert "The model in the loop did not change." in response.content.decode()

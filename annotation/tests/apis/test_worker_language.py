@@ -2,24 +2,22 @@
 ``django_language`` cookie), else the project's; Persian with Persian digits (annotation.apis.worker_language)."""
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
-from annotation.tests.factories import FA_CONTEXT, ZWNJ, add_paragraphs, answer, submitted_paragraph
+from annotation.tests.factories import (
+    FA_CONTEXT,
+    ZWNJ,
+    add_paragraphs,
+    answer,
+    api_client,
+    submitted_paragraph,
+    task_next,
+)
 
 pytestmark = pytest.mark.django_db
 
 
-def _client(user, language: str | None = None) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    if language:
-        client.cookies["django_language"] = language  # what set_language writes when the worker switches
-    return client
-
-
 def _session(client, project, kind="authoring") -> int:
-    return client.post(reverse("annotation_api:task_next", args=[project.pk]), {"kind": kind},
-                       format="json").json()["session"]["id"]
+    return task_next(client, project, kind=kind).json()["session"]["id"]
 
 
 def _add(client, session_id, **body):
@@ -28,7 +26,7 @@ def _add(client, session_id, **body):
 
 def test_a_persian_projects_validation_messages_are_persian_with_persian_digits(fa_project, fa_paragraph,
                                                                                 crowdworker):
-    client = _client(crowdworker)
+    client = api_client(crowdworker)
     session_id = _session(client, fa_project)
     empty = _add(client, session_id, question=" ")
     assert empty.status_code == 400 and empty.json() == {"question": ["پرسش خالی است."]}
@@ -45,24 +43,24 @@ def test_a_persian_projects_validation_messages_are_persian_with_persian_digits(
 
 
 def test_someone_elses_session_is_refused_in_the_projects_language(fa_project, fa_paragraph, crowdworker, worker2):
-    session_id = _session(_client(crowdworker), fa_project)
-    response = _add(_client(worker2), session_id, question="کجا؟")
+    session_id = _session(api_client(crowdworker), fa_project)
+    response = _add(api_client(worker2), session_id, question="کجا؟")
     assert response.status_code == 403
     assert response.json() == {"detail": "این کار برچسب" + ZWNJ + "گذاری از آنِ شما نیست."}
 
 
 def test_the_workers_choice_wins_both_ways(fa_project, fa_paragraph, project, paragraph, crowdworker):
-    english = _client(crowdworker, "en")
+    english = api_client(crowdworker, "en")
     response = _add(english, _session(english, fa_project), question=" ")
     assert response.json() == {"question": ["The question is empty."]} and response["Content-Language"] == "en"
-    persian = _client(crowdworker, "fa")
+    persian = api_client(crowdworker, "fa")
     assert _add(persian, _session(persian, project), question=" ").json() == {"question": ["پرسش خالی است."]}
-    assert _add(_client(crowdworker), _session(_client(crowdworker), project), question=" ").json() == \
+    assert _add(api_client(crowdworker), _session(api_client(crowdworker), project), question=" ").json() == \
         {"question": ["The question is empty."]}  # an English project without a choice stays English
 
 
 def test_nothing_left_and_the_final_second_pass_answer_in_persian(fa_project, crowdworker, worker2):
-    client = _client(worker2)
+    client = api_client(worker2)
     assert client.post(reverse("annotation_api:task_next", args=[fa_project.pk]), {}, format="json").json() == \
         {"session": None, "detail": "فعلاً هیچ پاراگرافی به این نوع کار نیاز ندارد."}
     context = FA_CONTEXT
@@ -82,13 +80,13 @@ def test_nothing_left_and_the_final_second_pass_answer_in_persian(fa_project, cr
 
 def test_the_heartbeat_of_someone_elses_session_is_refused_in_persian(fa_project, crowdworker, worker2):
     add_paragraphs(fa_project, [FA_CONTEXT], title="تهران")
-    session_id = _session(_client(crowdworker), fa_project)
-    response = _client(worker2).post(reverse("annotation_api:session_heartbeat", args=[session_id]))
+    session_id = _session(api_client(crowdworker), fa_project)
+    response = api_client(worker2).post(reverse("annotation_api:session_heartbeat", args=[session_id]))
     assert response.status_code == 403 and response.json()["detail"].startswith("این کار برچسب")
 
 
 def test_an_owner_api_is_left_to_the_browser_language(project, paragraph, owner):
     """Only the worker APIs follow the worker's page; the owner's pages and APIs stay English."""
-    response = _client(owner).post(reverse("annotation_api:project_settings_update", args=[project.pk]),
-                                   {"questions_min": 0}, format="json")
+    response = api_client(owner).post(reverse("annotation_api:project_settings_update", args=[project.pk]),
+                                      {"questions_min": 0}, format="json")
     assert response.status_code == 400 and response["Content-Language"] == "en"

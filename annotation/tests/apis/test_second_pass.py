@@ -4,28 +4,20 @@ session cookie), flags after the reveal are proposals, and human EM/F1 and the e
 import pytest
 from django.test import Client
 from django.urls import reverse
-from rest_framework.test import APIClient
 
-from annotation.models import QuestionFlag, SecondPassAnswer
-from annotation.tests.factories import EN_CONTEXT, answer, selection, submitted_paragraph
+from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer
+from annotation.tests.factories import EN_CONTEXT, answer, api_client, selection, submitted_paragraph, task_next
 
 pytestmark = pytest.mark.django_db
 
 
-def _client(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
 def _start(client, project) -> dict:
-    url = reverse("annotation_api:task_next", args=[project.pk])
-    return client.post(url, {"kind": "second_pass"}, format="json").json()["session"]
+    return task_next(client, project, kind="second_pass").json()["session"]
 
 
 def _numbers(project) -> tuple:
     """What the owner sees through the API: human performance, its basis, the SQuAD export."""
-    owner = _client(project.owner)
+    owner = api_client(project.owner)
     stats = owner.get(reverse("annotation_api:project_stats", args=[project.pk])).json()
     export = owner.get(reverse("annotation_api:project_export", args=[project.pk])).json()
     return stats["human_performance"], stats["human_performance_answers"], export
@@ -35,7 +27,7 @@ def _numbers(project) -> tuple:
 def answered(project, crowdworker, worker2):
     """worker2 has answered the three questions blind: wrong, right, and a span on the unanswerable one."""
     submitted_paragraph(project, crowdworker)
-    client = _client(worker2)
+    client = api_client(worker2)
     session = _start(client, project)
     url = reverse("annotation_api:second_pass_answer", args=[session["id"]])
     ids = [q["id"] for q in session["questions"]]
@@ -43,6 +35,26 @@ def answered(project, crowdworker, worker2):
         response = client.post(url, {"question_id": question_id, "answer": answer(EN_CONTEXT, text)}, format="json")
         assert response.status_code == 201, response.json()
     return client, session["id"], ids
+
+
+class SecondPassApiTests:
+    def test_blind_answers_flag_and_finish(self, project, crowdworker, worker2):
+        paragraph = submitted_paragraph(project, crowdworker)
+        client = api_client(worker2)
+        session = task_next(client, project, kind="second_pass").json()["session"]
+        assert session["kind"] == "second_pass" and len(session["questions"]) == 3
+        url = reverse("annotation_api:second_pass_answer", args=[session["id"]])
+        ids = [q["id"] for q in session["questions"]]
+        first = client.post(url, {"question_id": ids[0], "answer": answer(EN_CONTEXT, "Mediterranean Sea"),
+                                  "flag": {"proposal": "fix_answer", "reason": "drop 'the'"}}, format="json")
+        assert first.status_code == 201 and first.json()["text"] == "Mediterranean Sea"
+        submit_url = reverse("annotation_api:session_submit", args=[session["id"]])
+        assert client.post(submit_url, {}, format="json").status_code == 400
+        for qid in ids[1:]:
+            assert client.post(url, {"question_id": qid, "is_impossible": True}, format="json").status_code == 201
+        assert client.post(submit_url, {}, format="json").json()["status"] == "submitted"
+        assert paragraph.questions.get(pk=ids[0]).flags.get().proposal == "fix_answer"
+        assert AnnotationSession.objects.get(pk=session["id"]).status == "submitted"
 
 
 class SecondPassAnswerApiTests:
@@ -100,13 +112,13 @@ class SecondPassFlagApiTests:
         assert response.status_code == 201, response.json()
         assert response.json()["after_reveal"] is True and response.json()["proposed_text"] == "Mediterranean Sea"
         assert _numbers(project) == before
-        owner = _client(project.owner)
+        owner = api_client(project.owner)
         (listed,) = owner.get(reverse("annotation_api:project_flags", args=[project.pk])).json()["results"]
         assert (listed["after_reveal"], listed["proposal"]) == (True, "fix_answer")
 
     def test_bad_flags_are_400_with_a_message(self, project, crowdworker, worker2):
         submitted_paragraph(project, crowdworker)
-        client = _client(worker2)
+        client = api_client(worker2)
         session = _start(client, project)
         url = reverse("annotation_api:second_pass_flag", args=[session["id"]])
         question_id = session["questions"][0]["id"]

@@ -1,20 +1,13 @@
 """An owner's review over the API: paragraphs (restoring discarded ones) and second-pass flags."""
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from annotation.models import Paragraph, QuestionFlag, SpanQuestion
 from annotation.services.authoring import session_start_next
 from annotation.services.second_pass import second_pass_answer_save
-from annotation.tests.factories import submitted_paragraph
+from annotation.tests.factories import api_client, submitted_paragraph
 
 pytestmark = pytest.mark.django_db
-
-
-def client_of(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture
@@ -31,7 +24,7 @@ def flagged(project, crowdworker, worker2):
 
 class ParagraphApiTests:
     def test_list_filter_and_restore(self, owner, project, paragraph):
-        client = client_of(owner)
+        client = api_client(owner)
         url = reverse("annotation_api:project_paragraphs", args=[project.pk])
         assert client.get(url).json()["results"][0]["context"] == paragraph.context
         Paragraph.objects.filter(pk=paragraph.pk).update(status="discarded")
@@ -46,7 +39,7 @@ class ParagraphApiTests:
     @pytest.mark.parametrize("who", ["other_instructor", "crowdworker"])
     def test_others_get_403(self, project, paragraph, who, request):
         Paragraph.objects.filter(pk=paragraph.pk).update(status="discarded")
-        client = client_of(request.getfixturevalue(who))
+        client = api_client(request.getfixturevalue(who))
         assert client.get(reverse("annotation_api:project_paragraphs", args=[project.pk])).status_code == 403
         assert client.post(reverse("annotation_api:paragraph_restore", args=[paragraph.pk])).status_code == 403
         assert Paragraph.objects.get(pk=paragraph.pk).status == "discarded"
@@ -54,7 +47,7 @@ class ParagraphApiTests:
 
 class FlagApiTests:
     def test_list_open_flags_and_accept_one(self, owner, project, flagged):
-        client = client_of(owner)
+        client = api_client(owner)
         url = reverse("annotation_api:project_flags", args=[project.pk])
         listed = client.get(url).json()["results"]
         assert [(f["id"], f["proposal"], f["raised_by"]) for f in listed] == [(flagged.pk, "remove_question", "worker2")]
@@ -71,14 +64,14 @@ class FlagApiTests:
         assert twice.status_code == 400 and "already resolved" in twice.data["flag"][0]
 
     def test_bad_decision_is_400_and_changes_nothing(self, owner, flagged):
-        response = client_of(owner).post(reverse("annotation_api:flag_resolve", args=[flagged.pk]),
-                                         {"decision": "maybe"}, format="json")
+        response = api_client(owner).post(reverse("annotation_api:flag_resolve", args=[flagged.pk]),
+                                          {"decision": "maybe"}, format="json")
         assert response.status_code == 400 and "decision" in response.data
         assert QuestionFlag.objects.get().status == "open"
 
     @pytest.mark.parametrize("who", ["other_instructor", "crowdworker", "worker2"])
     def test_others_get_403(self, project, flagged, who, request):
-        client = client_of(request.getfixturevalue(who))
+        client = api_client(request.getfixturevalue(who))
         assert client.get(reverse("annotation_api:project_flags", args=[project.pk])).status_code == 403
         response = client.post(reverse("annotation_api:flag_resolve", args=[flagged.pk]), {"decision": "accept"},
                                format="json")

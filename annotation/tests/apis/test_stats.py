@@ -1,0 +1,19 @@
+"""The project's numbers over the API (and the SQuAD export beside them), for its owner only."""
+import pytest
+from django.urls import reverse
+
+from annotation.tests.factories import api_client, submitted_paragraph
+
+pytestmark = pytest.mark.django_db
+
+
+class OwnerApiTests:
+    def test_stats_and_export_for_the_owner_only(self, project, crowdworker, worker2):
+        submitted_paragraph(project, crowdworker)
+        owner = api_client(project.owner)
+        stats = owner.get(reverse("annotation_api:project_stats", args=[project.pk])).json()
+        assert stats["questions"] == 3 and stats["splits"][1]["questions"] == 3
+        export = owner.get(reverse("annotation_api:project_export", args=[project.pk]), {"split": "validation"}).json()
+        assert len(export["data"][0]["paragraphs"][0]["qas"]) == 3
+        assert owner.get(reverse("annotation_api:project_export", args=[project.pk]), {"split": "dev"}).status_code == 400
+        assert api_client(worker2).get(reverse("annotation_api:project_stats", args=[project.pk])).status_code == 403
