@@ -3,8 +3,8 @@ use a registered checkpoint (a folder or a hub id).
 
 ``qa_training_job_start`` checks the request and queues a ``QATrainingJob``; a worker runs
 ``qa_training_job_run``, which claims the job once, writes progress on it (the project page shows
-it) and stores the model or the error through ``core.jobs``, as ``collector.training_jobs`` does
-for a round.
+it) and stores the model or the error through ``core.jobs``, as the collector's training job does
+for a round. The training itself is ``annotation.services.qa_training`` (which ``train_qa_model`` calls too).
 """
 import logging
 import re
