@@ -22,7 +22,7 @@ from django.template.base import Lexer, TokenType
 
 LOCALE = Path(settings.BASE_DIR) / "locale" / "fa" / "LC_MESSAGES"
 TEMPLATES = Path(settings.BASE_DIR) / "annotation" / "templates" / "annotation"
-WORKER_TEMPLATES = ["task_list.html", "annotate.html", "second_pass.html", "_paragraph.html",
+WORKER_TEMPLATES = ["task_list.html", "_session_page.html", "annotate.html", "second_pass.html", "_paragraph.html",
                     "_language_switch.html", "_session_eyebrow.html"]
 # The password reset a crowdworker gets in their language (accounts.languages): email and pages;
 # and the sign-in page around them (also the page after signing out), in the worker's chosen language.
