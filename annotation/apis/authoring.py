@@ -36,6 +36,12 @@ class AnswerFields(serializers.Serializer):
                                       help_text='{"start16", "end16"}: a browser selection in UTF-16 units')
 
 
+class SpanQuestionInputSerializer(AnswerFields):
+    """A question and its span: what adding a question and editing a draft both take."""
+
+    question = serializers.CharField(allow_blank=True, trim_whitespace=False)
+
+
 class SessionDetailApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """GET a session's paragraph, the worker's questions (or the questions to answer) and draft."""
 
@@ -60,8 +66,7 @@ class SessionDraftSaveApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
 class QuestionAddApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST a question with its span (``answer`` or ``selection``) or ``is_impossible``; stored as a draft."""
 
-    class InputSerializer(AnswerFields):
-        question = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    InputSerializer = SpanQuestionInputSerializer
 
     def post(self, request: Request, session_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
@@ -74,8 +79,7 @@ class QuestionAddApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
 class QuestionUpdateApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):
     """POST new text and answer for a draft question."""
 
-    class InputSerializer(AnswerFields):
-        question = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    InputSerializer = SpanQuestionInputSerializer
 
     def post(self, request: Request, question_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
