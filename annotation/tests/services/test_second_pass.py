@@ -57,6 +57,15 @@ def _reanswer_attempts(question, payload: dict, mine: dict) -> list[dict]:
     return attempts
 
 
+def _answered(project, reviewed, worker, index: int, text: str) -> tuple:
+    """``worker``'s second-pass session on ``reviewed``, its ``index``-th question answered with the span ``text``:
+    (session, question)."""
+    session = second_pass_start(project, worker)
+    question = paragraph_questions(reviewed)[index]
+    second_pass_answer_save(session=session, user=worker, question_id=question.pk, answer=answer(EN_CONTEXT, text))
+    return session, question
+
+
 class SecondPassQueueTests:
     def test_only_validation_and_test_questions_of_others(self, project, reviewed, crowdworker, worker2):
         submitted_paragraph(project, worker2, split="train")
@@ -101,18 +110,12 @@ class SecondPassQueueTests:
 
 class SecondPassAnswerTests:
     def test_a_span_becomes_an_extra_gold_answer(self, project, reviewed, worker2):
-        session = second_pass_start(project, worker2)
-        q = paragraph_questions(reviewed)[0]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        _, q = _answered(project, reviewed, worker2, 0, "Mediterranean Sea")
         texts = list(q.answers.order_by("position").values_list("text", "kind"))
         assert texts == [("the Mediterranean Sea", "original"), ("Mediterranean Sea", "second_pass")]
 
     def test_the_first_answer_is_final(self, project, reviewed, worker2):
-        session = second_pass_start(project, worker2)
-        q = paragraph_questions(reviewed)[0]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        session, q = _answered(project, reviewed, worker2, 0, "Mediterranean Sea")
         with pytest.raises(AnswerFinal, match="first answer is final"):
             second_pass_answer_save(session=session, user=worker2, question_id=q.pk, is_impossible=True)
         stored = SecondPassAnswer.objects.get(question=q)
@@ -124,10 +127,7 @@ class SecondPassAnswerTests:
         later one, and the extra gold span it had created is rolled back with it."""
         from annotation.services import second_pass
 
-        session = second_pass_start(project, worker2)
-        q = paragraph_questions(reviewed)[0]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                answer=answer(EN_CONTEXT, "Mediterranean Sea"))
+        session, q = _answered(project, reviewed, worker2, 0, "Mediterranean Sea")
         monkeypatch.setattr(second_pass, "_has_answered", lambda question, user: False)
         with pytest.raises(AnswerFinal, match="first answer is final"):
             second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
@@ -136,10 +136,7 @@ class SecondPassAnswerTests:
         assert SecondPassAnswer.objects.get(question=q).text == "Mediterranean Sea"
 
     def test_a_span_on_an_unanswerable_question_is_not_gold(self, project, reviewed, worker2):
-        session = second_pass_start(project, worker2)
-        q = paragraph_questions(reviewed)[2]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                answer=answer(EN_CONTEXT, "Khartoum"))
+        _, q = _answered(project, reviewed, worker2, 2, "Khartoum")
         assert not q.answers.exists()
         assert SecondPassAnswer.objects.get(question=q).text == "Khartoum"
 
@@ -245,10 +242,7 @@ class FlagAfterTheRevealTests:
     """After the reveal the worker may flag the original; the flag is a proposal, never an answer."""
 
     def test_a_correction_is_a_labelled_flag_and_leaves_the_answer_alone(self, project, reviewed, worker2):
-        session = second_pass_start(project, worker2)
-        q = paragraph_questions(reviewed)[0]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                answer=answer(EN_CONTEXT, "Alexandria"))
+        session, q = _answered(project, reviewed, worker2, 0, "Alexandria")
         before = _observables(project)
         flag = second_pass_flag_save(session=session, user=worker2, question_id=q.pk, proposal="fix_answer",
                                      reason="drop the article",
@@ -264,10 +258,7 @@ class FlagAfterTheRevealTests:
         assert _observables(project) == before
 
     def test_a_fix_without_a_selection_proposes_the_workers_answer(self, project, reviewed, worker2):
-        session = second_pass_start(project, worker2)
-        q = paragraph_questions(reviewed)[1]
-        second_pass_answer_save(session=session, user=worker2, question_id=q.pk,
-                                answer=answer(EN_CONTEXT, "at Khartoum"))
+        session, q = _answered(project, reviewed, worker2, 1, "at Khartoum")
         flag = second_pass_flag_save(session=session, user=worker2, question_id=q.pk, proposal="fix_answer")
         assert (flag.proposed_text, flag.after_reveal) == ("at Khartoum", True)
 
