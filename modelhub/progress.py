@@ -1,6 +1,8 @@
-"""A training run's progress on a management command's terminal (``train_mc_model``, ``train_qa_model``)."""
+"""A training run's progress: on a management command's terminal (``train_mc_model``, ``train_qa_model``), or
+stored on the background job that runs it (a round's or a project's training job)."""
 from typing import Any
 
+from core.jobs import ProgressWriter
 from mlcore.configs import TrainProgress
 
 
@@ -33,3 +35,13 @@ class ProgressBar:
         elif int(done * 10) > self.last_decile or p.step == p.total_steps:
             self.last_decile = int(done * 10)
             self.stdout.write(line)
+
+
+class TrainingJobProgress(ProgressWriter):
+    """Stores step, loss and time left on a training job at most once a second (its page polls them)."""
+
+    def __call__(self, step: TrainProgress) -> None:
+        per_step = step.elapsed_seconds / max(step.step, 1)
+        self.save(final=step.step >= step.total_steps, stage="training", step=step.step,
+                  total_steps=step.total_steps, epoch=step.epoch, loss=round(step.loss, 4),
+                  eta_seconds=round(per_step * (step.total_steps - step.step)))

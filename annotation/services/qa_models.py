@@ -19,11 +19,11 @@ from accounts.models import User
 from annotation.models import Project, QATrainingJob, Split
 from annotation.selectors.exports import project_squad_dict
 from annotation.services.qa_training import qa_model_name_check, qa_model_train
-from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
-from mlcore.configs import TrainProgress
+from core.jobs import job_claim, job_done, job_enqueue, job_fail, jobs_resume
 from mlcore.stats.squad_metrics import SquadQuestion, parse_squad_json
 from modelhub import services as modelhub_services
 from modelhub.models import ModelVersion
+from modelhub.progress import TrainingJobProgress
 
 logger = logging.getLogger(__name__)
 TASK_NAME = "annotation.qa_training_job_run"
@@ -59,16 +59,6 @@ def _stale_after() -> timedelta:
     return timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)
 
 
-class _ProgressWriter(ProgressWriter):
-    """Stores step, loss and time left on the job at most once a second."""
-
-    def __call__(self, step: TrainProgress) -> None:
-        per_step = step.elapsed_seconds / max(step.step, 1)
-        self.save(final=step.step >= step.total_steps, stage="training", step=step.step,
-                  total_steps=step.total_steps, epoch=step.epoch, loss=round(step.loss, 4),
-                  eta_seconds=round(per_step * (step.total_steps - step.step)))
-
-
 def qa_training_job_run(*, job_id: int) -> QATrainingJob:
     """Train the job's model (it becomes the project's model in the loop) unless it already ran."""
     # Only a queued job: never train twice (a job whose worker died is failed, not resumed).
@@ -81,7 +71,7 @@ def qa_training_job_run(*, job_id: int) -> QATrainingJob:
         version = qa_model_train(
             name=job.name, questions=project_answered_questions(project=project),
             eval_questions=project_answered_questions(project=project, split=Split.VALIDATION),
-            language=project.language, project=project, progress=_ProgressWriter(job),
+            language=project.language, project=project, progress=TrainingJobProgress(job),
             description=f"Trained from the project page on {project.name}'s answered train questions.",
         )
     except Exception as error:
