@@ -3,10 +3,9 @@ connect, a message per change."""
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
+from core.tests.factories import socket_connect
 from evaluation.consumers import EvaluationProgressConsumer, ModelEvaluationProgressConsumer
 from evaluation.models import EvaluationRun
 from evaluation.routing import websocket_urlpatterns
@@ -24,11 +23,7 @@ def fast_polling(monkeypatch):
 
 
 async def connect(user, run_id):
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/evaluation/runs/{run_id}/")
-    communicator.scope["user"] = user
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
+    return await socket_connect(websocket_urlpatterns, f"/ws/evaluation/runs/{run_id}/", user)
 
 
 @database_sync_to_async
@@ -100,15 +95,11 @@ async def test_progress_socket_follows_an_evaluation(instructor, board_round, ti
         model_version=tiny_model_version, round_=board_round)
     path = f"/ws/evaluation/model-evaluations/{evaluation.pk}/"
 
-    outsider = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    outsider.scope["user"] = student
-    await outsider.connect()
+    outsider = await socket_connect(websocket_urlpatterns, path, student)
     assert (await outsider.receive_json_from(timeout=5))["type"] == "error"
     assert (await outsider.receive_output(timeout=5))["code"] == 4403
 
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    communicator.scope["user"] = instructor
-    assert (await communicator.connect())[0]
+    communicator = await socket_connect(websocket_urlpatterns, path, instructor)
     first = await communicator.receive_json_from(timeout=5)
     assert first["type"] == "progress" and first["run"]["status"] == "queued"
     await database_sync_to_async(leaderboard_services.model_evaluation_run)(evaluation_id=evaluation.pk)

@@ -4,24 +4,20 @@ from unittest import mock
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from annotation.routing import websocket_urlpatterns
 from annotation.services.authoring import session_start_next
 from annotation.services.projects import project_update
 from annotation.tests.factories import FA_CONTEXT, ZWNJ, selection
+from core.tests.factories import socket_connect
 from modelhub.inference import qa_inference_service
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def connect(user, session_id, cookies=None):
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/annotation/sessions/{session_id}/qa/")
-    communicator.scope["user"] = user
-    communicator.scope["cookies"] = cookies or {}  # as Channels' CookieMiddleware sets them
-    connected, _ = await communicator.connect()
-    assert connected
+    communicator = await socket_connect(websocket_urlpatterns, f"/ws/annotation/sessions/{session_id}/qa/", user,
+                                        cookies=cookies or {})
     await _model_loaded(session_id)  # predictions, not "loading", first
     return communicator
 
