@@ -4,7 +4,9 @@
 weights beside their folder and swap them in (the registered folder is never half-written),
 measure, register the version (and hand it to ``attach``, e.g. to make it a round's live
 model) in one transaction. The trainer and the metrics are the caller's: one model family each.
+``training_job_finish`` ends the background job that ran such a training (a round's, a project's).
 """
+import logging
 import shutil
 import uuid
 from collections.abc import Callable
@@ -15,11 +17,15 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from core.jobs import job_done, job_fail
+from core.models import BackgroundJob
 from core.validators import folder_name_validator
 from mlcore.models.loading import weights_revision
 from modelhub.models import ModelVersion
 from modelhub.selectors import model_version_by_name_or_path
 from modelhub.services import model_version_register
+
+logger = logging.getLogger(__name__)
 
 
 class Trainer(Protocol):
@@ -82,3 +88,15 @@ def model_version_train_and_register(
         if attach is not None:
             attach(version)
     return version
+
+
+def training_job_finish(job: BackgroundJob, train: Callable[[], ModelVersion]) -> None:
+    """Run ``train`` for a claimed training job: the version it registers is stored on the job, now done; any
+    error (gathering the data too) fails the job and is logged. Either way the job's progress says so (``stage``)."""
+    try:
+        version = train()
+    except Exception as error:
+        logger.exception("%s %s failed", type(job).__name__, job.pk)
+        job_fail(job, error, progress={**job.progress, "stage": "failed"})
+    else:
+        job_done(job, model_version=version, progress={**job.progress, "stage": "done", "eta_seconds": 0})

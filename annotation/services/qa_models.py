@@ -6,7 +6,6 @@ use a registered checkpoint (a folder or a hub id).
 it) and stores the model or the error through ``core.jobs``, as the collector's training job does
 for a round. The training itself is ``annotation.services.qa_training`` (which ``train_qa_model`` calls too).
 """
-import logging
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -19,13 +18,13 @@ from accounts.models import User
 from annotation.models import Project, QATrainingJob, Split
 from annotation.selectors.exports import project_squad_dict
 from annotation.services.qa_training import qa_model_name_check, qa_model_train
-from core.jobs import job_claim, job_done, job_enqueue, job_fail, jobs_resume
+from core.jobs import job_claim, job_enqueue, jobs_resume
 from mlcore.stats.squad_metrics import SquadQuestion, parse_squad_json
 from modelhub import services as modelhub_services
 from modelhub.models import ModelVersion
 from modelhub.progress import TrainingJobProgress
+from modelhub.training import training_job_finish
 
-logger = logging.getLogger(__name__)
 TASK_NAME = "annotation.qa_training_job_run"
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
@@ -67,18 +66,12 @@ def qa_training_job_run(*, job_id: int) -> QATrainingJob:
     if job is None:
         return QATrainingJob.objects.get(pk=job_id)
     project = job.project
-    try:
-        version = qa_model_train(
-            name=job.name, questions=project_answered_questions(project=project),
-            eval_questions=project_answered_questions(project=project, split=Split.VALIDATION),
-            language=project.language, project=project, progress=TrainingJobProgress(job),
-            description=f"Trained from the project page on {project.name}'s answered train questions.",
-        )
-    except Exception as error:
-        logger.exception("QA training job %s failed", job_id)
-        job_fail(job, error, progress={**job.progress, "stage": "failed"})
-    else:
-        job_done(job, model_version=version, progress={**job.progress, "stage": "done", "eta_seconds": 0})
+    training_job_finish(job, lambda: qa_model_train(
+        name=job.name, questions=project_answered_questions(project=project),
+        eval_questions=project_answered_questions(project=project, split=Split.VALIDATION),
+        language=project.language, project=project, progress=TrainingJobProgress(job),
+        description=f"Trained from the project page on {project.name}'s answered train questions.",
+    ))
     return QATrainingJob.objects.get(pk=job_id)
 
 
