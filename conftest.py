@@ -110,7 +110,7 @@ def student(course):
 
 @pytest.fixture
 def round_(course):
-    from collector.services import round_create
+    from collector.services.rounds import round_create
 
     return round_create(
         course=course, name="r1", title="Round one", instructions="Try idioms and negation.",
@@ -122,7 +122,7 @@ def round_(course):
 def closed_round(course):
     from django.utils import timezone
 
-    from collector.services import round_create
+    from collector.services.rounds import round_create
 
     now = timezone.now()
     return round_create(
@@ -133,7 +133,7 @@ def closed_round(course):
 @pytest.fixture
 def open_round(course, tiny_model_version):
     """An open round whose live model is the tiny BERT (real inference, no patching)."""
-    from collector.services import round_create
+    from collector.services.rounds import round_create
 
     return round_create(course=course, name="round-1", title="Round 1", live_model=tiny_model_version)
 

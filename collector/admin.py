@@ -47,7 +47,7 @@ class QuestionAdmin(admin.ModelAdmin):
     list_display = ("id", "short_prompt", "author", "round", "correct_index", "status", "source", "created_at")
     list_filter = ("status", "round", "source")
     search_fields = ("prompt", "author__username")
-    # Status changes go through the review page (validation_services), which records them.
+    # Status changes go through the review page (services/reviews.py), which records them.
     readonly_fields = ("status", "review_reason", "rejection_reason", "decided_at")
     inlines = [PredictionInline, ValidationInline, ReviewDecisionInline]
     list_per_page = 50

@@ -10,9 +10,9 @@ trouble gets ``{"type": "status", "state": "loading" | "busy" | "unavailable", "
 (``loading``: this process is still loading the model, e.g. just after it started; the draft is
 answered once it is loaded).
 
-The artifact coach (``collector/coach.py``) extends this compatibly: a draft may carry the
-authoring form's ``"token"`` (a UUID, so shown warnings can be matched with the submitted
-question), and every prediction carries ``"coach": {"warnings": [{"kind": "answer_only" |
+The artifact coach (``selectors/coach.py``, ``services/coach.py``) extends this compatibly: a
+draft may carry the authoring form's ``"token"`` (a UUID, so shown warnings can be matched with the
+submitted question), and every prediction carries ``"coach": {"warnings": [{"kind": "answer_only" |
 "words" | "length" | "duplicate", "message": str, ...}]}``. A user who sends more drafts than
 ``STUMPER_DRAFT_RATE`` per second (bursts of ``STUMPER_DRAFT_BURST``) gets
 ``{"type": "status", "state": "rate_limited", ...}`` and that draft is dropped.
@@ -25,10 +25,15 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.core.exceptions import ValidationError
 
-from collector import coach, selectors
+from collector.cleaning import clean_question, first_message
 from collector.models import Round
-from collector.presentation import scoring_run_payload, training_job_payload
-from collector.validation import clean_question, first_message
+from collector.presentation.scoring import scoring_run_payload
+from collector.presentation.training import training_job_payload
+from collector.selectors.coach import answer_only_warning, text_warnings
+from collector.selectors.rounds import round_for_author, round_for_manager
+from collector.selectors.scoring import scoring_runs_latest
+from collector.selectors.training import training_jobs_latest
+from collector.services.coach import coach_warnings_record
 from core.exceptions import AccessError
 from core.sockets import ClientError, DraftSocketConsumer, ProgressSocketConsumer
 from mlcore.configs import MCExample
@@ -67,7 +72,7 @@ class AuthorConsumer(DraftSocketConsumer):
         await self.accept()
         self.recorded: set[tuple[uuid.UUID, str]] = set()  # coach warnings already stored
         try:
-            self.round = await database_sync_to_async(selectors.round_for_author)(
+            self.round = await database_sync_to_async(round_for_author)(
                 user=self.scope["user"], round_id=self.scope["url_route"]["kwargs"]["round_id"]
             )
             self.version = self.round.live_model or await database_sync_to_async(model_version_default)()
@@ -132,7 +137,7 @@ class AuthorConsumer(DraftSocketConsumer):
             return
         text, *answer_only = await asyncio.gather(*side_tasks)
         pick = answer_only[0] if answer_only else None
-        warnings = coach.answer_only_warning(round_=self.round, answer=answer, answer_only_pick=pick) + text
+        warnings = answer_only_warning(round_=self.round, answer=answer, answer_only_pick=pick) + text
         await self.record(warnings, token)
         if not self.is_latest(local_seq):
             return
@@ -167,7 +172,7 @@ class AuthorConsumer(DraftSocketConsumer):
         """Duplicates, words and length; an empty list if the check fails (the coach advises, it
         must never take the model's answer away)."""
         try:
-            return await database_sync_to_async(coach.text_warnings)(
+            return await database_sync_to_async(text_warnings)(
                 round_=self.round, author_id=self.scope["user"].pk, prompt=example.prompt, choices=example.choices,
                 answer=answer,
             )
@@ -183,7 +188,7 @@ class AuthorConsumer(DraftSocketConsumer):
         if not fresh:
             return
         try:
-            await database_sync_to_async(coach.coach_warnings_record)(
+            await database_sync_to_async(coach_warnings_record)(
                 author_id=self.scope["user"].pk, round_=self.round, token=token, warnings=fresh
             )
         except Exception:
@@ -207,10 +212,10 @@ class ScoringProgressConsumer(ProgressSocketConsumer):
     round: Round | None = None
 
     def load(self) -> None:
-        self.round = selectors.round_for_manager(user=self.scope["user"],
+        self.round = round_for_manager(user=self.scope["user"],
                                                  round_id=self.scope["url_route"]["kwargs"]["round_id"])
 
     def snapshot(self) -> dict[str, dict]:
-        runs = [scoring_run_payload(run) for run in selectors.scoring_runs_latest(round_=self.round)]
-        jobs = [training_job_payload(job) for job in selectors.training_jobs_latest(round_=self.round)]
+        runs = [scoring_run_payload(run) for run in scoring_runs_latest(round_=self.round)]
+        jobs = [training_job_payload(job) for job in training_jobs_latest(round_=self.round)]
         return {"scoring": {"runs": runs}, "training": {"jobs": jobs}}

@@ -28,7 +28,7 @@ def preload_models(*, local_only: bool = True) -> list[str]:
     from django.conf import settings
 
     from annotation.selectors.qa_models import qa_model_versions_in_use
-    from collector.selectors import model_versions_live
+    from collector.selectors.rounds import model_versions_live
     from modelhub.inference import inference_service, qa_inference_service
 
     if local_only and settings.STUMPER_INFERENCE_MODE == "worker":

@@ -7,7 +7,7 @@ from accounts.forms import RateLimitedAdminAuthenticationForm
 from annotation import api_urls as annotation_api_urls
 from annotation import urls as annotation_urls
 from collector import api_urls as collector_api_urls
-from collector.views import home
+from collector.views.home import home
 from config.views import healthz
 from courses import views as course_views
 from evaluation import export_urls

@@ -4,7 +4,7 @@ GET  /api/courses/                          the signed-in user's courses (taught
 POST /api/courses/create/                   {name, join_code?}; instructors
 GET  /api/courses/<id>/students/            its enrolled students; its instructors
 
-A course with its rounds (``/api/courses/<id>/``) is the collector's (collector/course_apis.py).
+A course with its rounds (``/api/courses/<id>/``) is the collector's (collector/apis/rounds.py).
 """
 from rest_framework import serializers, status
 from rest_framework.request import Request

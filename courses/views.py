@@ -1,6 +1,6 @@
 """HTML pages of courses: the instructor's course list, and a student's sign-up with a join code.
 
-A course's own page lists its rounds, so it is the collector's (``collector/views.py``).
+A course's own page lists its rounds, so it is the collector's (``collector/views/rounds.py``).
 """
 from asgiref.sync import sync_to_async
 from django.contrib import messages

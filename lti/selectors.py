@@ -5,7 +5,7 @@ from accounts.models import User
 from annotation.models import Project
 from annotation.selectors.projects import projects_of_owner
 from annotation.selectors.worker_home import paragraphs_finished_counts
-from collector.selectors import course_question_counts
+from collector.selectors.questions import course_question_counts
 from courses.models import Course
 from lti.models import ContextLink, GradeSync, LtiIdentity, Platform, ResourceLink, RosterMember
 

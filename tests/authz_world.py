@@ -23,9 +23,8 @@ from annotation.services.authoring import question_add, session_discard, session
 from annotation.services.invites import invite_create
 from annotation.services.second_pass import second_pass_answer_save
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, answer, make_project
-from collector import services
-from collector.models import TrainingJob
-from collector.quality_models import Appeal
+from collector.models import Appeal, TrainingJob
+from collector.services.questions import question_submit
 from collector.tests.factories import finished_scoring_run, make_user, question_data
 from courses.services import course_create, course_join
 
@@ -87,7 +86,7 @@ class World:
         course_join(user=other_student, join_code=other_course.join_code)
         self.users = {"anon": None, "student": student, "other_student": other_student, "crowd": crowdworker,
                       "instructor": instructor, "other_instructor": other_instructor}
-        self.question = services.question_submit(user=student, round_id=open_round.pk, **question_data())
+        self.question = question_submit(user=student, round_id=open_round.pk, **question_data())
         self.appeal = Appeal.objects.create(question=self.question, author=student, message="Please look again.")
         self.scoring_run = finished_scoring_run(open_round, {self.question.pk: [True]})
         self.training_job = TrainingJob.objects.create(round=open_round, name="matrix-job", status="failed")

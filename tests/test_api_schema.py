@@ -23,7 +23,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.views import APIView
 from schemathesis.checks import not_a_server_error
 
-from collector import services
+from collector.services.questions import question_submit
 from collector.tests.factories import question_data
 from tests.authz_world import World
 
@@ -35,7 +35,7 @@ def token(request, instructor, student, other_instructor, crowdworker, open_roun
     """A token of the course's instructor and project owner (manager operations), of its student
     (authoring) or of the crowdworker (span annotation)."""
     world = World(open_round, student, instructor, other_instructor, crowdworker)
-    services.question_submit(user=student, round_id=open_round.pk, **question_data(prompt="The ice melted. It"))
+    question_submit(user=student, round_id=open_round.pk, **question_data(prompt="The ice melted. It"))
     return Token.objects.create(user=world.users[request.param]).key
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from accounts.models import User
 from accounts.services import user_create
-from collector import services
 from collector.models import Prediction, Question
+from collector.services.rounds import round_create
 from courses.services import course_create, student_register
 from modelhub.services import model_version_register
 from tests.browser import CHROMIUM, BrowserTestCase
@@ -33,7 +33,7 @@ class AuthoringEndToEndTests(BrowserTestCase):
         model = model_version_register(
             name="tiny-bert-e2e", kind="multiple_choice", path=str(self.model_dir), revision="e2e"
         )
-        self.round = services.round_create(
+        self.round = round_create(
             course=course, name="e2e-round", title="Round one", instructions="Try to stump the model.",
             live_model=model, categories=["idioms", "negation", "other"],
         )

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_create
-from collector import services
 from collector.models import Appeal, Prediction, Question, ScoringRun
+from collector.services.rounds import round_create
 from courses.services import course_create, student_register
 from modelhub.services import model_version_register
 from tests.browser import CHROMIUM, BrowserTestCase
@@ -38,7 +38,7 @@ class InstructorPagesEndToEndTests(BrowserTestCase):
         course = course_create(owner=self.prof, name="NLP 101")
         model = model_version_register(name="tiny-bert-e2e", kind="multiple_choice",
                                                 path=str(self.model_dir), revision="e2e")
-        self.round = services.round_create(
+        self.round = round_create(
             course=course, name="idioms", title="Idioms and negation", live_model=model,
             instructions="Write a prompt and four endings; mark the right one.\n\nTry idioms and negation: the model "
                          "reads them literally.\n\nAvoid giving the answer away by its length.",

@@ -12,7 +12,7 @@ from accounts.services import user_create
 from annotation.models import Article, Paragraph
 from annotation.services.projects import project_create
 from annotation.tests.factories import EN_CONTEXT
-from collector import services
+from collector.services.rounds import round_create
 from courses import services as course_services
 from tests.browser import CHROMIUM, BrowserTestCase
 from tests.test_e2e_authoring import PASSWORD
@@ -30,7 +30,7 @@ class MobileEndToEndTests(BrowserTestCase):
     def setUp(self) -> None:
         self.instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
         course = course_services.course_create(owner=self.instructor, name="Commonsense reasoning for natural language")
-        self.round = services.round_create(course=course, name="round-one", title="A first round with a long title",
+        self.round = round_create(course=course, name="round-one", title="A first round with a long title",
                                            categories=["idioms", "negation"])
         # No question: submitting one runs the default model (slow here); the demo's pages with
         # questions were measured the same way (docs/mobile.md).

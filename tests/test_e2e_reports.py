@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import user_create
-from collector import services
 from collector.models import Round
+from collector.services.rounds import round_create
 from collector.tests.factories import FIXED_PREDICTION, validate
 from courses.services import course_create, student_register
 from evaluation.reports.ambiguity import retrieval_section, selectional_section
@@ -35,7 +35,7 @@ class ReportChartsEndToEndTests(BrowserTestCase):
     def setUp(self) -> None:
         self.instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
         course = course_create(owner=self.instructor, name="NLP 101")
-        self.round = services.round_create(course=course, name="e2e-reports", title="Round one",
+        self.round = round_create(course=course, name="e2e-reports", title="Round one",
                                            categories=["idioms", "negation", "other"])
         Round.objects.filter(pk=self.round.pk).update(peer_validation="always", validations_required=1)
         alice = student_register(username="alice", password=PASSWORD, join_code=course.join_code)

@@ -12,8 +12,9 @@ import pytest
 
 from accounts.models import User
 from accounts.services import user_create
-from collector import services
 from collector.models import Appeal, CoachWarning, Question, Round, Validation
+from collector.services.questions import question_submit
+from collector.services.rounds import round_create
 from courses.services import course_create, student_register
 from modelhub.services import model_version_register
 from tests.browser import CHROMIUM, BrowserTestCase
@@ -34,14 +35,14 @@ class ValidationEndToEndTests(BrowserTestCase):
         course = course_create(owner=self.instructor, name="NLP 101")
         model = model_version_register(name="tiny-bert-e2e", kind="multiple_choice",
                                                 path=str(self.model_dir), revision="e2e")
-        self.round = services.round_create(course=course, name="e2e-validate", title="Round one", live_model=model,
+        self.round = round_create(course=course, name="e2e-validate", title="Round one", live_model=model,
                                            categories=["idioms", "negation", "other"])
         Round.objects.filter(pk=self.round.pk).update(peer_validation="always", validations_required=1)
         self.alice = student_register(username="alice", password=PASSWORD, join_code=course.join_code)
         student_register(username="bob", password=PASSWORD, join_code=course.join_code)
-        self.first = services.question_submit(user=self.alice, round_id=self.round.pk, prompt=FIRST[0],
+        self.first = question_submit(user=self.alice, round_id=self.round.pk, prompt=FIRST[0],
                                               choices=FIRST[1], correct_index=0, categories=["negation"])
-        self.second = services.question_submit(user=self.alice, round_id=self.round.pk, prompt=SECOND[0],
+        self.second = question_submit(user=self.alice, round_id=self.round.pk, prompt=SECOND[0],
                                                choices=SECOND[1], correct_index=0)
 
     def signed_in(self, username: str):

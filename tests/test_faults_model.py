@@ -12,9 +12,9 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from collector import services
 from collector.consumers import UNAVAILABLE_MESSAGE, AuthorConsumer
 from collector.models import Prediction, Question
+from collector.services.rounds import round_create
 from modelhub.services import model_version_register
 
 DRAFT = {"prompt": "The kettle whistled loudly. She", "choices": ["poured the tea.", "sang to the moon.",
@@ -28,7 +28,7 @@ def broken_round(request, course, tmp_path):
         folder.mkdir()
         (folder / "config.json").write_text("{ this is not json")
     version = model_version_register(name=f"broken-{request.param}", kind="multiple_choice", path=str(folder))
-    return services.round_create(course=course, name=f"broken-{request.param}", live_model=version)
+    return round_create(course=course, name=f"broken-{request.param}", live_model=version)
 
 
 @pytest.mark.django_db(transaction=True)

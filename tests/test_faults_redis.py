@@ -15,9 +15,9 @@ from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
-from collector import services
 from collector.consumers import AuthorConsumer
 from collector.models import Prediction, Question
+from collector.services.rounds import round_create
 from modelhub.services import model_version_register
 from tests.faults import ThrowawayRedis, celery_broker
 from tests.worker import celery_worker, wait_for
@@ -49,7 +49,7 @@ def away_model_round(course, student, tiny_model_dir, tmp_path):
     folder = tmp_path / "shared-models" / "flaky"
     shutil.copytree(tiny_model_dir, folder)
     version = model_version_register(name="flaky-storage", kind="multiple_choice", path=str(folder))
-    return services.round_create(course=course, name="outage-round", live_model=version), folder
+    return round_create(course=course, name="outage-round", live_model=version), folder
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.utils import timezone
 
-from collector.services import round_create
+from collector.services.rounds import round_create
 from config import preload
 from config.asgi import PreloadModels
 from mlcore.models.scorer_cache import clear_cache

@@ -1,8 +1,8 @@
 """Cross-validation scoring in real Celery worker processes, one of them killed mid-run."""
 import pytest
 
-from collector import scoring
 from collector.models import CVPrediction, ScoringFold, ScoringRun
+from collector.services.scoring import ScoringRefused, scoring_start
 from collector.tests.factories import toy_scoring_round
 from tests.worker import celery_worker, wait_for
 
@@ -18,7 +18,7 @@ def round_to_score(open_round, student, tiny_model_dir):
 
 
 def test_killed_worker_is_resumed_by_the_next_without_redoing_folds(round_to_score, real_broker, tmp_path):
-    run = scoring.scoring_start(round_=round_to_score)  # enqueued on commit (autocommit here)
+    run = scoring_start(round_=round_to_score)  # enqueued on commit (autocommit here)
     first_log, second_log = tmp_path / "worker-1.log", tmp_path / "worker-2.log"
     with celery_worker(first_log) as worker:
         wait_for(lambda: ScoringFold.objects.filter(run=run).exists(), timeout=120, log_path=first_log)
@@ -42,11 +42,11 @@ def test_killed_worker_is_resumed_by_the_next_without_redoing_folds(round_to_sco
 
 
 def test_second_start_while_a_worker_scores_is_refused(round_to_score, real_broker, tmp_path):
-    run = scoring.scoring_start(round_=round_to_score)
+    run = scoring_start(round_=round_to_score)
     log = tmp_path / "worker.log"
     with celery_worker(log):
         wait_for(lambda: ScoringRun.objects.get(pk=run.pk).status == ScoringRun.Status.RUNNING, timeout=60, log_path=log)
-        with pytest.raises(scoring.ScoringRefused, match="already in progress"):
-            scoring.scoring_start(round_=round_to_score)
+        with pytest.raises(ScoringRefused, match="already in progress"):
+            scoring_start(round_=round_to_score)
         wait_for(lambda: ScoringRun.objects.get(pk=run.pk).status == ScoringRun.Status.DONE, timeout=240, log_path=log)
     assert ScoringRun.objects.count() == 1

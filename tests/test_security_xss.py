@@ -21,7 +21,7 @@ from django.urls import reverse
 from annotation.services.authoring import question_add, session_draft_save, session_start_next, session_submit
 from annotation.services.second_pass import second_pass_answer_save
 from annotation.tests.factories import add_paragraphs, answer, make_project
-from collector import services
+from collector.services.questions import question_submit
 from collector.tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -84,7 +84,7 @@ def _check_page(browser, live_server, user, path: str, *shown: str, wait_for: st
 
 
 def test_script_payloads_in_questions_never_run(browser, live_server, student, instructor, round_, fake_model):
-    services.question_submit(user=student, round_id=round_.pk, prompt=f"The cat {SCRIPT} sat. It",
+    question_submit(user=student, round_id=round_.pk, prompt=f"The cat {SCRIPT} sat. It",
                              choices=[f"purred {IMG}", "barked loudly.", "flew away.", "paid the rent."],
                              correct_index=0)
     users = {"student": student, "instructor": instructor}

@@ -43,7 +43,7 @@ def test_seed_twice_changes_nothing(instructor):
 
 def test_the_demo_command_prints_the_worker_logins():
     out = StringIO()
-    with mock.patch("collector.services.prediction_schedule"):
+    with mock.patch("collector.services.questions.prediction_schedule"):
         call_command("seed_demo", stdout=out)
     text = out.getvalue()
     assert "Annotation projects: Demo: English reading comprehension" in text and "mina" in text

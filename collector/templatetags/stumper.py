@@ -1,7 +1,7 @@
 """Small display filters of the Stumper pages."""
 from django import template
 
-from collector.presentation import duration as _duration
+from collector.presentation.format import duration as _duration
 
 register = template.Library()
 

@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from collector.csv_safety import FORMULA_TRIGGERS, spreadsheet_safe
+from collector.presentation.csv_safety import FORMULA_TRIGGERS, spreadsheet_safe
 
 
 @pytest.mark.parametrize("text", ["=1+1", "+1", "-1+2", "@SUM(A1)", "\t=1", "\r=1", '=HYPERLINK("http://x")'])

@@ -1,7 +1,12 @@
 """``cv_accuracy``: fold sizes of a run's summary (also of runs from before they were stored) and the warning."""
 import pytest
 
-from collector.cv_accuracy import MIN_QUESTIONS_PER_FOLD, fold_questions, small_folds_warning, smallest_fold
+from collector.presentation.cv_accuracy import (
+    MIN_QUESTIONS_PER_FOLD,
+    fold_questions,
+    small_folds_warning,
+    smallest_fold,
+)
 from mlcore.models.crossval import stratified_folds
 
 

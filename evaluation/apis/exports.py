@@ -7,7 +7,7 @@ GET /api/annotation/projects/<id>/export/?split=&weights_run=               as `
 The URLs and their names (``api:round_export``, ``annotation_api:project_export``) are the
 collector's and annotation's; ``config/urls.py`` adds these views to those URL modules
 (``evaluation/export_urls.py``), since the weights are an evaluation report's. The files
-themselves are built by ``collector.selectors`` and ``annotation.selectors.exports``.
+themselves are built by ``collector.selectors.exports`` and ``annotation.selectors.exports``.
 """
 import json
 
@@ -20,8 +20,9 @@ from rest_framework.views import APIView
 from annotation.models import Project, Split
 from annotation.selectors.exports import project_squad_dict
 from annotation.selectors.projects import project_for_owner
-from collector import selectors as collector_selectors
 from collector.models import Round
+from collector.selectors.exports import round_export_codah_tsv, round_export_records
+from collector.selectors.rounds import round_for_manager
 from core.apis import MAX_ID, ApiErrorsMixin, FormatParamNegotiation, file_response
 from evaluation.selectors.exports import InstanceKey, evaluation_run_weights
 
@@ -50,17 +51,17 @@ class RoundExportApi(ApiErrorsMixin, APIView):
         weights_run = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
     def get(self, request: Request, round_id: int):
-        round_ = collector_selectors.round_for_manager(user=request.user, round_id=round_id)
+        round_ = round_for_manager(user=request.user, round_id=round_id)
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         run_id = filters.validated_data.get("weights_run")
         weights = _weights(run_id, round_=round_)
         suffix = "" if run_id is None else f"-weights-{run_id}"
         if filters.validated_data["format"] == "tsv":
-            return file_response(collector_selectors.round_export_codah_tsv(round_=round_, weights=weights),
+            return file_response(round_export_codah_tsv(round_=round_, weights=weights),
                                  content_type="text/tab-separated-values; charset=utf-8",
                                  filename=f"{round_.name}{suffix}.tsv")
-        records = collector_selectors.round_export_records(round_=round_, weights=weights)
+        records = round_export_records(round_=round_, weights=weights)
         return file_response("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records),
                              content_type="application/x-ndjson; charset=utf-8", filename=f"{round_.name}{suffix}.jsonl")
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from collector.csv_safety import spreadsheet_safe
+from collector.presentation.csv_safety import spreadsheet_safe
 
 SCALAR_TYPES = (str, int, float, bool, type(None))
 CHART_KINDS = ("bar", "grouped_bar", "scatter", "diverging_bar")

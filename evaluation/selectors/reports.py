@@ -7,9 +7,10 @@ from django.db.models import QuerySet
 from accounts.models import User
 from annotation.models import Project, SpanQuestion
 from annotation.selectors.stats import blind_answers_of_questions
-from collector import selectors as collector_selectors
 from collector.models import CVPrediction, Prediction, Question, Round, ScoringRun
-from collector.validation_selectors import validation_answers
+from collector.selectors.rounds import round_get
+from collector.selectors.scoring import latest_scoring_run
+from collector.selectors.validation import validation_answers
 from core.exceptions import AccessError
 from courses.selectors import user_manages_course
 from evaluation.models import EvaluationRun
@@ -62,7 +63,7 @@ def evaluation_run_table(*, run: EvaluationRun, section: str, table: str) -> dic
 
 def round_for_evaluation(*, user: User, round_id: int) -> Round:
     """The round if ``user`` may run and read its reports (its course's instructors, staff)."""
-    round_ = collector_selectors.round_get(round_id=round_id)
+    round_ = round_get(round_id=round_id)
     if not user_manages_course(user=user, course=round_.course):
         raise AccessError("Only the instructors of this round's course can run or see its evaluation reports.")
     return round_
@@ -120,7 +121,7 @@ def round_question_ids(*, round_: Round) -> list[int]:
 
 
 def latest_finished_scoring_run(*, round_: Round, kind: str) -> ScoringRun | None:
-    return collector_selectors.latest_scoring_run(round_=round_, kind=kind, finished=True)
+    return latest_scoring_run(round_=round_, kind=kind, finished=True)
 
 
 def report_questions(*, question_ids: list[int]) -> list[QuestionRecord]:
@@ -166,7 +167,7 @@ def model_version_by_id(*, version_id: int | None) -> ModelVersion | None:
 
 def round_human_answers(*, question_ids: list[int]) -> list[tuple[int, bool]]:
     """``(question_id, answered correctly)`` per blind validator answer to these questions
-    (``collector.validation_selectors.validation_answers``): the report's human accuracy per category."""
+    (``collector.selectors.validation.validation_answers``): the report's human accuracy per category."""
     return [(answer.question_id, bool(answer.is_correct)) for answer in validation_answers(question_ids=question_ids)]
 
 

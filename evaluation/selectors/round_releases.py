@@ -10,9 +10,10 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from collector import selectors as collector_selectors
 from collector.models import CVPrediction, Prediction, Question, QuestionStatus, Round, ScoringRun
-from collector.validation_selectors import MIN_SHARED_FOR_KAPPA, validation_answers
+from collector.selectors.quality import MIN_SHARED_FOR_KAPPA
+from collector.selectors.scoring import latest_scoring_run
+from collector.selectors.validation import validation_answers
 from evaluation.selectors.releases import ReleaseContent, ReleaseError, ReleaseOptions, bias_of, model_uses, weights_of
 from mlcore.configs import CATEGORIES, NUM_CHOICES
 from mlcore.data.release.card import MULTIPLE_CHOICE, AnswerOnly, CardInputs, Rate, Validation, render_card
@@ -45,7 +46,7 @@ def _questions(round_: Round, options: ReleaseOptions) -> list[Question]:
 
 def _cv(round_: Round, ids: list[int], gold: dict[int, int]) -> tuple[ScoringRun | None, dict, dict]:
     """The latest finished CV run, ``fooled_cv`` per question predicted in every trial, fold per question."""
-    run = collector_selectors.latest_scoring_run(round_=round_, kind=ScoringRun.Kind.CROSS_VALIDATION, finished=True)
+    run = latest_scoring_run(round_=round_, kind=ScoringRun.Kind.CROSS_VALIDATION, finished=True)
     if run is None:
         return None, {}, {}
     picks: dict[int, dict[int, int]] = defaultdict(dict)
@@ -63,7 +64,7 @@ def _cv(round_: Round, ids: list[int], gold: dict[int, int]) -> tuple[ScoringRun
 
 
 def _answer_only(round_: Round, ids: list[int], gold: dict[int, int]) -> AnswerOnly | None:
-    run = collector_selectors.latest_scoring_run(round_=round_, kind=ScoringRun.Kind.ANSWER_ONLY, finished=True)
+    run = latest_scoring_run(round_=round_, kind=ScoringRun.Kind.ANSWER_ONLY, finished=True)
     if run is None:
         return None
     picks = dict(CVPrediction.objects.filter(run=run, trial=0, question_id__in=ids)

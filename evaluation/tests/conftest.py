@@ -4,9 +4,9 @@ import pytest
 
 from annotation.models import SpanAnswer, SpanQuestion
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
-from collector import services as collector_services
-from collector import validation_services
 from collector.models import Question, Round
+from collector.services.questions import question_submit
+from collector.services.reviews import question_review_decide
 from collector.tests.factories import make_user, question_data, validate
 from courses.services import course_join
 from evaluation.services import ambiguity as ambiguity_services
@@ -155,7 +155,7 @@ def release_round(round_, course, student, instructor, fake_model):
     for name in ("bob", "cy", "dee", "eve"):
         author = _author(course, name)
         for i in range(2):
-            q = collector_services.question_submit(
+            q = question_submit(
                 user=author, round_id=round_.pk,
                 **question_data(prompt=f"{name} wrote question {i}. She", categories=["negation"], correct_index=1))
             made.append((q, 1 if i == 0 else 2))
@@ -165,7 +165,7 @@ def release_round(round_, course, student, instructor, fake_model):
     for q in questions[:17]:
         validate(q, instructor, q.correct_index if q is not questions[16] else (q.correct_index + 1) % 4)
     for q in Question.objects.filter(pk__in=[q.pk for q in questions[:16]], status=Question.Status.REVIEW):
-        validation_services.question_review_decide(reviewer=instructor, question_id=q.pk, action="accept")
+        question_review_decide(reviewer=instructor, question_id=q.pk, action="accept")
     Question.objects.filter(pk=questions[18].pk).update(status=Question.Status.REJECTED)
     Question.objects.filter(pk=questions[19].pk).update(status=Question.Status.APPEALED)
     return round_

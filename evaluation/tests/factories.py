@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from annotation.models import SpanAnswer, SpanQuestion
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
-from collector import services as collector_services
 from collector.models import CVPrediction, Question, ScoringFold, ScoringRun
+from collector.services.questions import question_submit
 from collector.tests.factories import question_data
 from evaluation.services import leaderboards as leaderboard_services
 from evaluation.services import reports as report_services
@@ -36,7 +36,7 @@ def artifact_questions(user, round_):
             tricky = i >= count - 2
             choices = [f"gladly helps friend {number}.", f"never eats apple {number}.",
                        f"never sings song {number}.", f"{'gladly' if tricky else 'never'} reads book {number}."]
-            question = collector_services.question_submit(
+            question = question_submit(
                 user=user, round_id=round_.pk,
                 **question_data(prompt=f"Question {number} about {category}. They", choices=choices,
                                 correct_index=0, categories=[category]),
@@ -133,7 +133,7 @@ def make_questions(round_, user, plan, *, prefix="q"):
     made = []
     for i, (category, key, status) in enumerate(plan):
         prompt = f"{prefix} {i} the man was hungry . he"
-        question = collector_services.question_submit(
+        question = question_submit(
             user=user, round_id=round_.pk,
             **question_data(prompt=prompt, choices=[f"{w} {prompt.split()[1]}" for w in WORDS], correct_index=key,
                             categories=[category]))

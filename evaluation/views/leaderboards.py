@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from collector.validation import first_message
+from collector.cleaning import first_message
 from core.apis import file_response, json_file_response
 from core.charts import chart_view
 from core.exceptions import AccessError

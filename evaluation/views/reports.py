@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from collector.validation import first_message
+from collector.cleaning import first_message
 from core.apis import file_response, json_file_response
 from evaluation.forms.reports import EvaluationStartForm, ProjectEvaluationStartForm
 from evaluation.reports.presentation import report_view, run_json, run_payload

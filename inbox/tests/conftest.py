@@ -28,7 +28,7 @@ def busy_world(instructor, other_instructor, course, student, crowdworker):
     """prof's course with two questions in review, an open appeal, a round closing in two days,
     runs that ended (one failed), a project with two open flags; otherprof has the same, hidden."""
     from collector.models import Appeal, Question, ScoringRun, TrainingJob
-    from collector.services import round_create
+    from collector.services.rounds import round_create
     from courses.services import course_create
 
     now = timezone.now()

@@ -4,8 +4,8 @@ from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.lineitem import LineItem
 
 from annotation.models import Project
-from collector.grades import assignment_name
 from collector.models import Round
+from collector.presentation.grades import assignment_name
 from lti import claims
 
 

@@ -1,7 +1,7 @@
 """Assignment and Grade Services 2.0: post each student's points for a round or an annotation project to the
 LMS line items.
 
-A round's score is the same number as the grade CSV's points (``collector.grades``): credit capped at the
+A round's score is the same number as the grade CSV's points (``collector.selectors.grades``): credit capped at the
 line item's maximum. A project's score is the number of paragraphs the student finished that no open flag
 holds in review (``annotation.selectors.worker_home.worker_paragraphs_accepted``), one point each, capped at the
 maximum. ``grade_passback`` is idempotent: it recomputes the current score, and a score already sent is not
@@ -21,7 +21,7 @@ from pylti1p3.service_connector import ServiceConnector
 
 from accounts.models import User
 from annotation.selectors.worker_home import worker_paragraphs_accepted
-from collector.grades import round_grades
+from collector.selectors.grades import round_grades
 from lti.models import GradeSync, LtiIdentity, ResourceLink
 from lti.selectors import assignment_resource_links
 from lti.tool_conf import TimeoutSession, registration_of

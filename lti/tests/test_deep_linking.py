@@ -42,7 +42,7 @@ def test_instructor_picks_a_round_and_the_lms_gets_a_graded_resource_link(client
 
 
 def test_a_round_of_another_course_cannot_be_opened_through_a_copied_link(client, lms, linked, other_instructor):
-    from collector.services import round_create
+    from collector.services.rounds import round_create
     from courses.services import course_create
 
     foreign = round_create(course=course_create(owner=other_instructor, name="Other"), name="secret")

@@ -8,7 +8,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import user_create
 from annotation.tests.factories import EN_CONTEXT, add_paragraphs, make_project
-from collector import services
+from collector.services.rounds import round_create
 from courses.services import course_create
 from lti.models import ContextLink
 from lti.services.registration import platform_register
@@ -28,7 +28,7 @@ class LmsIframeEndToEndTests(BrowserTestCase):
         course = course_create(owner=instructor, name="NLP 101")
         model = model_version_register(name="tiny-bert-lti", kind="multiple_choice",
                                                 path=str(self.model_dir), revision="e2e")
-        self.round = services.round_create(course=course, name="lti-e2e", title="Round in the LMS", live_model=model)
+        self.round = round_create(course=course, name="lti-e2e", title="Round in the LMS", live_model=model)
         platform = platform_register(created_by=instructor, **self.lms.registration())
         ContextLink.objects.create(platform=platform, context_id=self.lms.context_id, course=course)
 

@@ -3,7 +3,7 @@ idempotently, retried with back-off when the LMS fails or times out, then shown 
 import pytest
 from django.test import override_settings
 
-from collector import services as collector_services
+from collector.services.questions import question_submit
 from collector.tests.factories import question_data
 from lti.models import ContextLink, GradeSync, LtiIdentity
 from lti.tests.conftest import assert_idempotent_then_sent_again, login_and_launch
@@ -24,7 +24,7 @@ def assignment(client, lms, platform, course, round_):
 def _fool_the_model(student, round_, django_capture_on_commit_callbacks):
     # fake_model always picks completion 3; key 0 -> fooled -> credit weight_live (1.0)
     with django_capture_on_commit_callbacks(execute=True):
-        return collector_services.question_submit(user=student, round_id=round_.pk, **question_data(correct_index=0))
+        return question_submit(user=student, round_id=round_.pk, **question_data(correct_index=0))
 
 
 def test_a_live_verdict_sends_the_score_to_the_line_item(assignment, lms, round_, fake_model,
@@ -53,7 +53,8 @@ def test_passback_is_idempotent_and_the_button_sends_again(client, assignment, l
 
 def test_validation_decision_changes_the_score_sent(client, assignment, lms, round_, instructor, fake_model,
                                                     django_capture_on_commit_callbacks):
-    from collector.validation_services import question_review_decide, round_quality_settings_update
+    from collector.services.reviews import question_review_decide
+    from collector.services.round_settings import round_quality_settings_update
 
     question = _fool_the_model(assignment, round_, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):

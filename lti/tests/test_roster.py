@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.tests.factories import make_user
 from annotation.services.invites import project_member_add
 from annotation.tests.factories import make_project, submitted_paragraph
-from collector import services as collector_services
+from collector.services.questions import question_submit
 from collector.tests.factories import question_data
 from courses.services import course_join
 from lti.models import ContextLink, LtiIdentity, ResourceLink, RosterMember
@@ -34,7 +34,7 @@ def test_roster_sync_button_shows_who_has_not_started(client, lms, linked, round
     login_and_launch(client, lms, lms.resource_link_claims(sub="s1", roles=[ROLE_LEARNER]))  # memberships URL comes with it
     login_and_launch(client, lms, lms.resource_link_claims(sub="s2", roles=[ROLE_LEARNER]))
     s1 = LtiIdentity.objects.get(subject="s1").user
-    collector_services.question_submit(user=s1, round_id=round_.pk, **question_data())
+    question_submit(user=s1, round_id=round_.pk, **question_data())
     lms.members = [member("s1", "Ada Lovelace", [ROLE_LEARNER]), member("s2", "Alan Turing", [ROLE_LEARNER]),
                    member("s3", "Grace Hopper", [ROLE_LEARNER]), member("t1", "Prof Knuth", [ROLE_INSTRUCTOR])]
     client.force_login(instructor)
@@ -87,7 +87,7 @@ def test_the_roster_page_makes_as_many_queries_for_ten_members_as_for_two(client
             course_join(user=user, join_code=linked.course.join_code)
             LtiIdentity.objects.create(platform=linked.platform, subject=f"s{i}", user=user)
             RosterMember.objects.create(context=linked, subject=f"s{i}", name=f"Member {i}", roles=[ROLE_LEARNER])
-            collector_services.question_submit(user=user, round_id=round_.pk, **question_data(prompt=f"Q{i}. He"))
+            question_submit(user=user, round_id=round_.pk, **question_data(prompt=f"Q{i}. He"))
             project_member_add(project=project, user=user)
             submitted_paragraph(project, user, split="train")
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from pylti1p3.contrib.django import DjangoMessageLaunch
 
-from collector.selectors import course_rounds
+from collector.selectors.rounds import course_rounds
 from courses.selectors import user_manages_course
 from lti import claims, selectors
 from lti.launch_storage import OneTimeNonceCacheStorage

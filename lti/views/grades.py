@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from annotation.selectors.projects import project_for_owner
-from collector.selectors import round_for_manager
+from collector.selectors.rounds import round_for_manager
 from lti.tasks import project_grades_passback_task, round_grades_passback_task
 
 

@@ -1,6 +1,6 @@
 """The artifact coach's checks: signs that a question can be answered without reading it.
 
-Pure functions, no Django. The collector runs them on every draft (``collector/coach.py``)
+Pure functions, no Django. The collector runs them on every draft (``collector/selectors/coach.py``)
 and turns the results into messages.
 
 * :func:`answer_word_table` - words whose presence in a completion is strongly associated

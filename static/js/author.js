@@ -138,7 +138,7 @@ function main() {
     if (updatingEl) { updatingEl.hidden = !stale; }
   }
 
-  // The artifact coach's warnings arrive with each prediction (collector/coach.py).
+  // The artifact coach's warnings arrive with each prediction (collector/selectors/coach.py).
   function renderCoach(warnings) {
     if (!coachEl) { return; }
     coachEl.textContent = "";

@@ -5,7 +5,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from collector import grades, selectors
+from collector.presentation.grades import FORMATS, grades_csv
+from collector.selectors.grades import round_grades
+from collector.selectors.rounds import round_get_by_name
 from core.exceptions import AccessError
 
 
@@ -33,17 +35,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", help="Output file ('-' for standard output)")
         parser.add_argument("--round", required=True, dest="round_name", help="Round name")
-        parser.add_argument("--format", choices=grades.FORMATS, default="csv", dest="fmt")
+        parser.add_argument("--format", choices=FORMATS, default="csv", dest="fmt")
         parser.add_argument("--points-possible", type=non_negative_number, default=None, metavar="P",
                             help="Full marks; points = min(P, credit) (default: points = credit)")
 
     def handle(self, *args, path: str, round_name: str, fmt: str, points_possible: float | None, **options) -> None:
         try:
-            round_ = selectors.round_get_by_name(name=round_name)
+            round_ = round_get_by_name(name=round_name)
         except AccessError as error:
             raise CommandError(error.message) from None
-        rows = grades.round_grades(round_=round_, points_possible=points_possible)
-        text = grades.grades_csv(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible)
+        rows = round_grades(round_=round_, points_possible=points_possible)
+        text = grades_csv(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible)
         if path == "-":
             self.stdout.write(text, ending="")
             return

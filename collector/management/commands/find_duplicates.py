@@ -9,7 +9,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from collector import duplicates, selectors
+from collector.selectors.duplicates import round_duplicate_pairs
+from collector.selectors.rounds import round_get_by_name
 from core.exceptions import AccessError
 
 
@@ -31,10 +32,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, round_name: str, threshold: float | None, as_json: bool, **options) -> None:
         try:
-            round_ = selectors.round_get_by_name(name=round_name)
+            round_ = round_get_by_name(name=round_name)
         except AccessError as error:
             raise CommandError(error.message) from None
-        pairs = duplicates.round_duplicate_pairs(round_=round_, threshold=threshold)
+        pairs = round_duplicate_pairs(round_=round_, threshold=threshold)
         if as_json:
             self.stdout.write(json.dumps({"pairs": pairs}, indent=2, ensure_ascii=False))
             return

@@ -3,7 +3,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from collector import selectors, services
+from collector.selectors.rounds import round_get_by_name, user_get_by_username
+from collector.services.imports import codah_import
 from core.exceptions import AccessError, ImportFailed
 
 
@@ -26,9 +27,9 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as error:
             raise CommandError(f"Cannot read {path}: {error}") from None
         try:
-            round_ = selectors.round_get_by_name(name=round_name)
-            user = selectors.user_get_by_username(username=author) if author else round_.course.owner
-            questions = services.codah_import(
+            round_ = round_get_by_name(name=round_name)
+            user = user_get_by_username(username=author) if author else round_.course.owner
+            questions = codah_import(
                 round_=round_, text=text, author=user, allow_duplicate_choices=allow_duplicate_choices
             )
         except AccessError as error:

@@ -3,8 +3,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from collector import selectors
-from collector.cv_accuracy import FOLD_MEAN_LABEL, POOLED_LABEL
+from collector.presentation.cv_accuracy import FOLD_MEAN_LABEL, POOLED_LABEL
+from collector.selectors.rounds import round_get_by_name, round_stats
 from core.exceptions import AccessError
 
 
@@ -17,7 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, round_name: str, as_json: bool, **options) -> None:
         try:
-            stats = selectors.round_stats(round_=selectors.round_get_by_name(name=round_name))
+            stats = round_stats(round_=round_get_by_name(name=round_name))
         except AccessError as error:
             raise CommandError(error.message) from None
         if as_json:

@@ -14,14 +14,12 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
-from collector import scoring, selectors
-from collector.cv_accuracy import fold_questions, small_folds_warning
 from collector.models import ScoringRun
-from collector.presentation import (
-    scoring_percent,
-    scoring_progress_text,
-    scoring_result_text,
-)
+from collector.presentation.cv_accuracy import fold_questions, small_folds_warning
+from collector.presentation.scoring import scoring_percent, scoring_progress_text, scoring_result_text
+from collector.selectors.rounds import round_get_by_name
+from collector.selectors.scoring import scoring_run_folds, scoring_run_get
+from collector.services.scoring import ScoringRefused, scoring_run, scoring_start
 from core.exceptions import AccessError
 
 POLL_SECONDS = 0.5
@@ -68,9 +66,9 @@ class Command(BaseCommand):
                **options) -> None:
         kind = ScoringRun.Kind.ANSWER_ONLY if answer_only else ScoringRun.Kind.CROSS_VALIDATION
         try:
-            round_ = selectors.round_get_by_name(name=round_name)
-            run = scoring.scoring_start(round_=round_, kind=kind, folds=folds, trials=trials, seed=seed)
-        except (AccessError, scoring.ScoringRefused) as error:
+            round_ = round_get_by_name(name=round_name)
+            run = scoring_start(round_=round_, kind=kind, folds=folds, trials=trials, seed=seed)
+        except (AccessError, ScoringRefused) as error:
             raise CommandError(error.message) from None
         except ValidationError as error:
             raise CommandError(validation_message(error)) from None
@@ -95,8 +93,8 @@ class Command(BaseCommand):
         try:
             while True:
                 alive = thread.is_alive()  # before the read, so a finished thread's last state is seen
-                run = selectors.scoring_run_get(run_id=run_id)
-                for fold in selectors.scoring_run_folds(run_id=run_id, after_id=line.last_fold_id):
+                run = scoring_run_get(run_id=run_id)
+                for fold in scoring_run_folds(run_id=run_id, after_id=line.last_fold_id):
                     line.fold_done(fold, trials=run.trials, folds=run.folds)
                 line.update(run)
                 if run.status not in ScoringRun.ACTIVE:
@@ -136,7 +134,7 @@ class Command(BaseCommand):
 
 def _score_in_thread(run_id: int) -> None:
     try:
-        scoring.scoring_run(run_id=run_id)  # records its own failures on the run
+        scoring_run(run_id=run_id)  # records its own failures on the run
     finally:
         connections.close_all()  # this thread's connections
 

@@ -6,8 +6,9 @@ Fine-tunes on the round's questions with the prompts blanked, registers the resu
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from collector import answer_only, selectors
-from collector.validation import first_message
+from collector.cleaning import first_message
+from collector.selectors.rounds import round_get_by_name
+from collector.services.coach import round_answer_only_model_train
 from core.exceptions import AccessError
 
 
@@ -19,7 +20,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, round_name: str, **options) -> None:
         try:
-            version = answer_only.round_answer_only_model_train(round_=selectors.round_get_by_name(name=round_name))
+            version = round_answer_only_model_train(round_=round_get_by_name(name=round_name))
         except AccessError as error:
             raise CommandError(error.message) from None
         except ValidationError as error:

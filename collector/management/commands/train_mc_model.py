@@ -9,8 +9,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from collector import selectors, training
-from collector.validation import first_message
+from collector.cleaning import first_message
+from collector.selectors.exports import round_examples
+from collector.selectors.rounds import round_get_by_name
+from collector.services.training import model_version_name_check, model_version_train, training_examples_from_tsv
 from core.exceptions import AccessError, ImportFailed
 from mlcore.configs import FineTuneConfig
 from mlcore.models.loading import ModelLoadError
@@ -41,18 +43,18 @@ class Command(BaseCommand):
                 epochs=options["epochs"], learning_rate=options["lr"], batch_size=options["batch_size"],
                 threads=settings.STUMPER_TORCH_THREADS,
             )
-            training.model_version_name_check(name=options["name"])
-            live_round = selectors.round_get_by_name(name=options["make_live"]) if options["make_live"] else None
+            model_version_name_check(name=options["name"])
+            live_round = round_get_by_name(name=options["make_live"]) if options["make_live"] else None
             if options["tsv"]:
-                examples = training.training_examples_from_tsv(path=options["tsv"])
+                examples = training_examples_from_tsv(path=options["tsv"])
             else:
-                examples = selectors.round_examples(round_=selectors.round_get_by_name(name=options["round_name"]))
-            eval_examples = training.training_examples_from_tsv(path=options["eval_tsv"]) if options["eval_tsv"] else []
+                examples = round_examples(round_=round_get_by_name(name=options["round_name"]))
+            eval_examples = training_examples_from_tsv(path=options["eval_tsv"]) if options["eval_tsv"] else []
             if not examples:
                 raise CommandError("There are no questions to train on.")
             self.stdout.write(f"Training {options['name']!r} on {len(examples)} questions "
                               f"({config.epochs} epoch(s), lr {config.learning_rate}, batch {config.batch_size})")
-            version = training.model_version_train(
+            version = model_version_train(
                 name=options["name"], train_examples=examples, base=options["base"], config=config,
                 eval_examples=eval_examples, live_round=live_round, progress=ProgressBar(self.stdout),
             )

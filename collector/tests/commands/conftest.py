@@ -12,6 +12,6 @@ def good_tsv_text() -> str:
 @pytest.fixture
 def plain_round(course):
     """An open round whose live model is the default v0 row (nothing gets loaded)."""
-    from collector.services import round_create
+    from collector.services.rounds import round_create
 
     return round_create(course=course, name="cmd-round", title="Commands round")

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 
 from collector import round_settings
 from collector.models import Round, ScoringRun
-from collector.scoring import scoring_config_for
+from collector.services.scoring import scoring_config_for
 from modelhub.models import ModelVersion
 from modelhub.services import model_version_register
 

@@ -6,12 +6,9 @@ import pytest
 from django.utils import timezone
 
 from collector.models import WorkerHardware
-from collector.worker_hardware import (
-    precision_note,
-    worker_hardware_latest,
-    worker_hardware_record,
-    worker_hardware_report,
-)
+from collector.presentation.hardware import precision_note
+from collector.selectors.hardware import worker_hardware_latest
+from collector.services.hardware import worker_hardware_record, worker_hardware_report
 from mlcore.models.hardware import CpuReport, HardwareResolution, PrecisionProbe, hardware_for, resolve_precision
 
 AVX2 = CpuReport("AMD EPYC 7B12", "AVX2", ("avx2",), 2, "2.13.0")

@@ -4,7 +4,7 @@ from django.urls import reverse
 
 from collector import round_settings
 from collector.models import Round
-from collector.worker_hardware import worker_hardware_record
+from collector.services.hardware import worker_hardware_record
 from mlcore.models.hardware import CpuReport, resolve_precision
 
 AVX2_WORKER = CpuReport("AMD EPYC 7B12", "AVX2", ("avx2",), 2, "2.13.0")
@@ -51,7 +51,7 @@ class RoundSettingsPageTests:
     def test_the_round_part_is_not_kept_when_the_quality_part_is_refused(self, round_):
         from django.core.exceptions import ValidationError
 
-        from collector.round_settings_all import round_settings_save
+        from collector.services.round_settings import round_settings_save
 
         quality = {"validations_required": 2, "peer_validation": "sometimes", "credit_requires_acceptance": False,
                    "coach_answer_only": True, "coach_words": True, "coach_length": True, "coach_duplicates": True}

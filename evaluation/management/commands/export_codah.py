@@ -5,8 +5,9 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from collector import selectors
-from collector.validation import first_message
+from collector.cleaning import first_message
+from collector.selectors.exports import round_export_codah_tsv, round_export_records
+from collector.selectors.rounds import round_get_by_name
 from core.exceptions import AccessError
 from evaluation.selectors.exports import evaluation_run_weights
 
@@ -27,17 +28,17 @@ class Command(BaseCommand):
     def handle(self, *args, path: str, round_name: str, fmt: str, weights_from: int | None = None,
                **options) -> None:
         try:
-            round_ = selectors.round_get_by_name(name=round_name)
+            round_ = round_get_by_name(name=round_name)
             weights = None if weights_from is None else evaluation_run_weights(run_id=weights_from, round_=round_)
         except AccessError as error:
             raise CommandError(error.message) from None
         except ValidationError as error:
             raise CommandError(first_message(error)) from None
         if fmt == "tsv":
-            text = selectors.round_export_codah_tsv(round_=round_, weights=weights)
+            text = round_export_codah_tsv(round_=round_, weights=weights)
             count = text.count("\n")
         else:
-            records = selectors.round_export_records(round_=round_, weights=weights)
+            records = round_export_records(round_=round_, weights=weights)
             text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
             count = len(records)
         if path == "-":

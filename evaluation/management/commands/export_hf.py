@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.selectors.projects import project_by_name
-from collector.selectors import round_get_by_name
-from collector.validation import first_message
+from collector.cleaning import first_message
+from collector.selectors.rounds import round_get_by_name
 from core.exceptions import AccessError
 from evaluation.selectors.releases import ReleaseError
 from evaluation.services.releases import (

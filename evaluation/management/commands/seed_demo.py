@@ -4,8 +4,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation import demo as annotation_demo
-from collector import demo
-from collector.validation import first_message
+from collector.cleaning import first_message
+from collector.services.demo import INSTRUCTOR_LOGIN, STUDENT_LOGINS, demo_seed
 from core.exceptions import AccessError
 
 
@@ -14,7 +14,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         try:
-            seed = demo.demo_seed()
+            seed = demo_seed()
             annotation_seed = annotation_demo.annotation_demo_seed(owner=seed.course.owner)
         except AccessError as error:
             raise CommandError(error.message) from None
@@ -27,5 +27,5 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"Annotation projects: {', '.join(p.name for p in annotation_seed.projects)}")
         self.stdout.write("Demo logins:")
-        for username, password in (demo.INSTRUCTOR_LOGIN, *demo.STUDENT_LOGINS, *annotation_demo.WORKER_LOGINS):
+        for username, password in (INSTRUCTOR_LOGIN, *STUDENT_LOGINS, *annotation_demo.WORKER_LOGINS):
             self.stdout.write(f"  {username:<12} {password}")

@@ -9,7 +9,8 @@ from rest_framework.test import APIClient
 
 from annotation.selectors.exports import project_squad_dict
 from annotation.tests.factories import make_project
-from collector import services
+from collector.services.imports import codah_import
+from collector.services.rounds import round_create
 from collector.tests.factories import GOOD_ROWS, tsv
 from evaluation.selectors.exports import evaluation_run_weights
 from evaluation.services import reports as report_services
@@ -30,15 +31,15 @@ def export(user, round_, **params):
 @pytest.fixture
 def weighed_round(instructor, course):
     """A round with the eight sample questions and a finished evaluation report of them."""
-    round_ = services.round_create(course=course, name="weighed")
-    services.codah_import(round_=round_, text=GOOD_TSV, author=instructor)
+    round_ = round_create(course=course, name="weighed")
+    codah_import(round_=round_, text=GOOD_TSV, author=instructor)
     return round_, finished_report(instructor, round_=round_)
 
 
 class RoundExportApiTests:
     def test_tsv_round_trips(self, instructor, course):
-        round_ = services.round_create(course=course, name="plain")
-        services.codah_import(round_=round_, text=GOOD_TSV, author=instructor)
+        round_ = round_create(course=course, name="plain")
+        codah_import(round_=round_, text=GOOD_TSV, author=instructor)
         response = export(instructor, round_)
         assert response.status_code == 200 and response.content.decode() == GOOD_TSV
         assert response["Content-Disposition"] == 'attachment; filename="plain.tsv"'
@@ -57,7 +58,7 @@ class RoundExportApiTests:
 
     def test_weights_of_another_rounds_report_are_refused(self, instructor, weighed_round, course):
         _, run = weighed_round
-        other = services.round_create(course=course, name="other")
+        other = round_create(course=course, name="other")
         response = export(instructor, other, weights_run=run.pk)
         assert response.status_code == 400 and "not a report of round other" in response.json()["weights_run"][0]
         assert export(instructor, other, format="xml").status_code == 400

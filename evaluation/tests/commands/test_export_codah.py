@@ -6,8 +6,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from collector import services
 from collector.models import Question
+from collector.services.questions import question_submit
+from collector.services.rounds import round_create
 from collector.tests.factories import GOOD_ROWS, tsv
 from evaluation.selectors.exports import evaluation_run_weights
 from evaluation.services import reports as report_services
@@ -22,7 +23,7 @@ def good_tsv_text() -> str:
 @pytest.fixture
 def plain_round(course):
     """An open round whose live model is the default v0 row (nothing gets loaded)."""
-    return services.round_create(course=course, name="cmd-round", title="Commands round")
+    return round_create(course=course, name="cmd-round", title="Commands round")
 
 
 def import_text(tmp_path, round_name: str, text: str) -> None:
@@ -41,7 +42,7 @@ def test_tsv_export_round_trips_through_import(tmp_path, course, plain_round, go
 
     assert f"Exported 8 questions from round {plain_round.name}" in out.getvalue()
     assert out_path.read_text(encoding="utf-8") == good_tsv_text
-    other = services.round_create(course=course, name="copy-round")
+    other = round_create(course=course, name="copy-round")
     import_text(tmp_path, other.name, out_path.read_text(encoding="utf-8"))
 
     def contents(round_):
@@ -56,7 +57,7 @@ def test_tsv_export_round_trips_through_import(tmp_path, course, plain_round, go
 @pytest.mark.django_db
 def test_tsv_export_keeps_rows_on_one_line(tmp_path, student, plain_round, fake_model):
     # Typed text may hold tabs or newlines; CODAH TSV cannot, so they become spaces.
-    services.question_submit(
+    question_submit(
         user=student, round_id=plain_round.pk, prompt="Line one.\nLine\ttwo. He",
         choices=["ran.", "sat.", "sang.", "slept."], correct_index=1,
     )
@@ -69,7 +70,7 @@ def test_tsv_export_keeps_rows_on_one_line(tmp_path, student, plain_round, fake_
 
 @pytest.mark.django_db
 def test_jsonl_export_has_one_record_per_question_with_live_prediction(tmp_path, student, plain_round, fake_model):
-    question = services.question_submit(
+    question = question_submit(
         user=student, round_id=plain_round.pk, prompt="It rained, so Omar",
         choices=["opened an umbrella.", "wore sunglasses.", "watered plants.", "lit a fire."],
         correct_index=0, categories=["other"],
@@ -139,7 +140,7 @@ def test_weights_from_a_report_in_jsonl(tmp_path, weighed_round):
 @pytest.mark.django_db
 def test_weights_from_an_unusable_report_is_a_command_error(tmp_path, weighed_round, course):
     round_, run = weighed_round
-    other = services.round_create(course=course, name="other-round")
+    other = round_create(course=course, name="other-round")
     with pytest.raises(CommandError, match=f"Evaluation report {run.pk} is not a report of round other-round"):
         call_command("export_codah", "--round", other.name, "--weights-from", str(run.pk), str(tmp_path / "x.tsv"))
     queued = report_services.evaluation_start_round(round_=round_)

@@ -5,8 +5,8 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
-from collector import demo
 from collector.models import Prediction, Question, Round
+from collector.services.demo import DEMO_QUESTIONS
 from courses.models import Course
 from modelhub.services import model_version_default
 
@@ -52,4 +52,4 @@ def test_seed_is_idempotent():
     assert "0 users and 0 questions created" in output
     assert (Course.objects.count(), Round.objects.count(), Question.objects.count(), Prediction.objects.count()) == counts
     assert seed.scheduled == 0
-    assert Question.objects.count() == len(demo.DEMO_QUESTIONS)
+    assert Question.objects.count() == len(DEMO_QUESTIONS)

@@ -6,8 +6,9 @@ from django.core.exceptions import ValidationError
 
 from annotation.models import SpanQuestion
 from annotation.selectors.exports import project_squad_dict
-from collector import selectors, services
-from collector import services as collector_services
+from collector.selectors.exports import round_examples, round_export_codah_tsv, round_export_records
+from collector.services.questions import question_submit
+from collector.services.rounds import round_create
 from collector.tests.factories import question_data
 from evaluation.models import EvaluationRun
 from evaluation.selectors.exports import evaluation_run_weights, evaluation_runs_with_weights
@@ -58,7 +59,7 @@ class EvaluationRunWeightsTests:
         assert len(weights) == 8 and all(w > 0 for w in weights.values())
 
     def test_a_report_of_another_target_is_refused_like_a_missing_one(self, round_run, course, nile):
-        other = collector_services.round_create(course=course, name="other-round")
+        other = round_create(course=course, name="other-round")
         message = refusal("not_found", run_id=round_run.pk, round_=other)
         assert message == f"Evaluation report {round_run.pk} is not a report of round other-round."
         assert refusal("not_found", run_id=round_run.pk, project=nile) == (
@@ -97,7 +98,7 @@ class EvaluationRunsWithWeightsTests:
                                                                             instructor):
         second = finished_report(instructor, round_=artifact_round)
         report_services.evaluation_start_round(round_=artifact_round, user=instructor)  # queued, no weights yet
-        empty_round = collector_services.round_create(course=course, name="empty-round")
+        empty_round = round_create(course=course, name="empty-round")
         finished_report(instructor, round_=empty_round)  # finished, but nothing to weigh
 
         assert list(evaluation_runs_with_weights(round_=artifact_round)) == [second, round_run]
@@ -114,18 +115,18 @@ def weighed_round(round_, student, instructor, fake_model):
 
 def test_the_default_tsv_is_the_seven_column_file(weighed_round):
     round_, _, _ = weighed_round
-    text = selectors.round_export_codah_tsv(round_=round_)
+    text = round_export_codah_tsv(round_=round_)
 
-    assert text == format_codah_tsv(selectors.round_examples(round_=round_))
+    assert text == format_codah_tsv(round_examples(round_=round_))
     assert text.splitlines()[0] == ("i\tQuestion 1 about idioms. They\tgladly helps friend 1.\tnever eats apple 1.\t"
                                     "never sings song 1.\tnever reads book 1.\t0")
 
 
 def test_weights_add_one_column_per_choice_in_choice_order(weighed_round):
     round_, _, weights = weighed_round
-    plain = selectors.round_export_codah_tsv(round_=round_).splitlines()
+    plain = round_export_codah_tsv(round_=round_).splitlines()
 
-    weighted = selectors.round_export_codah_tsv(round_=round_, weights=weights).splitlines()
+    weighted = round_export_codah_tsv(round_=round_, weights=weights).splitlines()
 
     ids = list(round_.questions.order_by("created_at", "id").values_list("pk", flat=True))
     assert len(weighted) == len(plain) == 12
@@ -139,19 +140,19 @@ def test_weights_add_one_column_per_choice_in_choice_order(weighed_round):
 
 def test_questions_written_after_the_report_get_empty_weights(weighed_round, student):
     round_, _, weights = weighed_round
-    later = services.question_submit(user=student, round_id=round_.pk, **question_data())
+    later = question_submit(user=student, round_id=round_.pk, **question_data())
 
-    last = selectors.round_export_codah_tsv(round_=round_, weights=weights).splitlines()[-1]
+    last = round_export_codah_tsv(round_=round_, weights=weights).splitlines()[-1]
 
     assert last.startswith("o\t" + later.prompt) and last.split("\t")[7:] == ["", "", "", ""]
 
 
 def test_jsonl_records_carry_weights_only_when_asked(weighed_round, student):
     round_, _, weights = weighed_round
-    later = services.question_submit(user=student, round_id=round_.pk, **question_data())
+    later = question_submit(user=student, round_id=round_.pk, **question_data())
 
-    plain = selectors.round_export_records(round_=round_)
-    weighted = selectors.round_export_records(round_=round_, weights=weights)
+    plain = round_export_records(round_=round_)
+    weighted = round_export_records(round_=round_, weights=weights)
 
     assert all("weights" not in record for record in plain)
     assert [{k: v for k, v in record.items() if k != "weights"} for record in weighted] == plain

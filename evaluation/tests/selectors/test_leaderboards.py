@@ -2,7 +2,7 @@
 import pytest
 
 from collector.models import Prediction, Question
-from collector.services import round_create
+from collector.services.rounds import round_create
 from evaluation.selectors import leaderboards as leaderboard_selectors
 from evaluation.tests.factories import make_questions
 from mlcore.stats.proportions import wilson_interval

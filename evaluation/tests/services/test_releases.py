@@ -171,7 +171,7 @@ def test_an_empty_round_says_there_is_nothing_to_release(tmp_path, round_):
 
 
 def test_an_unvalidated_round_says_what_is_missing(tmp_path, round_, student, fake_model):
-    from collector.services import question_submit
+    from collector.services.questions import question_submit
     from collector.tests.factories import question_data
 
     question_submit(user=student, round_id=round_.pk, **question_data())

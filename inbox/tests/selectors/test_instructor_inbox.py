@@ -35,7 +35,7 @@ class InstructorInboxTests:
             instructor_inbox(user=instructor)
         # Twice the data (another course of prof's) costs no extra query.
         from collector.models import Appeal, Question
-        from collector.services import round_create
+        from collector.services.rounds import round_create
         from courses.services import course_create
 
         more = round_create(course=course_create(owner=instructor, name="Second"), name="more")

@@ -1,0 +1,70 @@
+"""JSON API to import a CODAH file into a round, for its course's instructors.
+
+POST /api/rounds/<id>/import/  (multipart: file, allow_duplicate_choices)   as ``manage.py import_codah``
+
+The CODAH export (``GET /api/rounds/<id>/export/``), which can add an evaluation report's
+weights, is ``evaluation.apis.exports.RoundExportApi``. An import is all or nothing, with the same
+byte and row limits as the command (``STUMPER_IMPORT_MAX_*``); its errors are JSON.
+"""
+from django.conf import settings
+from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from collector.selectors.rounds import round_for_manager
+from collector.services.imports import codah_import
+from core.apis import (
+    ApiErrorsMixin,
+    import_error,
+)
+from core.exceptions import ImportFailed
+
+
+class CodahFileField(serializers.FileField):
+    """A CODAH TSV upload as text. A file over the import limit is read only just past it: the
+    import service then refuses it for its size, with its own message, and nothing more is read."""
+
+    def to_internal_value(self, data) -> str:
+        upload = super().to_internal_value(data)
+        raw = upload.read(settings.STUMPER_IMPORT_MAX_BYTES + 1)
+        if len(raw) > settings.STUMPER_IMPORT_MAX_BYTES:
+            return raw.decode("utf-8", errors="replace")  # still over the limit, so still refused
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise serializers.ValidationError("The file is not UTF-8 text.") from None
+
+
+class RoundImportApi(ApiErrorsMixin, APIView):
+    """POST a CODAH TSV file (7 tab-separated fields: category letters, prompt, 4 answers, right
+    index) as multipart ``file``: every row is imported, as accepted questions by the course's
+    owner, or none; bad rows are listed by line."""
+
+    parser_classes = [MultiPartParser]  # a file upload
+
+    class InputSerializer(serializers.Serializer):
+        file = CodahFileField()
+        allow_duplicate_choices = serializers.BooleanField(
+            required=False, default=False,
+            help_text="Accept rows that repeat a completion (three rows of the public CODAH release do)")
+
+    class OutputSerializer(serializers.Serializer):
+        round_id = serializers.IntegerField()
+        imported = serializers.IntegerField()
+        question_ids = serializers.ListField(child=serializers.IntegerField())
+
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = round_for_manager(user=request.user, round_id=round_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            questions = codah_import(
+                round_=round_, text=serializer.validated_data["file"], author=round_.course.owner,
+                allow_duplicate_choices=serializer.validated_data["allow_duplicate_choices"],
+            )
+        except ImportFailed as error:
+            raise import_error(error) from None
+        return Response({"round_id": round_.pk, "imported": len(questions), "question_ids": [q.pk for q in questions]},
+                        status=status.HTTP_201_CREATED)

@@ -1,0 +1,131 @@
+"""JSON API of a round's cross-validation scoring, for its course's instructors.
+
+POST /api/rounds/<id>/scoring/start/              {kind, folds, trials, seed} -> 201 the queued run
+GET  /api/rounds/<id>/scoring/runs/               the round's scoring runs, newest first
+GET  /api/scoring/runs/<id>/                      one run: status, progress, summary, error
+POST /api/scoring/runs/<id>/cancel/               stop a queued or running run (finished folds are kept) -> 200 the run
+POST /api/scoring/runs/<id>/resume/               queue a cancelled or failed run again (missing folds only) -> 200 the run
+
+A worker runs each run; progress is also pushed over ``ws/rounds/<round_id>/scoring/``. A start,
+cancel or resume that cannot happen now (too few questions, a run of that kind already going,
+already ended) is 409.
+"""
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from collector.models import ScoringRun
+from collector.presentation.scoring import scoring_run_payload
+from collector.selectors.rounds import round_for_manager
+from collector.selectors.scoring import scoring_run_for_manager, scoring_runs_of_round
+from collector.services.scoring import ScoringRefused, scoring_cancel, scoring_resume, scoring_start
+from core.apis import ApiErrorsMixin, ListPagination, paginated
+
+
+class ScoringRunSerializer(serializers.Serializer):
+    """A scoring run: ``progress``/``summary`` as on the scoring websocket, ``display`` in words."""
+
+    id = serializers.IntegerField()
+    round_id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=ScoringRun.Kind.choices)
+    status = serializers.ChoiceField(choices=ScoringRun.Status.choices)
+    folds = serializers.IntegerField()
+    trials = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    base_checkpoint = serializers.CharField()
+    config = serializers.DictField(help_text="The fine-tuning settings every fold used")
+    questions = serializers.IntegerField()
+    progress = serializers.DictField()
+    summary = serializers.DictField()
+    error = serializers.CharField()
+    display = serializers.DictField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def to_representation(self, run: ScoringRun):
+        return super().to_representation({
+            **scoring_run_payload(run), "round_id": run.round_id, "folds": run.folds, "trials": run.trials,
+            "seed": run.seed, "base_checkpoint": run.base_checkpoint, "config": run.config,
+            "questions": len(run.question_ids or ()), "created_at": run.created_at, "started_at": run.started_at,
+            "finished_at": run.finished_at,
+        })
+
+
+def _refused(message: str) -> Response:
+    return Response({"detail": message}, status=status.HTTP_409_CONFLICT)
+
+
+class ScoringStartApi(ApiErrorsMixin, APIView):
+    """POST to queue cross-validation scoring (or the answer-only baseline) of every question in
+    the round now; 409 while a run of that kind is going or with fewer questions than folds."""
+
+    class InputSerializer(serializers.Serializer):
+        kind = serializers.ChoiceField(choices=ScoringRun.Kind.choices, default=ScoringRun.Kind.CROSS_VALIDATION)
+        # The bounds of ScoringRun.folds / .trials (and of the round page's form).
+        folds = serializers.IntegerField(min_value=2, max_value=20, default=5)
+        trials = serializers.IntegerField(min_value=1, max_value=10, default=1)
+        seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
+
+    OutputSerializer = ScoringRunSerializer
+
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = round_for_manager(user=request.user, round_id=round_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            run = scoring_start(round_=round_, user=request.user, **serializer.validated_data)
+        except ScoringRefused as error:
+            return _refused(error.message)
+        return Response(ScoringRunSerializer(run).data, status=status.HTTP_201_CREATED)
+
+
+class ScoringRunListApi(ApiErrorsMixin, APIView):
+    """GET the round's scoring runs, newest first."""
+
+    Pagination = ListPagination
+    OutputSerializer = ScoringRunSerializer
+
+    def get(self, request: Request, round_id: int) -> Response:
+        round_ = round_for_manager(user=request.user, round_id=round_id)
+        runs = scoring_runs_of_round(round_=round_)
+        return paginated(self, request, runs, lambda page: ScoringRunSerializer(page, many=True).data)
+
+
+class ScoringRunDetailApi(ApiErrorsMixin, APIView):
+    """GET one scoring run: its status, progress (fold, step, time left) and, once done, its summary."""
+
+    OutputSerializer = ScoringRunSerializer
+
+    def get(self, request: Request, run_id: int) -> Response:
+        run = scoring_run_for_manager(user=request.user, run_id=run_id)
+        return Response(ScoringRunSerializer(run).data)
+
+
+class ScoringRunCancelApi(ApiErrorsMixin, APIView):
+    """POST to cancel the run; the worker stops within about a second, before its next step or fold."""
+
+    OutputSerializer = ScoringRunSerializer
+
+    def post(self, request: Request, run_id: int) -> Response:
+        run = scoring_run_for_manager(user=request.user, run_id=run_id)
+        try:
+            run = scoring_cancel(run_id=run.pk, user=request.user)
+        except ScoringRefused as error:
+            return _refused(error.message)
+        return Response(ScoringRunSerializer(run).data)
+
+
+class ScoringRunResumeApi(ApiErrorsMixin, APIView):
+    """POST to queue a cancelled or failed run again; only the folds it has not finished are trained."""
+
+    OutputSerializer = ScoringRunSerializer
+
+    def post(self, request: Request, run_id: int) -> Response:
+        run = scoring_run_for_manager(user=request.user, run_id=run_id)
+        try:
+            run = scoring_resume(run_id=run.pk, user=request.user)
+        except ScoringRefused as error:
+            return _refused(error.message)
+        return Response(ScoringRunSerializer(run).data)

@@ -1,0 +1,85 @@
+"""JSON API of a round's training jobs (the next live model), for its course's instructors.
+
+POST /api/rounds/<id>/training/start/             {name, make_live_round_id} -> 201 the queued job
+GET  /api/rounds/<id>/training/jobs/              the round's training jobs, newest first
+GET  /api/training/jobs/<id>/                     one job: status, progress, error, the model made
+
+A worker runs each job; progress is also pushed over ``ws/rounds/<round_id>/scoring/``.
+"""
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from collector.models import TrainingJob
+from collector.presentation.training import training_job_payload
+from collector.selectors.rounds import round_for_manager
+from collector.selectors.training import training_job_for_manager, training_jobs_of_round
+from collector.services.training import training_job_start
+from core.apis import MAX_ID, ApiErrorsMixin, ListPagination, paginated
+
+
+class TrainingJobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round_id = serializers.IntegerField()
+    name = serializers.CharField(help_text="Name of the model version it registers")
+    make_live_round_id = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=TrainingJob.Status.choices)
+    progress = serializers.DictField()
+    error = serializers.CharField()
+    model_version = serializers.CharField(allow_null=True, help_text="The registered model, once done")
+    display = serializers.DictField()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def to_representation(self, job: TrainingJob):
+        return super().to_representation({
+            **training_job_payload(job), "round_id": job.round_id, "make_live_round_id": job.make_live_round_id,
+            "progress": job.progress or {}, "model_version": job.model_version.name if job.model_version else None,
+            "created_at": job.created_at, "finished_at": job.finished_at,
+        })
+
+
+class TrainingStartApi(ApiErrorsMixin, APIView):
+    """POST to queue training a new live model on every question of this round and the course's
+    earlier rounds; optionally it then becomes the live model of ``make_live_round_id`` (a round of
+    the same course). A name already registered or being trained is refused."""
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=100, help_text="Name of the new model version")
+        make_live_round_id = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False,
+                                                      allow_null=True, default=None)
+
+    OutputSerializer = TrainingJobSerializer
+
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = round_for_manager(user=request.user, round_id=round_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        live_id = serializer.validated_data["make_live_round_id"]
+        live_round = None if live_id is None else round_for_manager(user=request.user, round_id=live_id)
+        job = training_job_start(round_=round_, name=serializer.validated_data["name"],
+                                               make_live_round=live_round, user=request.user)
+        return Response(TrainingJobSerializer(job).data, status=status.HTTP_201_CREATED)
+
+
+class TrainingJobListApi(ApiErrorsMixin, APIView):
+    """GET the training jobs started from the round, newest first."""
+
+    Pagination = ListPagination
+    OutputSerializer = TrainingJobSerializer
+
+    def get(self, request: Request, round_id: int) -> Response:
+        round_ = round_for_manager(user=request.user, round_id=round_id)
+        jobs = training_jobs_of_round(round_=round_)
+        return paginated(self, request, jobs, lambda page: TrainingJobSerializer(page, many=True).data)
+
+
+class TrainingJobDetailApi(ApiErrorsMixin, APIView):
+    """GET one training job: status, progress (epoch, step, time left), error, the model it made."""
+
+    OutputSerializer = TrainingJobSerializer
+
+    def get(self, request: Request, job_id: int) -> Response:
+        job = training_job_for_manager(user=request.user, job_id=job_id)
+        return Response(TrainingJobSerializer(job).data)

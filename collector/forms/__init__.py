@@ -1,0 +1,1 @@
+"""Forms of the collector's HTML pages, one module per concern."""

@@ -1,0 +1,32 @@
+"""Training a new live model from a round's page, as a background job."""
+from django.conf import settings
+from django.db import models
+
+from collector.models.rounds import Round
+from core.models import BackgroundJob
+from modelhub.models import ModelVersion
+
+
+class TrainingJob(BackgroundJob):
+    """Training of a new live model on a course's questions, queued from a round's page.
+
+    The page shows its progress and, if it failed, the error; the trained version is kept
+    here so the instructor sees which model the job produced.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="training_jobs")
+    name = models.CharField(max_length=100, help_text="Name of the model version to create")
+    make_live_round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    model_version = models.ForeignKey(ModelVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One model name is trained by one job at a time: a double click queues one job.
+            models.UniqueConstraint(fields=["name"], condition=models.Q(status__in=["queued", "running"]),
+                                    name="one_active_training_per_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Training {self.name} from {self.round.name} ({self.status})"

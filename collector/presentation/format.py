@@ -1,0 +1,9 @@
+"""Small display formatting shared by the pages, the websocket payloads and the CLI."""
+
+
+def duration(seconds: int) -> str:
+    """``83`` -> ``"1:23"``; hours as ``"1:02:03"``."""
+    seconds = max(0, int(seconds or 0))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

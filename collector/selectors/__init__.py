@@ -1,0 +1,1 @@
+"""Reads of the collector, one module per concern (``selectors/<concern>.py``)."""

@@ -1,0 +1,156 @@
+"""Reads of blind validation: who may validate what, the validation queue, the blind question a
+validator sees, and validators' answers (also read by the evaluation app)."""
+import random
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core import signing
+from django.db.models import Count, QuerySet
+
+from accounts.models import User
+from collector.models import LETTERS, NUM_CHOICES, Question, QuestionStatus, Round, Validation
+from collector.selectors.rounds import rounds_for_user
+from core.exceptions import AccessError
+from courses.models import Enrollment
+from courses.selectors import courses_managed_by, user_manages_course
+
+TOKEN_SALT = "collector.validation"
+
+
+def display_order(*, question_id: int, validator_id: int) -> tuple[int, ...]:
+    """The order a validator sees a question's completions in: display position -> original
+    index. Fixed per (question, validator), so a reload shows the same order."""
+    order = list(range(NUM_CHOICES))
+    random.Random(f"stumper-validation:{question_id}:{validator_id}").shuffle(order)
+    return tuple(order)
+
+
+def validation_token(*, question: Question, validator: User) -> str:
+    """A signed token naming the question shown and when; the time spent is measured from it."""
+    return signing.dumps({"q": question.pk, "v": validator.pk, "t": time.time()}, salt=TOKEN_SALT, compress=True)
+
+
+def check_may_validate(*, user: User, question: Question) -> None:
+    """Raise AccessError unless ``user`` may validate ``question`` (never its author)."""
+    if not user.is_authenticated:
+        raise AccessError("Please sign in to validate questions.")
+    if question.author_id == user.pk:
+        raise AccessError("You can't validate your own question.")
+    round_ = question.round
+    if user_manages_course(user=user, course=round_.course):
+        return
+    if not Enrollment.objects.filter(course_id=round_.course_id, user=user).exists():
+        raise AccessError("This question belongs to a course you are not in.")
+    if not round_.students_may_validate():
+        if round_.peer_validation == "off":
+            raise AccessError("In this round only the course's instructors validate questions.")
+        raise AccessError("Students validate this round's questions once the round has closed.")
+
+
+def rounds_to_validate(*, user: User) -> list[Round]:
+    """Rounds whose questions ``user`` may validate now."""
+    if not user.is_authenticated:
+        return []
+    rounds = rounds_for_user(user=user).select_related("course").order_by("-created_at")
+    managed = set(courses_managed_by(user=user).values_list("pk", flat=True))
+    return [r for r in rounds if r.course_id in managed or r.students_may_validate()]
+
+
+def validation_queue(*, user: User, round_: Round | None = None) -> QuerySet[Question]:
+    """Questions awaiting validation that ``user`` may validate and hasn't: fewest validations
+    first, then oldest, so every question gets its validators before any gets extra ones."""
+    rounds = [r for r in rounds_to_validate(user=user) if round_ is None or r.pk == round_.pk]
+    return (
+        Question.objects.filter(round__in=rounds, status=QuestionStatus.PENDING)
+        .exclude(author=user)
+        .exclude(validations__validator=user)
+        .select_related("round", "round__course")
+        .annotate(n_validations=Count("validations", distinct=True))
+        .order_by("n_validations", "created_at", "id")
+    )
+
+
+def validation_next(*, user: User, round_: Round | None = None, skip: tuple[int, ...] = ()) -> Question | None:
+    return validation_queue(user=user, round_=round_).exclude(pk__in=skip).first()
+
+
+@dataclass(frozen=True)
+class BlindChoice:
+    position: int
+    letter: str
+    text: str
+
+
+@dataclass(frozen=True)
+class BlindQuestion:
+    """What a validator sees: no author, no answer key, no model answer, completions shuffled."""
+
+    question_id: int
+    round: Round
+    prompt: str
+    choices: tuple[BlindChoice, ...]
+    categories: tuple[str, ...]  # the author's, as a starting point the validator may change
+    token: str
+
+
+def question_from_token(*, token: str, validator: User) -> Question | None:
+    """The question a validation form was issued for, if the token is sound and ``validator``'s."""
+    try:
+        data = signing.loads(token or "", salt=TOKEN_SALT, max_age=settings.STUMPER_VALIDATION_MAX_AGE_SECONDS)
+    except signing.BadSignature:
+        return None
+    if data.get("v") != validator.pk:
+        return None
+    return Question.objects.select_related("round", "round__course").filter(pk=data.get("q")).first()
+
+
+def blind_question(*, question: Question, validator: User, token: str | None = None) -> BlindQuestion:
+    """The question as ``validator`` sees it; ``token`` keeps a form's original token (and clock)."""
+    order = display_order(question_id=question.pk, validator_id=validator.pk)
+    return BlindQuestion(
+        question_id=question.pk,
+        round=question.round,
+        prompt=question.prompt,
+        choices=tuple(BlindChoice(pos, LETTERS[pos], question.choices[index]) for pos, index in enumerate(order)),
+        categories=tuple(question.categories),
+        token=token or validation_token(question=question, validator=validator),
+    )
+
+
+def validations_done(*, user: User) -> int:
+    return Validation.objects.filter(validator=user).count()
+
+
+@dataclass(frozen=True)
+class ValidatorAnswer:
+    question_id: int
+    validator_id: int
+    chosen_index: int | None  # in the author's order; None: no pick
+    correct_index: int  # the question's current answer key
+    is_correct: bool
+    categories: tuple[str, ...]  # the question's categories
+    validator_categories: tuple[str, ...]
+    flags: tuple[str, ...]
+    seconds_spent: int
+    question_status: str
+
+
+def validation_answers(*, round_: Round | None = None, question_ids=None) -> list[ValidatorAnswer]:
+    """Every validation as a plain record, by question then time; the evaluation app reads these
+    for human accuracy per category (docs/quality.md)."""
+    validations = Validation.objects.select_related("question").order_by("question_id", "created_at", "id")
+    if round_ is not None:
+        validations = validations.filter(question__round=round_)
+    if question_ids is not None:
+        validations = validations.filter(question_id__in=list(question_ids))
+    return [
+        ValidatorAnswer(
+            question_id=v.question_id, validator_id=v.validator_id, chosen_index=v.chosen_index,
+            correct_index=v.question.correct_index,
+            is_correct=v.chosen_index is not None and v.chosen_index == v.question.correct_index,
+            categories=tuple(v.question.categories), validator_categories=tuple(v.categories), flags=tuple(v.flags),
+            seconds_spent=v.seconds_spent, question_status=v.question.status,
+        )
+        for v in validations
+    ]

@@ -1,0 +1,1 @@
+"""Writes of the collector, one module per concern (``services/<concern>.py``)."""

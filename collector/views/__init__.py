@@ -1,0 +1,1 @@
+"""The collector's HTML pages, one module per concern."""

@@ -1,0 +1,30 @@
+"""The round page's "Download grades" button: Canvas, Moodle or plain CSV."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_safe
+
+from collector.forms.grades import GradesExportForm
+from collector.presentation.grades import grades_csv
+from collector.selectors.grades import round_grades
+from collector.selectors.rounds import round_for_manager
+from collector.views.rounds import back_to_round, form_errors
+
+
+@login_required
+@require_safe
+def round_grades_download(request: HttpRequest, round_id: int) -> HttpResponse:
+    """One row per enrolled student as a Canvas, Moodle or plain CSV file."""
+    round_ = round_for_manager(user=request.user, round_id=round_id)
+    form = GradesExportForm(request.GET)
+    if not form.is_valid():
+        messages.error(request, f"No grades exported. {form_errors(form)}")
+        return back_to_round(round_)
+    fmt, points_possible = form.cleaned_data["format"], form.cleaned_data["points_possible"]
+    rows = round_grades(round_=round_, points_possible=points_possible)
+    response = HttpResponse(
+        grades_csv(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible),
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="stumper-{round_.name}-grades-{fmt}.csv"'
+    return response

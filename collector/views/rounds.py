@@ -1,0 +1,96 @@
+"""HTML pages of rounds: a course's page with its rounds (and a form to create one) and a round's
+page for its instructors (stats, the live model, the question table, scoring, training, grades).
+
+Each view validates, calls one service or selector, renders. Access rules live in the selectors
+and services: they raise ``AccessError`` (a ``PermissionDenied``), which Django turns into
+``templates/403.html`` showing its message. The round page's buttons post to the views of their
+concern (``views/scoring.py``, ``training.py``, ``grades.py``), which send the instructor back here.
+"""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_safe
+
+from collector.forms.grades import GradesExportForm
+from collector.forms.rounds import QuestionFilterForm, RoundCreateForm
+from collector.forms.training import ModelTrainForm
+from collector.models import Round
+from collector.presentation.questions import category_bars, question_view
+from collector.presentation.scoring import scoring_cards, scoring_run_payload
+from collector.presentation.training import training_job_payload
+from collector.selectors.questions import round_questions
+from collector.selectors.rounds import course_rounds, round_authors, round_for_manager, round_stats
+from collector.selectors.scoring import scoring_runs_latest
+from collector.selectors.training import training_jobs_latest
+from collector.services.rounds import round_create
+from courses.selectors import course_enrollments, course_for_manager
+
+ROUND_TABLE_PAGE_SIZE = 25
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def course_detail(request: HttpRequest, course_id: int) -> HttpResponse:
+    course = course_for_manager(user=request.user, course_id=course_id)
+    form = RoundCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            round_ = round_create(course=course, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Round “{round_}” created.")
+            return redirect("collector:round_detail", round_id=round_.pk)
+    context = {
+        "course": course,
+        "enrollments": course_enrollments(course=course),
+        "rounds": course_rounds(course=course),
+        "form": form,
+    }
+    return render(request, "collector/course_detail.html", context)
+
+
+@login_required
+@require_safe
+def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
+    """The instructor's view of a round: stats, the live model and a filterable question table."""
+    round_ = round_for_manager(user=request.user, round_id=round_id)
+    authors = [(author.pk, author.username) for author in round_authors(round_=round_)]
+    filters = QuestionFilterForm(request.GET, authors=authors)
+    questions = round_questions(round_=round_, **filters.selector_kwargs())
+    page = Paginator(questions, ROUND_TABLE_PAGE_SIZE).get_page(request.GET.get("page"))
+    stats = round_stats(round_=round_)
+    context = {
+        "round": round_,
+        "stats": stats,
+        "category_bars": category_bars(stats["categories"]),
+        "filters": filters,
+        "page_obj": page,
+        "rows": [question_view(question) for question in page],
+        "scoring_cards": scoring_cards([scoring_run_payload(run) for run in scoring_runs_latest(round_=round_)]),
+        "train_form": ModelTrainForm(rounds=round_choices(round_)),
+        "training_jobs": [training_job_payload(job) for job in training_jobs_latest(round_=round_)],
+        "grades_form": GradesExportForm(),
+    }
+    return render(request, "collector/round_detail.html", context)
+
+
+def round_choices(round_: Round) -> list[tuple[int, str]]:
+    """The course's rounds as form choices (the new model may go live in any of them)."""
+    return [(r.pk, f"{r} ({r.name})") for r in course_rounds(course=round_.course)]
+
+
+def back_to_round(round_: Round) -> HttpResponse:
+    return redirect("collector:round_detail", round_id=round_.pk)
+
+
+def form_errors(form) -> str:
+    """A form's errors on one line, each after its field's label (for a flash message)."""
+    parts = []
+    for field, errors in form.errors.items():
+        label = (form.fields[field].label or field.replace("_", " ").capitalize()) if field in form.fields else ""
+        parts.append(f"{label}: {' '.join(errors)}" if label else " ".join(errors))
+    return " ".join(parts)
