@@ -47,15 +47,15 @@ def tiny_model_version(db, tiny_model_dir):
 def fake_model() -> Iterator[mock.MagicMock]:
     from collector.tests.factories import FIXED_PREDICTION
 
-    with mock.patch("collector.services.predict_examples", return_value=[FIXED_PREDICTION]) as patched:
+    with mock.patch("collector.services.questions.predict_examples", return_value=[FIXED_PREDICTION]) as patched:
         yield patched
 
 
 @pytest.fixture
 def broken_model() -> Iterator[mock.MagicMock]:
     """A model that fails, so predictions stay pending (and scheduling them does nothing)."""
-    with mock.patch("collector.services.predict_examples", side_effect=RuntimeError("model down")) as patched, \
-            mock.patch("collector.services.prediction_schedule"):
+    with mock.patch("collector.services.questions.predict_examples", side_effect=RuntimeError("model down")) as patched, \
+            mock.patch("collector.services.questions.prediction_schedule"):
         yield patched
 
 
@@ -143,7 +143,7 @@ def graded_round(round_, course, student, instructor, fake_model):
     """alice: 2 questions (1 fooled live); bob: 1 (fooled live); carol: none; the instructor's own
     question is not graded. CV (2 trials): alice's fool 1.0 and 0.5 of trials, bob's 0."""
     from accounts.tests.factories import make_user
-    from collector import services
+    from collector.services.questions import question_submit
     from collector.tests.factories import finished_scoring_run, question_data
 
     round_.weight_cv = 2.0
@@ -155,7 +155,7 @@ def graded_round(round_, course, student, instructor, fake_model):
 
     def submit(user, prompt, answer):
         # fake_model always picks completion 3: fooled unless the key is 3.
-        return services.question_submit(user=user, round_id=round_.pk, **question_data(prompt=prompt, correct_index=answer))
+        return question_submit(user=user, round_id=round_.pk, **question_data(prompt=prompt, correct_index=answer))
 
     q1, q2 = submit(student, "Alice one. She", 0), submit(student, "Alice two. She", 3)
     q3, q4 = submit(bob, "Bob one. He", 0), submit(instructor, "Prof tries. He", 0)

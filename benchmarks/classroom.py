@@ -83,12 +83,12 @@ def build(env: dict[str, str], n: int) -> int:
     """Migrate; a course, an open round (model v0) and ``n`` students with passwords. Returns the round id."""
     code = (
         "import django, sys; django.setup(); from django.core.management import call_command;"
-        "from accounts.models import User; from accounts.services import user_create; from collector import services;"
+        "from accounts.models import User; from accounts.services import user_create; from collector.services.rounds import round_create;"
         "from courses.services import course_create, course_join; from modelhub.services import model_version_default;"
         "call_command('migrate', verbosity=0);"
         "t = user_create(username='teacher', password=sys.argv[2], role=User.Role.INSTRUCTOR);"
         "c = course_create(owner=t, name='Classroom');"
-        "r = services.round_create(course=c, name='classroom', live_model=model_version_default());"
+        "r = round_create(course=c, name='classroom', live_model=model_version_default());"
         "[course_join(user=user_create(username=f'student-{i}', password=sys.argv[2]), join_code=c.join_code)"
         " for i in range(int(sys.argv[1]))]; print(r.pk)"
     )

@@ -110,7 +110,7 @@ def build_installation(n_students: int, *, tiny: bool, var_dir: Path) -> Setup:
 
     from accounts.models import User
     from accounts.services import user_create
-    from collector import services
+    from collector.services.rounds import round_create
     from courses.services import course_create, course_join
     from modelhub.services import model_version_default, model_version_register
 
@@ -124,7 +124,7 @@ def build_installation(n_students: int, *, tiny: bool, var_dir: Path) -> Setup:
         version = model_version_register(name="tiny-bench-model", kind="multiple_choice", path=str(path))
     else:
         version = model_version_default()
-    round_ = services.round_create(course=course, name="bench-round", live_model=version)
+    round_ = round_create(course=course, name="bench-round", live_model=version)
     keys = []
     for i in range(n_students):
         student = user_create(username=f"bench-student-{i}", password="bench-pass-123!", role=User.Role.STUDENT)

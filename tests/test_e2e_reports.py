@@ -40,7 +40,7 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         Round.objects.filter(pk=self.round.pk).update(peer_validation="always", validations_required=1)
         alice = student_register(username="alice", password=PASSWORD, join_code=course.join_code)
         bob = student_register(username="bob", password=PASSWORD, join_code=course.join_code)
-        with mock.patch("collector.services.predict_examples", return_value=[FIXED_PREDICTION]):
+        with mock.patch("collector.services.questions.predict_examples", return_value=[FIXED_PREDICTION]):
             made = artifact_questions(alice, self.round)
         scoring_run_with_predictions(self.round, {q.pk: [pick, pick] for q, pick in made})
         scoring_run_with_predictions(self.round, {q.pk: [0] for q, _ in made}, kind="answer_only")

@@ -96,12 +96,12 @@ def _write(path: Path, text: str) -> str:
 
 
 def _round_with_questions(round_, student) -> str:
-    from collector import services
+    from collector.services.questions import question_submit
 
     for prompt in ("The man ate the whole pizza by himself. He", "The man ate the whole pizza by himself, so he",
                    "Sara dropped her phone in the lake. She"):
-        services.question_submit(user=student, round_id=round_.pk, prompt=prompt,
-                                 choices=["was hungry.", "was full.", "sang.", "slept."], correct_index=0)
+        question_submit(user=student, round_id=round_.pk, prompt=prompt,
+                        choices=["was hungry.", "was full.", "sang.", "slept."], correct_index=0)
     return round_.name
 
 

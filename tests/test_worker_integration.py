@@ -11,7 +11,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
 def test_worker_fills_in_a_prediction_the_model_could_not_make_at_submission(student, open_round, real_broker, tmp_path):
-    with mock.patch("collector.services.predict_examples", side_effect=RuntimeError("model down")):
+    with mock.patch("collector.services.questions.predict_examples", side_effect=RuntimeError("model down")):
         question = question_submit(
             user=student, round_id=open_round.pk, prompt="The glass fell off the table. It",
             choices=["shattered.", "sang a song.", "grew wings.", "paid the rent."], correct_index=0,
@@ -30,7 +30,7 @@ def test_worker_fills_in_a_prediction_the_model_could_not_make_at_submission(stu
 
 
 def test_worker_start_up_sweeps_predictions_left_pending(student, open_round, real_broker, tmp_path):
-    with mock.patch("collector.services.prediction_schedule"):  # as if the broker had been down
+    with mock.patch("collector.services.questions.prediction_schedule"):  # as if the broker had been down
         question = question_submit(
             user=student, round_id=open_round.pk, prompt="It started to rain. We",
             choices=["opened umbrellas.", "ate the clouds.", "froze the sun.", "sold the sky."], correct_index=0,

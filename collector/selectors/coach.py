@@ -58,7 +58,6 @@ class _WordTables:
             self._tables[round_.pk] = (version, table)
         return table
 
-
     def clear(self) -> None:
         with self._lock:
             self._tables.clear()

@@ -1,6 +1,9 @@
 """Fixtures of the quality-loop tests (validation, review, appeals, duplicates, the coach)."""
 import pytest
 
+from collector.selectors.coach import clear_word_tables
+from collector.selectors.duplicates import clear_index_cache
+from collector.services.questions import question_submit
 from courses.services import course_join
 
 
@@ -9,14 +12,12 @@ def _fresh_quality_caches():
     """Caches keyed by ids that a rolled-back test database hands out again."""
     from django.core.cache import cache
 
-    from collector import coach, duplicates
-
-    duplicates.clear_index_cache()
-    coach.clear_word_tables()
+    clear_index_cache()
+    clear_word_tables()
     cache.clear()  # draft rate-limit counts are keyed by user id
     yield
-    duplicates.clear_index_cache()
-    coach.clear_word_tables()
+    clear_index_cache()
+    clear_word_tables()
 
 
 @pytest.fixture
@@ -43,7 +44,6 @@ def peer_round(round_):
 @pytest.fixture
 def submitted(peer_round, student, fake_model):
     """alice's question in ``peer_round``; the (fake) live model picks D, the key is A."""
-    from collector import services
     from collector.tests.factories import question_data
 
-    return services.question_submit(user=student, round_id=peer_round.pk, **question_data(categories=["negation"]))
+    return question_submit(user=student, round_id=peer_round.pk, **question_data(categories=["negation"]))

@@ -5,6 +5,8 @@ from collections.abc import Sequence
 from accounts.models import User
 from accounts.tests.factories import make_user
 from collector.models import Question
+from collector.selectors.validation import display_order, validation_token
+from collector.services.validation import validation_submit
 from courses.services import course_join
 from mlcore.configs import MCPrediction
 from mlcore.testing import make_toy_examples
@@ -124,12 +126,11 @@ def finished_scoring_run(round_, correct: dict[int, list[bool]], *, kind: str = 
 def validate(question, validator, original_index, **kwargs):
     """Validate ``question`` as ``validator`` picking the completion at ``original_index`` of the
     author's order (None: no pick), through a freshly issued token, like the page does."""
-    from collector import validation_selectors, validation_services
 
-    token = validation_selectors.validation_token(question=question, validator=validator)
-    order = validation_selectors.display_order(question_id=question.pk, validator_id=validator.pk)
+    token = validation_token(question=question, validator=validator)
+    order = display_order(question_id=question.pk, validator_id=validator.pk)
     position = None if original_index is None else order.index(original_index)
-    return validation_services.validation_submit(validator=validator, token=token, position=position, **kwargs)
+    return validation_submit(validator=validator, token=token, position=position, **kwargs)
 
 
 async def connect_author_socket(user, round_id, *, loaded: bool = True):

@@ -8,8 +8,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from collector import services
 from collector.models import Question
+from collector.services.rounds import round_create
 from collector.tests.factories import GOOD_ROWS, HOSTILE_USERNAME, assert_spreadsheet_safe, enrol_hostile_student, tsv
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +72,7 @@ class RoundImportApiTests:
         return reverse("api:round_import", args=[round_.pk])
 
     def test_imports_every_row_as_the_owner(self, instructor, course):
-        round_ = services.round_create(course=course, name="all-categories")
+        round_ = round_create(course=course, name="all-categories")
         response = client_of(instructor).post(self.url(round_), {"file": upload(GOOD_TSV)}, format="multipart")
         assert response.status_code == 201, response.data
         assert response.data["imported"] == 8 and len(response.data["question_ids"]) == 8

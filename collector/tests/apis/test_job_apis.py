@@ -4,8 +4,10 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from collector import services
 from collector.models import ScoringRun, TrainingJob
+from collector.services.questions import question_submit
+from collector.services.rounds import round_create
+from collector.tasks import answer_only_model_train_task
 from collector.tests.factories import question_data
 from courses.services import course_create
 
@@ -91,7 +93,7 @@ class TrainingApiTests:
         assert again.status_code == 400 and "already being trained" in again.data["name"][0]
 
     def test_live_round_of_another_course_is_refused(self, instructor, other_instructor, graded_round):
-        other = services.round_create(course=course_create(owner=other_instructor, name="B"), name="b1")
+        other = round_create(course=course_create(owner=other_instructor, name="B"), name="b1")
         response = client_of(instructor).post(reverse("api:training_start", args=[graded_round.pk]),
                                               {"name": "m2", "make_live_round_id": other.pk}, format="json")
         assert response.status_code == 403 and not TrainingJob.objects.exists()
@@ -109,12 +111,11 @@ class AnswerOnlyModelTrainApiTests:
 
     def test_queued_with_enough_questions(self, instructor, student, round_, fake_model, django_capture_on_commit_callbacks,
                                           monkeypatch):
-        from collector import tasks
 
         for i in range(10):
-            services.question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Question {i}. He"))
+            question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Question {i}. He"))
         queued = []
-        monkeypatch.setattr(tasks.answer_only_model_train_task, "delay", queued.append)
+        monkeypatch.setattr(answer_only_model_train_task, "delay", queued.append)
         with django_capture_on_commit_callbacks(execute=True):
             response = client_of(instructor).post(reverse("api:answer_only_model_train", args=[round_.pk]))
         assert response.status_code == 202 and response.data["model_name"] == "r1-answer-only"
@@ -126,4 +127,4 @@ class AnswerOnlyModelTrainApiTests:
 
 @pytest.fixture
 def empty_round(course):
-    return services.round_create(course=course, name="empty")
+    return round_create(course=course, name="empty")

@@ -2,7 +2,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from collector import services
+from collector.services.questions import question_submit
+from collector.services.rounds import round_create
 from collector.tests.factories import question_data
 from courses.services import course_join
 
@@ -12,9 +13,9 @@ URL = reverse("api:question_list")
 @pytest.mark.django_db
 class QuestionListApiTests:
     def test_lists_own_questions_with_predictions(self, student, outsider, round_, course, fake_model):
-        services.question_submit(user=student, round_id=round_.pk, **question_data(correct_index=0))
+        question_submit(user=student, round_id=round_.pk, **question_data(correct_index=0))
         course_join(user=outsider, join_code=course.join_code)
-        services.question_submit(user=outsider, round_id=round_.pk, **question_data(prompt="Not yours. It"))
+        question_submit(user=outsider, round_id=round_.pk, **question_data(prompt="Not yours. It"))
         client = APIClient()
         client.force_login(student)
         response = client.get(URL)
@@ -26,10 +27,10 @@ class QuestionListApiTests:
         assert item["prediction"]["fooled"] is True and item["credit"] == 1.0
 
     def test_paginated_and_filtered_by_round(self, student, round_, course, fake_model):
-        other = services.round_create(course=course, name="r2")
+        other = round_create(course=course, name="r2")
         for i in range(30):
-            services.question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Prompt {i}. He"))
-        services.question_submit(user=student, round_id=other.pk, **question_data())
+            question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Prompt {i}. He"))
+        question_submit(user=student, round_id=other.pk, **question_data())
         client = APIClient()
         client.force_login(student)
         first = client.get(URL)

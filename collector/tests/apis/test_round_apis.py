@@ -4,8 +4,9 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from collector import round_settings, services
 from collector.models import Round
+from collector.services.questions import question_submit
+from collector.services.round_settings import round_scoring_settings
 from collector.tests.factories import question_data
 from modelhub.services import model_version_register
 
@@ -53,7 +54,7 @@ class RoundQuestionListApiTests:
 class RoundSettingsApiTests:
     def test_read(self, instructor, round_):
         data = client_of(instructor).get(reverse("api:round_settings", args=[round_.pk])).json()
-        assert data["scoring"] == round_settings.round_scoring_settings(round_=round_)
+        assert data["scoring"] == round_scoring_settings(round_=round_)
         assert data["live_model"] == round_.live_model_id
         assert round_.live_model_id in [m["id"] for m in data["live_model_choices"]]
 
@@ -133,8 +134,8 @@ class RoundQualitySettingsApiTests:
 
 class RoundDuplicatesApiTests:
     def test_lists_near_duplicate_pairs(self, instructor, student, round_, fake_model):
-        first = services.question_submit(user=student, round_id=round_.pk, **question_data())
-        second = services.question_submit(user=student, round_id=round_.pk,
+        first = question_submit(user=student, round_id=round_.pk, **question_data())
+        second = question_submit(user=student, round_id=round_.pk,
                                           **question_data(prompt="The man ate the whole pizza by himself! He"))
         url = reverse("api:round_duplicates", args=[round_.pk])
         pairs = client_of(instructor).get(url).json()["results"]

@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from collector import services
+from collector.services.questions import question_submit
 from collector.tests.factories import question_data
 
 
@@ -13,7 +13,7 @@ def url(round_) -> str:
 @pytest.mark.django_db
 class RoundStatsApiTests:
     def test_manager_gets_the_stats(self, instructor, student, round_, fake_model):
-        services.question_submit(user=student, round_id=round_.pk, **question_data(categories=["idioms"]))
+        question_submit(user=student, round_id=round_.pk, **question_data(categories=["idioms"]))
         client = APIClient()
         client.force_login(instructor)
         response = client.get(url(round_))

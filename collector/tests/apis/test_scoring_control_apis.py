@@ -23,7 +23,7 @@ class ScoringRunCancelResumeApiTests:
         assert response.status_code == 200 and response.json()["status"] == "cancelled"
         assert response.json()["display"]["status"] == "Cancelled"
         assert api.post(reverse("api:scoring_run_cancel", args=[run.pk])).status_code == 409
-        with mock.patch("collector.scoring_control.scoring_schedule"):
+        with mock.patch("collector.services.scoring.scoring_schedule"):
             response = api.post(reverse("api:scoring_run_resume", args=[run.pk]))
         assert response.status_code == 200 and response.json()["status"] == "queued"
 

@@ -3,8 +3,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from collector import validation_selectors
 from collector.models import Appeal, Question, Validation
+from collector.selectors.validation import display_order, validation_token
 
 pytestmark = pytest.mark.django_db
 
@@ -40,14 +40,14 @@ class ValidationApiTests:
     )
     def test_bad_input_is_a_400_with_the_field(self, submitted, classmates, body, field):
         bob = classmates[0]
-        token = validation_selectors.validation_token(question=submitted, validator=bob)
+        token = validation_token(question=submitted, validator=bob)
         response = client_for(bob).post(reverse("api:validation_submit"), {"token": token, "choice": 0, **body},
                                         format="json")
         assert response.status_code == 400 and field in response.data, response.data
         assert not Validation.objects.exists()
 
     def test_authors_are_refused_with_a_403(self, submitted, student):
-        token = validation_selectors.validation_token(question=submitted, validator=student)
+        token = validation_token(question=submitted, validator=student)
         response = client_for(student).post(reverse("api:validation_submit"), {"token": token, "choice": 0},
                                             format="json")
         assert response.status_code == 403 and "own question" in response.data["detail"]
@@ -59,8 +59,8 @@ class ValidationApiTests:
 class ReviewApiTests:
     def test_queue_reject_appeal_and_uphold(self, submitted, classmates, instructor, student):
         bob = classmates[0]
-        token = validation_selectors.validation_token(question=submitted, validator=bob)
-        order = validation_selectors.display_order(question_id=submitted.pk, validator_id=bob.pk)
+        token = validation_token(question=submitted, validator=bob)
+        order = display_order(question_id=submitted.pk, validator_id=bob.pk)
         client_for(bob).post(reverse("api:validation_submit"), {"token": token, "choice": order.index(2),
                                                                "flags": ["wrong_key"]}, format="json")
         prof = client_for(instructor)

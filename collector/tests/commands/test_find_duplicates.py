@@ -5,7 +5,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from collector import services
+from collector.services.imports import codah_import
+from collector.services.questions import question_submit
+from collector.services.rounds import round_create
 from collector.tests.commands.conftest import GOOD_ROWS, tsv
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +22,7 @@ def run(*args) -> str:
 @pytest.fixture
 def imported_with_copies(plain_round, student, instructor, fake_model):
     """The eight sample rows imported, and three lightly edited copies submitted by a student."""
-    services.codah_import(round_=plain_round, text=tsv(GOOD_ROWS), author=instructor)
+    codah_import(round_=plain_round, text=tsv(GOOD_ROWS), author=instructor)
     edits = [
         ("SARA HAD FOUR APPLES AND ATE ONE. SHE", ["had three apples left.", "had five apples.", "had no apples.",
                                                    "had ten apples."], 0),  # letter case
@@ -29,7 +31,7 @@ def imported_with_copies(plain_round, student, instructor, fake_model):
         ("The shop was not open, so Ana...", ["went home without bread!", "bought bread inside.",
                                               "paid the cashier.", "ate lunch there."], 0),  # punctuation, swapped
     ]
-    copies = [services.question_submit(user=student, round_id=plain_round.pk, prompt=p, choices=c, correct_index=a)
+    copies = [question_submit(user=student, round_id=plain_round.pk, prompt=p, choices=c, correct_index=a)
               for p, c, a in edits]
     return plain_round, copies
 
@@ -55,7 +57,7 @@ def test_a_strict_threshold_keeps_only_exact_word_sets(imported_with_copies):
 def test_table_and_empty_round(imported_with_copies, course):
     round_, _ = imported_with_copies
     assert "3 pair(s)." in run("--round", round_.name)
-    empty = services.round_create(course=course, name="empty-round")
+    empty = round_create(course=course, name="empty-round")
     assert run("--round", empty.name) == f"No near-duplicates in round {empty.name}.\n"
     assert json.loads(run("--round", empty.name, "--json")) == {"pairs": []}
 

@@ -4,7 +4,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from collector import services
+from collector.services.questions import question_submit
 
 
 def stats_json(round_name: str) -> dict:
@@ -20,7 +20,7 @@ def test_json_counts_questions_categories_and_fooled(tmp_path, student, plain_ro
     call_command("import_codah", str(path), "--round", plain_round.name, stdout=StringIO())
     # fake_model always picks completion 3: fooled when the key is 0, not when it is 3.
     for answer in (0, 3):
-        services.question_submit(
+        question_submit(
             user=student, round_id=plain_round.pk, prompt=f"Answer {answer}. He",
             choices=["ran.", "sat.", "sang.", "slept."], correct_index=answer, categories=["negation"],
         )

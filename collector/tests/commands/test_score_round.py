@@ -33,12 +33,12 @@ def score(*args) -> str:
 
 @pytest.mark.django_db
 def test_without_wait_the_run_is_queued(toy_round):
-    with mock.patch("collector.scoring.scoring_schedule"):
+    with mock.patch("collector.services.scoring.scoring_schedule"):
         output = score("--round", toy_round.name, "--folds", "3")
     run = ScoringRun.objects.get()
     assert output.strip() == f"Queued scoring run {run.pk} of round {toy_round.name}; a worker will run it"
     assert (run.status, run.folds, run.kind) == ("queued", 3, "cross_validation")
-    with mock.patch("collector.scoring.scoring_schedule"), pytest.raises(CommandError, match="already in progress"):
+    with mock.patch("collector.services.scoring.scoring_schedule"), pytest.raises(CommandError, match="already in progress"):
         score("--round", toy_round.name)
 
 
@@ -70,7 +70,7 @@ def test_too_few_questions_and_bad_settings(open_round, toy_round):
 
 @pytest.mark.django_db(transaction=True)
 def test_wait_runs_it_here_with_progress_and_summary(toy_round):
-    with mock.patch("collector.scoring.scoring_schedule"):
+    with mock.patch("collector.services.scoring.scoring_schedule"):
         output = score("--round", toy_round.name, "--folds", "3", "--trials", "2", "--wait")
     run = ScoringRun.objects.get()
     assert run.status == ScoringRun.Status.DONE, run.error
@@ -93,7 +93,7 @@ def test_wait_runs_it_here_with_progress_and_summary(toy_round):
 
 @pytest.mark.django_db(transaction=True)
 def test_wait_answer_only_reports_the_binomial_test(toy_round):
-    with mock.patch("collector.scoring.scoring_schedule"):
+    with mock.patch("collector.services.scoring.scoring_schedule"):
         output = score("--round", toy_round.name, "--folds", "3", "--answer-only", "--wait")
     assert ScoringRun.objects.get().kind == "answer_only"
     assert "vs 25% chance (one-sided binomial test p = " in output
@@ -101,7 +101,7 @@ def test_wait_answer_only_reports_the_binomial_test(toy_round):
 
 @pytest.mark.django_db(transaction=True)
 def test_wait_exits_non_zero_with_the_error_when_the_run_fails(toy_round):
-    with mock.patch("collector.scoring.scoring_schedule"), \
+    with mock.patch("collector.services.scoring.scoring_schedule"), \
             mock.patch.object(FoldRunner, "run_fold", side_effect=RuntimeError("out of memory")), \
             pytest.raises(CommandError, match=r"Scoring run \d+ failed: RuntimeError: out of memory"):
         score("--round", toy_round.name, "--folds", "3", "--wait")

@@ -4,8 +4,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from collector import services
 from collector.models import Round
+from collector.services.questions import question_submit
 from collector.tests.factories import question_data
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ def test_trains_and_attaches_the_model(plain_round, student, tiny_model_dir, fak
     with pytest.raises(CommandError, match="at least 10"):
         call_command("train_answer_only_model", "--round", plain_round.name, stdout=out)
     for i in range(10):
-        services.question_submit(user=student, round_id=plain_round.pk, **question_data(prompt=f"Number {i}. He"))
+        question_submit(user=student, round_id=plain_round.pk, **question_data(prompt=f"Number {i}. He"))
     call_command("train_answer_only_model", "--round", plain_round.name, stdout=out)
     assert "Registered cmd-round-answer-only" in out.getvalue()
     assert Round.objects.get(pk=plain_round.pk).answer_only_model.name == "cmd-round-answer-only"

@@ -4,8 +4,8 @@ import uuid
 import pytest
 from channels.db import database_sync_to_async
 
-from collector import services
 from collector.models import CoachWarning, Round
+from collector.services.questions import question_submit
 from collector.tests.factories import connect_author_socket, question_data
 from mlcore.configs import MCExample
 from modelhub.inference import predict_examples
@@ -45,7 +45,7 @@ async def test_warnings_arrive_with_the_prediction_and_are_recorded_once(student
 
 
 async def test_a_draft_like_an_existing_question_is_flagged(student, open_round):
-    await database_sync_to_async(services.question_submit)(user=student, round_id=open_round.pk, **question_data())
+    await database_sync_to_async(question_submit)(user=student, round_id=open_round.pk, **question_data())
     communicator = await connect(student, open_round.pk)
     copy = question_data()
     reply = await prediction(communicator, {"type": "draft", "prompt": copy["prompt"].upper(),

@@ -1,8 +1,9 @@
 """Scoring runs and training jobs by id: for the instructors of their round's course only."""
 import pytest
 
-from collector import job_selectors
 from collector.models import TrainingJob
+from collector.selectors.scoring import scoring_run_for_manager, scoring_runs_of_round
+from collector.selectors.training import training_job_for_manager, training_jobs_of_round
 from collector.tests.factories import finished_scoring_run
 from core.exceptions import AccessError
 
@@ -14,22 +15,22 @@ class JobSelectorTests:
         older = finished_scoring_run(round_, {})
         newer = finished_scoring_run(round_, {}, kind="answer_only")
         job = TrainingJob.objects.create(round=round_, name="m1")
-        assert list(job_selectors.scoring_runs_of_round(round_=round_)) == [newer, older]
-        assert job_selectors.scoring_run_for_manager(user=instructor, run_id=older.pk) == older
-        assert list(job_selectors.training_jobs_of_round(round_=round_)) == [job]
-        assert job_selectors.training_job_for_manager(user=instructor, job_id=job.pk) == job
+        assert list(scoring_runs_of_round(round_=round_)) == [newer, older]
+        assert scoring_run_for_manager(user=instructor, run_id=older.pk) == older
+        assert list(training_jobs_of_round(round_=round_)) == [job]
+        assert training_job_for_manager(user=instructor, job_id=job.pk) == job
 
     @pytest.mark.parametrize("who", ["student", "other_instructor", "crowdworker"])
     def test_anyone_else_is_refused(self, round_, who, request):
         user = request.getfixturevalue(who)
         run, job = finished_scoring_run(round_, {}), TrainingJob.objects.create(round=round_, name="m1")
         with pytest.raises(AccessError, match="Only the course's instructors"):
-            job_selectors.scoring_run_for_manager(user=user, run_id=run.pk)
+            scoring_run_for_manager(user=user, run_id=run.pk)
         with pytest.raises(AccessError, match="Only the course's instructors"):
-            job_selectors.training_job_for_manager(user=user, job_id=job.pk)
+            training_job_for_manager(user=user, job_id=job.pk)
 
     def test_missing_ones_say_so(self, instructor):
         with pytest.raises(AccessError, match="scoring run does not exist"):
-            job_selectors.scoring_run_for_manager(user=instructor, run_id=5)
+            scoring_run_for_manager(user=instructor, run_id=5)
         with pytest.raises(AccessError, match="training job does not exist"):
-            job_selectors.training_job_for_manager(user=instructor, job_id=5)
+            training_job_for_manager(user=instructor, job_id=5)

@@ -1,9 +1,11 @@
-"""``validation_selectors.round_quality_report`` and ``validation_answers`` (the evaluation app's hook)."""
+"""``round_quality_report`` and ``validation_answers`` (the evaluation app's hook)."""
 import pytest
 from django.db.models import F
 
-from collector import services, validation_selectors
 from collector.models import Round, Validation
+from collector.selectors.quality import round_quality_report
+from collector.selectors.validation import validation_answers
+from collector.services.questions import question_submit
 from collector.tests.factories import question_data, validate
 from mlcore.stats.agreement import cohen_kappa, fleiss_kappa, rating_counts
 
@@ -20,7 +22,7 @@ def validated_round(peer_round, student, classmates, fake_model):
     }
     questions = []
     for i, (b, c) in picks.items():
-        q = services.question_submit(user=student, round_id=peer_round.pk, **question_data(
+        q = question_submit(user=student, round_id=peer_round.pk, **question_data(
             prompt=f"Unrelated prompt number {i} about topic {i * 7}. He",
             choices=[f"did thing {i}a.", f"did thing {i}b.", f"did thing {i}c.", f"did thing {i}d."],
             categories=["negation"] if i % 2 else ["idioms"]))
@@ -34,18 +36,18 @@ def validated_round(peer_round, student, classmates, fake_model):
 
 def test_validation_answers_follow_the_contract(validated_round, classmates):
     round_, questions, picks = validated_round
-    answers = validation_selectors.validation_answers(round_=round_)
+    answers = validation_answers(round_=round_)
     assert len(answers) == 12
     first = answers[0]
     assert (first.question_id, first.validator_id, first.chosen_index, first.correct_index) == (
         questions[0].pk, classmates[0].pk, 0, 0)
     assert first.is_correct and first.categories == ("idioms",) and first.question_status == "accepted"
-    assert validation_selectors.validation_answers(question_ids=[questions[2].pk])[0].chosen_index == 1
+    assert validation_answers(question_ids=[questions[2].pk])[0].chosen_index == 1
 
 
 def test_report_numbers_equal_the_pure_functions(validated_round, classmates):
     round_, questions, picks = validated_round
-    report = validation_selectors.round_quality_report(round_=round_)
+    report = round_quality_report(round_=round_)
     correct = [p == 0 for pair in picks.values() for p in pair]
     assert report["human_accuracy"]["n"] == 12
     assert report["human_accuracy"]["accuracy"] == pytest.approx(sum(correct) / 12, abs=1e-4)
@@ -70,7 +72,7 @@ def test_report_numbers_equal_the_pure_functions(validated_round, classmates):
 
 
 def test_an_empty_round_reports_nothing_without_failing(peer_round):
-    report = validation_selectors.round_quality_report(round_=peer_round)
+    report = round_quality_report(round_=peer_round)
     assert report["validations"] == 0 and report["human_accuracy"]["accuracy"] is None
     assert report["answer_agreement"]["mean"] is None and report["category_agreement"]["kappa"] is None
     assert [row["shown"] for row in report["coach"]] == [0, 0, 0, 0]

@@ -3,6 +3,7 @@ from unittest import mock
 
 import pytest
 
+from collector.services.scoring import scoring_start
 from collector.tests.factories import toy_scoring_round
 
 TINY_SCORING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}
@@ -19,7 +20,6 @@ def scored_round(open_round, student, tiny_model_dir):
 
 def start(round_, **kwargs):
     """``scoring_start`` without enqueuing a task (the test runs the run itself)."""
-    from collector import scoring
 
-    with mock.patch("collector.scoring.scoring_schedule"):
-        return scoring.scoring_start(round_=round_, **kwargs)
+    with mock.patch("collector.services.scoring.scoring_schedule"):
+        return scoring_start(round_=round_, **kwargs)

@@ -5,8 +5,16 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 
-from collector import answer_only, coach, services, tasks
 from collector.models import CoachWarning, Prediction, Round
+from collector.selectors.coach import ANSWER_ONLY_MESSAGE
+from collector.services.coach import (
+    MIN_QUESTIONS,
+    coach_warnings_record,
+    round_answer_only_model_schedule,
+    round_answer_only_model_train,
+)
+from collector.services.questions import question_submit
+from collector.tasks import answer_only_model_train_task
 from collector.tests.factories import question_data
 from mlcore.models.inference import read_training_meta
 from mlcore.models.scorer_cache import load_scorer
@@ -23,33 +31,33 @@ def trainable_round(peer_round, student, tiny_model_dir, fake_model, settings, t
     settings.STUMPER_MODEL_DIR = tmp_path / "models"
     Round.objects.filter(pk=peer_round.pk).update(base_checkpoint=str(tiny_model_dir), scoring_config=TINY_TRAINING)
     peer_round.refresh_from_db()
-    for i in range(answer_only.MIN_QUESTIONS):
-        services.question_submit(user=student, round_id=peer_round.pk, **question_data(
+    for i in range(MIN_QUESTIONS):
+        question_submit(user=student, round_id=peer_round.pk, **question_data(
             prompt=f"Question number {i} is here. He", correct_index=i % 4,
             choices=[f"ate {i} apples.", f"saw {i} birds.", f"lost {i} hats.", f"made {i} cakes."]))
     return peer_round
 
 
 def test_trains_registers_and_attaches_a_prompt_blind_model(trainable_round, tmp_path):
-    version = answer_only.round_answer_only_model_train(round_=trainable_round)
+    version = round_answer_only_model_train(round_=trainable_round)
     assert version.name == "r1-answer-only" and version.kind == ModelVersion.Kind.MULTIPLE_CHOICE
     assert Path(version.path) == tmp_path / "models" / "r1-answer-only"
     assert read_training_meta(version.path)["answer_only"] is True
-    assert version.metrics["train_examples"] == answer_only.MIN_QUESTIONS
+    assert version.metrics["train_examples"] == MIN_QUESTIONS
     assert Round.objects.get(pk=trainable_round.pk).answer_only_model == version
     scorer = load_scorer(scorer_spec_for(version))
     assert scorer.answer_only_ is True  # the scorer blanks prompts too: same inference path as live
-    again = answer_only.round_answer_only_model_train(round_=trainable_round)  # retraining replaces it
+    again = round_answer_only_model_train(round_=trainable_round)  # retraining replaces it
     assert again.pk == version.pk and ModelVersion.objects.filter(name=version.name).count() == 1
 
 
 def test_submissions_then_store_the_answer_only_check_and_settle_the_warning(trainable_round, student):
-    answer_only.round_answer_only_model_train(round_=trainable_round)
+    round_answer_only_model_train(round_=trainable_round)
     trainable_round.refresh_from_db()
     token = uuid.uuid4()
-    coach.coach_warnings_record(author_id=student.pk, round_=trainable_round, token=token,
-                                warnings=[{"kind": "answer_only", "message": coach.ANSWER_ONLY_MESSAGE}])
-    question = services.question_submit(user=student, round_id=trainable_round.pk, client_token=token,
+    coach_warnings_record(author_id=student.pk, round_=trainable_round, token=token,
+                                warnings=[{"kind": "answer_only", "message": ANSWER_ONLY_MESSAGE}])
+    question = question_submit(user=student, round_id=trainable_round.pk, client_token=token,
                                         **question_data(prompt="A new one. He"))
     check = Prediction.objects.get(question=question, kind=Prediction.Kind.ANSWER_ONLY)
     assert check.status == "done" and check.model_version == trainable_round.answer_only_model
@@ -60,19 +68,19 @@ def test_submissions_then_store_the_answer_only_check_and_settle_the_warning(tra
 
 
 def test_too_few_questions_are_refused(peer_round, student, fake_model):
-    services.question_submit(user=student, round_id=peer_round.pk, **question_data())
+    question_submit(user=student, round_id=peer_round.pk, **question_data())
     with pytest.raises(ValidationError, match="at least 10"):
-        answer_only.round_answer_only_model_schedule(round_=peer_round)
+        round_answer_only_model_schedule(round_=peer_round)
 
 
 def test_a_model_of_someone_else_with_that_name_is_never_overwritten(trainable_round):
     model_version_register(name="r1-answer-only", kind="multiple_choice", path="/elsewhere")
     with pytest.raises(ValidationError, match="not this round's answer-only model"):
-        answer_only.round_answer_only_model_train(round_=trainable_round)
+        round_answer_only_model_train(round_=trainable_round)
 
 
 def test_the_task_trains_once_the_request_commits(trainable_round, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        answer_only.round_answer_only_model_schedule(round_=trainable_round)
+        round_answer_only_model_schedule(round_=trainable_round)
     assert Round.objects.get(pk=trainable_round.pk).answer_only_model is not None
-    assert tasks.answer_only_model_train_task.name == "collector.answer_only_model_train"
+    assert answer_only_model_train_task.name == "collector.answer_only_model_train"

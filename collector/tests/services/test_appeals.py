@@ -2,8 +2,9 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from collector import selectors, validation_services
 from collector.models import Appeal, Question, ReviewDecision
+from collector.selectors.questions import live_prediction_of, question_credit, questions_of_author
+from collector.services.reviews import appeal_decide, appeal_submit, question_review_decide
 from core.exceptions import AccessError
 
 pytestmark = pytest.mark.django_db
@@ -11,18 +12,18 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def rejected(submitted, instructor):
-    validation_services.question_review_decide(reviewer=instructor, question_id=submitted.pk, action="reject",
+    question_review_decide(reviewer=instructor, question_id=submitted.pk, action="reject",
                                                reason="The answer is not common sense.")
     return submitted
 
 
 def appeal(question, user, message="It is: everyone knows pizza fills you up."):
-    return validation_services.appeal_submit(author=user, question_id=question.pk, message=message)
+    return appeal_submit(author=user, question_id=question.pk, message=message)
 
 
 def credit(question) -> float:
-    question = selectors.questions_of_author(user=question.author).get(pk=question.pk)
-    return selectors.question_credit(question=question, prediction=selectors.live_prediction_of(question))
+    question = questions_of_author(user=question.author).get(pk=question.pk)
+    return question_credit(question=question, prediction=live_prediction_of(question))
 
 
 class AppealSubmitTests:
@@ -38,7 +39,7 @@ class AppealSubmitTests:
             appeal(rejected, classmates[0])
         other = Question.objects.exclude(pk=rejected.pk).first()
         assert other is None  # only one question exists; a pending one cannot be appealed:
-        validation_services.question_review_decide(reviewer=rejected.round.course.owner, question_id=rejected.pk,
+        question_review_decide(reviewer=rejected.round.course.owner, question_id=rejected.pk,
                                                    action="accept")
         with pytest.raises(ValidationError, match="Only rejected"):
             appeal(rejected, student)
@@ -54,7 +55,7 @@ class AppealSubmitTests:
 class AppealDecideTests:
     def test_upholding_accepts_the_question_and_restores_credit(self, rejected, student, instructor):
         sent = appeal(rejected, student)
-        decided = validation_services.appeal_decide(reviewer=instructor, appeal_id=sent.pk, uphold=True)
+        decided = appeal_decide(reviewer=instructor, appeal_id=sent.pk, uphold=True)
         assert decided.status == "upheld" and decided.decided_by == instructor
         question = Question.objects.get(pk=rejected.pk)
         assert (question.status, question.rejection_reason) == ("accepted", "")
@@ -64,25 +65,25 @@ class AppealDecideTests:
     def test_denying_needs_a_response_and_keeps_it_rejected_for_good(self, rejected, student, instructor):
         sent = appeal(rejected, student)
         with pytest.raises(ValidationError, match="required"):
-            validation_services.appeal_decide(reviewer=instructor, appeal_id=sent.pk, uphold=False)
-        decided = validation_services.appeal_decide(reviewer=instructor, appeal_id=sent.pk, uphold=False,
+            appeal_decide(reviewer=instructor, appeal_id=sent.pk, uphold=False)
+        decided = appeal_decide(reviewer=instructor, appeal_id=sent.pk, uphold=False,
                                                     response="Hunger is not implied.")
         assert decided.status == "denied" and decided.response == "Hunger is not implied."
         assert Question.objects.get(pk=rejected.pk).status == "rejected"
         assert credit(rejected) == 0.0
         with pytest.raises(ValidationError, match="already been decided"):
-            validation_services.appeal_decide(reviewer=instructor, appeal_id=sent.pk, uphold=True)
+            appeal_decide(reviewer=instructor, appeal_id=sent.pk, uphold=True)
         with pytest.raises(ValidationError, match="already appealed"):
             appeal(rejected, student)
 
     def test_reviewing_an_appealed_question_directly_is_refused(self, rejected, student, instructor):
         appeal(rejected, student)
         with pytest.raises(ValidationError, match="decide the appeal"):
-            validation_services.question_review_decide(reviewer=instructor, question_id=rejected.pk, action="accept")
+            question_review_decide(reviewer=instructor, question_id=rejected.pk, action="accept")
 
     def test_only_the_courses_instructors_decide(self, rejected, student, other_instructor):
         sent = appeal(rejected, student)
         with pytest.raises(AccessError):
-            validation_services.appeal_decide(reviewer=other_instructor, appeal_id=sent.pk, uphold=True)
+            appeal_decide(reviewer=other_instructor, appeal_id=sent.pk, uphold=True)
         with pytest.raises(AccessError, match="does not exist"):
-            validation_services.appeal_decide(reviewer=other_instructor, appeal_id=999, uphold=True)
+            appeal_decide(reviewer=other_instructor, appeal_id=999, uphold=True)

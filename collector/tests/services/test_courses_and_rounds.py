@@ -5,8 +5,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from accounts.models import User
-from collector import services
 from collector.models import Question
+from collector.services.imports import codah_import
+from collector.services.rounds import round_create, round_set_live_model
 from core.exceptions import AccessError, ImportFailed
 from courses.models import Enrollment
 from courses.services import course_create, course_join, student_register
@@ -62,7 +63,7 @@ def test_register_with_weak_password_or_taken_name_fails_cleanly(course, student
 
 @pytest.mark.django_db
 def test_round_defaults_to_model_version_zero(course):
-    round_ = services.round_create(course=course, name="r0")
+    round_ = round_create(course=course, name="r0")
     assert round_.live_model.name == DEFAULT_MODEL_NAME
     assert round_.live_model.kind == ModelVersion.Kind.ZERO_SHOT
     assert round_.is_open()
@@ -71,10 +72,10 @@ def test_round_defaults_to_model_version_zero(course):
 @pytest.mark.django_db
 def test_round_name_must_be_command_friendly_and_dates_ordered(course):
     with pytest.raises(ValidationError):
-        services.round_create(course=course, name="has spaces")
+        round_create(course=course, name="has spaces")
     now = timezone.now()
     with pytest.raises(ValidationError):
-        services.round_create(course=course, name="r1", opens_at=now, closes_at=now - timedelta(hours=1))
+        round_create(course=course, name="r1", opens_at=now, closes_at=now - timedelta(hours=1))
 
 
 @pytest.mark.django_db
@@ -89,7 +90,7 @@ def test_model_version_register_is_idempotent_on_name():
 def test_live_model_must_be_multiple_choice(open_round):
     qa = model_version_register(name="qa", kind="question_answering", path="/qa")
     with pytest.raises(ValidationError):
-        services.round_set_live_model(round_=open_round, model_version=qa)
+        round_set_live_model(round_=open_round, model_version=qa)
 
 
 GOOD_ROWS = "i\tHe kicked the bucket. He\tdied.\tlives.\tdances.\tsings.\t0\n\tShe smiled. She\tfrowned.\tgrinned.\twept.\tslept.\t1\n"
@@ -97,7 +98,7 @@ GOOD_ROWS = "i\tHe kicked the bucket. He\tdied.\tlives.\tdances.\tsings.\t0\n\tS
 
 @pytest.mark.django_db
 def test_codah_import_maps_categories_and_empty_to_other(open_round, instructor):
-    questions = services.codah_import(round_=open_round, text=GOOD_ROWS, author=instructor)
+    questions = codah_import(round_=open_round, text=GOOD_ROWS, author=instructor)
     assert [q.categories for q in questions] == [["idioms"], ["other"]]
     assert Question.objects.filter(source="imported").count() == 2
 
@@ -106,7 +107,7 @@ def test_codah_import_maps_categories_and_empty_to_other(open_round, instructor)
 def test_codah_import_is_all_or_nothing(open_round, instructor):
     bad = GOOD_ROWS + "o\tBroken row\tonly\tthree\t0\n"
     with pytest.raises(ImportFailed) as caught:
-        services.codah_import(round_=open_round, text=bad, author=instructor)
+        codah_import(round_=open_round, text=bad, author=instructor)
     assert caught.value.errors[0][0] == 3
     assert Question.objects.count() == 0
 
@@ -117,7 +118,7 @@ def test_codah_import_reports_file_lines_past_blank_lines(open_round, instructor
     open_round.save()
     text = "o\tA. He\tb.\tc.\td.\te.\t0\n\n\ni\tF. She\tg.\th.\ti.\tj.\t1\n"
     with pytest.raises(ImportFailed) as caught:
-        services.codah_import(round_=open_round, text=text, author=instructor)
+        codah_import(round_=open_round, text=text, author=instructor)
     assert caught.value.errors == [(4, "category 'idioms' is not offered in round round-1")]
 
 
@@ -125,5 +126,5 @@ def test_codah_import_reports_file_lines_past_blank_lines(open_round, instructor
 def test_codah_import_of_repeated_completions_needs_the_flag(open_round, instructor):
     text = "o\tA. He\tb.\tb.\td.\te.\t0\n"
     with pytest.raises(ImportFailed):
-        services.codah_import(round_=open_round, text=text, author=instructor)
-    assert len(services.codah_import(round_=open_round, text=text, author=instructor, allow_duplicate_choices=True)) == 1
+        codah_import(round_=open_round, text=text, author=instructor)
+    assert len(codah_import(round_=open_round, text=text, author=instructor, allow_duplicate_choices=True)) == 1

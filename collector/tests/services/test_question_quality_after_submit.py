@@ -3,8 +3,10 @@ from unittest import mock
 
 import pytest
 
-from collector import services
 from collector.models import DuplicateFlag, Prediction, Question
+from collector.services.imports import codah_import
+from collector.services.questions import question_submit
+from collector.services.rounds import round_create
 from collector.tests.factories import question_data
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +20,7 @@ COPY = {  # question_data() with other case, a word inserted, punctuation and sw
 
 class NearDuplicateSubmissionTests:
     def test_a_copy_of_a_classmates_question_goes_to_review(self, submitted, classmates, peer_round):
-        copy = services.question_submit(user=classmates[0], round_id=peer_round.pk, **question_data(**COPY))
+        copy = question_submit(user=classmates[0], round_id=peer_round.pk, **question_data(**COPY))
         question = Question.objects.get(pk=copy.pk)
         assert question.status == "review"
         assert f"with question #{submitted.pk}" in question.review_reason
@@ -28,10 +30,10 @@ class NearDuplicateSubmissionTests:
 
     def test_copies_across_rounds_of_the_course_and_of_imported_data_sets(self, course, student, instructor,
                                                                           fake_model, peer_round):
-        imported_round = services.round_create(course=course, name="codah-import")
+        imported_round = round_create(course=course, name="codah-import")
         text = "o\tThe cat chased the mouse around the house. The cat\twas hungry.\twas asleep.\twas a dog.\tflew.\t0\n"
-        services.codah_import(round_=imported_round, text=text, author=instructor)
-        copy = services.question_submit(user=student, round_id=peer_round.pk, **question_data(
+        codah_import(round_=imported_round, text=text, author=instructor)
+        copy = question_submit(user=student, round_id=peer_round.pk, **question_data(
             prompt="The cat chased the mouse around the whole house. The cat",
             choices=["was asleep.", "was hungry.", "flew.", "was a dog."], correct_index=1,
         ))
@@ -39,7 +41,7 @@ class NearDuplicateSubmissionTests:
         assert DuplicateFlag.objects.get(question=copy).similar_to.source == "imported"
 
     def test_a_different_question_stays_pending(self, submitted, classmates, peer_round):
-        other = services.question_submit(user=classmates[0], round_id=peer_round.pk, **question_data(
+        other = question_submit(user=classmates[0], round_id=peer_round.pk, **question_data(
             prompt="It began to rain on the way to school, so Omar", choices=["opened his umbrella.",
                                                                             "put on sunglasses.", "lit a fire.",
                                                                             "watered the lawn."]))
@@ -47,11 +49,11 @@ class NearDuplicateSubmissionTests:
         assert not DuplicateFlag.objects.exists()
 
     def test_a_failing_check_never_loses_the_submission(self, peer_round, student, fake_model):
-        with mock.patch("collector.duplicates.question_duplicates_flag", side_effect=RuntimeError("index down")):
-            question = services.question_submit(user=student, round_id=peer_round.pk, **question_data())
+        with mock.patch("collector.services.validation.question_duplicates_flag", side_effect=RuntimeError("index down")):
+            question = question_submit(user=student, round_id=peer_round.pk, **question_data())
         assert Question.objects.get(pk=question.pk).status == "pending"
 
     def test_a_model_crash_never_loses_the_submission_either(self, peer_round, student, broken_model):
-        question = services.question_submit(user=student, round_id=peer_round.pk, **question_data())
+        question = question_submit(user=student, round_id=peer_round.pk, **question_data())
         assert Question.objects.filter(pk=question.pk).exists()
         assert Prediction.objects.get(question=question).status == "pending"

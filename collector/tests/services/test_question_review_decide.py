@@ -1,9 +1,12 @@
-"""``validation_services.question_review_decide``: accept, reject, edit; credit and grades follow."""
+"""``question_review_decide``: accept, reject, edit; credit and grades follow."""
 import pytest
 from django.core.exceptions import ValidationError
 
-from collector import grades, selectors, services, validation_services
 from collector.models import CVPrediction, Prediction, Question, ReviewDecision, Round
+from collector.selectors.grades import round_grades
+from collector.selectors.questions import author_credit_total, live_prediction_of, question_credit, questions_of_author
+from collector.services.imports import codah_import
+from collector.services.reviews import question_review_decide
 from collector.tests.factories import finished_scoring_run, question_data, validate
 from core.exceptions import AccessError
 
@@ -11,12 +14,12 @@ pytestmark = pytest.mark.django_db
 
 
 def decide(question, reviewer, action, **kwargs) -> Question:
-    return validation_services.question_review_decide(reviewer=reviewer, question_id=question.pk, action=action, **kwargs)
+    return question_review_decide(reviewer=reviewer, question_id=question.pk, action=action, **kwargs)
 
 
 def credit_of(question) -> float:
-    question = selectors.questions_of_author(user=question.author).get(pk=question.pk)
-    return selectors.question_credit(question=question, prediction=selectors.live_prediction_of(question))
+    question = questions_of_author(user=question.author).get(pk=question.pk)
+    return question_credit(question=question, prediction=live_prediction_of(question))
 
 
 class QuestionReviewDecideTests:
@@ -89,7 +92,7 @@ class QuestionReviewDecideTests:
         with pytest.raises(ValidationError, match="Choose one of"):
             decide(submitted, instructor, "archive")
         with pytest.raises(AccessError, match="does not exist"):
-            validation_services.question_review_decide(reviewer=instructor, question_id=999999, action="accept")
+            question_review_decide(reviewer=instructor, question_id=999999, action="accept")
 
 
 class CreditRequiresAcceptanceTests:
@@ -104,14 +107,14 @@ class CreditRequiresAcceptanceTests:
 
 class GradesFollowDecisionsTests:
     def test_the_grade_export_drops_a_rejected_question(self, graded_round, instructor, student):
-        before = {row.user.username: row.credit for row in grades.round_grades(round_=graded_round)}
+        before = {row.user.username: row.credit for row in round_grades(round_=graded_round)}
         first = Question.objects.filter(author=student).order_by("id").first()
         decide(first, instructor, "reject", reason="Not common sense.")
-        after = {row.user.username: row.credit for row in grades.round_grades(round_=graded_round)}
+        after = {row.user.username: row.credit for row in round_grades(round_=graded_round)}
         assert before["alice"] == pytest.approx(4.0)  # q1: live 1 + 2 x 1.0 CV; q2: 2 x 0.5 CV
         assert after["alice"] == pytest.approx(1.0)
         assert after["bob"] == before["bob"]
-        assert selectors.author_credit_total(user=student) == pytest.approx(1.0)
+        assert author_credit_total(user=student) == pytest.approx(1.0)
 
 
 def test_imported_questions_are_accepted(plain_round_with_import):
@@ -121,7 +124,7 @@ def test_imported_questions_are_accepted(plain_round_with_import):
 @pytest.fixture
 def plain_round_with_import(round_, instructor):
     text = "o\tIt began to rain, so Omar\tput on sunglasses.\twatered the lawn.\topened his umbrella.\tlit a fire.\t2\n"
-    services.codah_import(round_=round_, text=text, author=instructor)
+    codah_import(round_=round_, text=text, author=instructor)
     return round_
 
 

@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from collector import services
 from collector.models import Prediction, Question
+from collector.services.questions import prediction_compute, question_submit
 from core.exceptions import AccessError
 
 CHOICES = ["bakes a cake.", "flies to the moon.", "eats a chair.", "sings to the oven."]
@@ -19,7 +19,7 @@ def submit(user, round_, **overrides):
         "correct_index": 0, "categories": ["other"], "time_spent_seconds": 42,
     }
     fields.update(overrides)
-    return services.question_submit(**fields)
+    return question_submit(**fields)
 
 
 @pytest.mark.django_db
@@ -51,8 +51,8 @@ def test_submission_is_stripped_and_defaults_to_other(student, open_round, fake_
 
 @pytest.mark.django_db
 def test_model_failure_keeps_question_with_pending_prediction(student, open_round):
-    with mock.patch("collector.services.predict_examples", side_effect=RuntimeError("model exploded")), \
-            mock.patch("collector.services.prediction_schedule") as schedule:
+    with mock.patch("collector.services.questions.predict_examples", side_effect=RuntimeError("model exploded")), \
+            mock.patch("collector.services.questions.prediction_schedule") as schedule:
         question = submit(student, open_round)
     prediction = question.predictions.get()
     assert Question.objects.count() == 1
@@ -65,8 +65,8 @@ def test_model_failure_keeps_question_with_pending_prediction(student, open_roun
 @pytest.mark.django_db
 def test_in_worker_mode_the_web_process_runs_no_model_and_queues_the_prediction(student, open_round, settings):
     settings.STUMPER_INFERENCE_MODE = "worker"
-    with mock.patch("collector.services.predict_examples") as predict, \
-            mock.patch("collector.services.prediction_schedule") as schedule:
+    with mock.patch("collector.services.questions.predict_examples") as predict, \
+            mock.patch("collector.services.questions.prediction_schedule") as schedule:
         question = submit(student, open_round)
     prediction = question.predictions.get()
     predict.assert_not_called()
@@ -176,8 +176,8 @@ def test_a_slow_model_leaves_the_prediction_pending_after_the_budget(student, op
     import time
 
     settings.STUMPER_SUBMIT_SCORING_BUDGET = 0.2
-    with mock.patch("collector.services.predict_examples", side_effect=_slow_model(1.5)) as predict, \
-            mock.patch("collector.services.prediction_schedule") as schedule:
+    with mock.patch("collector.services.questions.predict_examples", side_effect=_slow_model(1.5)) as predict, \
+            mock.patch("collector.services.questions.prediction_schedule") as schedule:
         start = time.monotonic()
         question = submit(student, open_round)
         waited = time.monotonic() - start
@@ -188,15 +188,15 @@ def test_a_slow_model_leaves_the_prediction_pending_after_the_budget(student, op
     assert prediction.attempts == 0 and prediction.last_error == ""  # slow is not a failure
     schedule.assert_called_once_with(prediction_id=prediction.pk)
     # The worker computes it later (without a budget) and the question gets its prediction.
-    with mock.patch("collector.services.predict_examples", side_effect=_slow_model(0.0)):
-        assert services.prediction_compute(prediction_id=prediction.pk).status == Prediction.Status.DONE
+    with mock.patch("collector.services.questions.predict_examples", side_effect=_slow_model(0.0)):
+        assert prediction_compute(prediction_id=prediction.pk).status == Prediction.Status.DONE
 
 
 @pytest.mark.django_db
 def test_a_model_within_the_budget_answers_in_the_request(student, open_round, settings):
     settings.STUMPER_SUBMIT_SCORING_BUDGET = 5.0
-    with mock.patch("collector.services.predict_examples", side_effect=_slow_model(0.2)), \
-            mock.patch("collector.services.prediction_schedule") as schedule:
+    with mock.patch("collector.services.questions.predict_examples", side_effect=_slow_model(0.2)), \
+            mock.patch("collector.services.questions.prediction_schedule") as schedule:
         question = submit(student, open_round)
     assert question.predictions.get().status == Prediction.Status.DONE
     schedule.assert_not_called()

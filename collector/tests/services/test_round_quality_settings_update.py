@@ -1,9 +1,9 @@
-"""``validation_services.round_quality_settings_update``."""
+"""``round_quality_settings_update``."""
 import pytest
 from django.core.exceptions import ValidationError
 
-from collector import validation_services
 from collector.models import Question, Round
+from collector.services.round_settings import round_quality_settings_update
 from collector.tests.factories import validate
 
 pytestmark = pytest.mark.django_db
@@ -13,7 +13,7 @@ SETTINGS = {"validations_required": 2, "peer_validation": "always", "credit_requ
 
 
 def test_settings_are_saved(peer_round):
-    validation_services.round_quality_settings_update(
+    round_quality_settings_update(
         round_=peer_round, **{**SETTINGS, "validations_required": 3, "peer_validation": "off",
                               "credit_requires_acceptance": True, "coach_words": False})
     saved = Round.objects.get(pk=peer_round.pk)
@@ -24,7 +24,7 @@ def test_settings_are_saved(peer_round):
 def test_lowering_the_agreement_needed_accepts_questions_that_now_have_enough(submitted, classmates, peer_round):
     validate(submitted, classmates[0], 0)
     assert Question.objects.get(pk=submitted.pk).status == "pending"
-    validation_services.round_quality_settings_update(round_=peer_round, **{**SETTINGS, "validations_required": 1})
+    round_quality_settings_update(round_=peer_round, **{**SETTINGS, "validations_required": 1})
     assert Question.objects.get(pk=submitted.pk).status == "accepted"
 
 
@@ -32,6 +32,6 @@ def test_lowering_the_agreement_needed_accepts_questions_that_now_have_enough(su
                                           ("peer_validation", "sometimes")])
 def test_invalid_settings_change_nothing(peer_round, field, value):
     with pytest.raises(ValidationError) as error:
-        validation_services.round_quality_settings_update(round_=peer_round, **{**SETTINGS, field: value})
+        round_quality_settings_update(round_=peer_round, **{**SETTINGS, field: value})
     assert field in error.value.message_dict
     assert getattr(Round.objects.get(pk=peer_round.pk), field) == SETTINGS[field]

@@ -8,22 +8,24 @@ from unittest import mock
 import pytest
 from django.urls import reverse
 
-from collector import scoring, selectors
 from collector.models import CVPrediction, ScoringFold, ScoringRun
+from collector.selectors.questions import author_credit_total, question_credit, questions_of_author
+from collector.selectors.rounds import round_stats
+from collector.services.scoring import ScoringRefused, scoring_run
 from collector.tests.services.conftest import start
 from mlcore.models.cv_runner import FoldRunner
 
 
 @pytest.mark.django_db
 def test_too_few_questions_are_refused(open_round):
-    with pytest.raises(scoring.ScoringRefused, match="needs at least 5"):
+    with pytest.raises(ScoringRefused, match="needs at least 5"):
         start(open_round)
 
 
 @pytest.mark.django_db
 def test_second_start_while_one_is_active_is_refused(scored_round):
     start(scored_round)
-    with pytest.raises(scoring.ScoringRefused, match="already in progress"):
+    with pytest.raises(ScoringRefused, match="already in progress"):
         start(scored_round)
     assert ScoringRun.objects.count() == 1
     start(scored_round, kind=ScoringRun.Kind.ANSWER_ONLY)  # another kind may run alongside
@@ -39,21 +41,21 @@ def test_bad_round_settings_are_reported(scored_round):
 
 @pytest.mark.django_db
 def test_every_question_is_scored_exactly_once_per_trial(scored_round):
-    run = scoring.scoring_run(run_id=start(scored_round, trials=2).pk)
+    run = scoring_run(run_id=start(scored_round, trials=2).pk)
     assert run.status == ScoringRun.Status.DONE, run.error
     assert ScoringFold.objects.filter(run=run).count() == 10
     per_question = CVPrediction.objects.filter(run=run).values_list("question_id", "trial")
     assert len(per_question) == 40 and len(set(per_question)) == 40
     folds = dict(CVPrediction.objects.filter(run=run, trial=0).values_list("question_id", "fold"))
     assert sorted(list(folds.values()).count(f) for f in range(5)) == [4, 4, 4, 4, 4]
-    stats = selectors.round_stats(round_=scored_round)
+    stats = round_stats(round_=scored_round)
     assert stats["scored_cv"] == 20
     assert stats["fooled_cv"] == pytest.approx(20 * (1 - run.summary["accuracy"]))
 
 
 @pytest.mark.django_db
 def test_both_cv_accuracies_equal_a_computation_from_the_stored_predictions(scored_round, instructor, client):
-    run = scoring.scoring_run(run_id=start(scored_round, trials=3).pk)
+    run = scoring_run(run_id=start(scored_round, trials=3).pk)
     assert run.status == ScoringRun.Status.DONE, run.error
     rows = list(CVPrediction.objects.filter(run=run).values_list("trial", "fold", "correct"))
     # Exact fractions, from the rows alone (SPEC §5.3): pooled over every prediction; CODAH's
@@ -63,7 +65,7 @@ def test_both_cv_accuracies_equal_a_computation_from_the_stored_predictions(scor
     for trial, fold, correct in rows:
         by_fold[trial, fold].append(correct)
     per_trial = [sum(Fraction(sum(by_fold[t, f]), len(by_fold[t, f])) for f in range(5)) / 5 for t in range(3)]
-    stats = selectors.round_stats(round_=scored_round)
+    stats = round_stats(round_=scored_round)
     for value in (run.summary["accuracy"], stats["cv_accuracy_pooled"]):
         assert value == pytest.approx(float(pooled), abs=1e-12)
     for value in (run.summary["mean"], stats["cv_accuracy_mean"]):
@@ -83,8 +85,8 @@ def test_both_cv_accuracies_equal_a_computation_from_the_stored_predictions(scor
 
 @pytest.mark.django_db
 def test_rerun_gives_the_same_folds(scored_round):
-    first = scoring.scoring_run(run_id=start(scored_round).pk)
-    second = scoring.scoring_run(run_id=start(scored_round).pk)
+    first = scoring_run(run_id=start(scored_round).pk)
+    second = scoring_run(run_id=start(scored_round).pk)
     def folds(run):
         return dict(CVPrediction.objects.filter(run=run).values_list("question_id", "fold"))
     assert folds(first) == folds(second)
@@ -107,7 +109,7 @@ def test_a_killed_run_resumes_without_redoing_finished_folds(scored_round):
         return real_run_fold(self, train, test, **kwargs)
 
     with mock.patch.object(FoldRunner, "run_fold", dies_in_third_fold), pytest.raises(WorkerKilled):
-        scoring.scoring_run(run_id=run.pk)
+        scoring_run(run_id=run.pk)
     run.refresh_from_db()
     assert run.status == ScoringRun.Status.RUNNING
     finished = {(f.trial, f.fold): f.pk for f in ScoringFold.objects.filter(run=run)}
@@ -116,7 +118,7 @@ def test_a_killed_run_resumes_without_redoing_finished_folds(scored_round):
     # The owner recorded on the run is a process of this machine that no longer exists.
     ScoringRun.objects.filter(pk=run.pk).update(progress={**run.progress, "owner": f"{run.progress['owner'].rsplit(':', 1)[0]}:999999999"})
     with mock.patch.object(FoldRunner, "run_fold", autospec=True, side_effect=real_run_fold) as spy:
-        run = scoring.scoring_run(run_id=run.pk)
+        run = scoring_run(run_id=run.pk)
     assert run.status == ScoringRun.Status.DONE
     assert spy.call_count == 3
     assert {(f.trial, f.fold): f.pk for f in ScoringFold.objects.filter(run=run) if (f.trial, f.fold) in finished} == finished
@@ -131,7 +133,7 @@ def test_a_run_held_by_a_live_worker_is_left_alone(scored_round):
         heartbeat_at=run.created_at,
     )
     with mock.patch("django.utils.timezone.now", return_value=run.created_at):
-        assert scoring.scoring_run(run_id=run.pk).status == ScoringRun.Status.RUNNING
+        assert scoring_run(run_id=run.pk).status == ScoringRun.Status.RUNNING
     assert not ScoringFold.objects.exists()
 
 
@@ -139,7 +141,7 @@ def test_a_run_held_by_a_live_worker_is_left_alone(scored_round):
 def test_failure_is_recorded_with_the_error(scored_round):
     run = start(scored_round)
     with mock.patch.object(FoldRunner, "run_fold", side_effect=RuntimeError("out of memory")):
-        run = scoring.scoring_run(run_id=run.pk)
+        run = scoring_run(run_id=run.pk)
     assert run.status == ScoringRun.Status.FAILED
     assert "out of memory" in run.error
     start(scored_round)  # a failed run does not block a new one
@@ -149,24 +151,24 @@ def test_failure_is_recorded_with_the_error(scored_round):
 def test_credit_adds_cross_validation_once(scored_round, student):
     scored_round.weight_cv = 2.0
     scored_round.save()
-    run = scoring.scoring_run(run_id=start(scored_round).pk)
-    scoring.scoring_run(run_id=run.pk)  # running a finished run again changes nothing
-    questions = selectors.questions_of_author(user=student, round_=scored_round)
+    run = scoring_run(run_id=start(scored_round).pk)
+    scoring_run(run_id=run.pk)  # running a finished run again changes nothing
+    questions = questions_of_author(user=student, round_=scored_round)
     fooled = {p.question_id: not p.correct for p in CVPrediction.objects.filter(run=run)}
     for question in questions:
         assert question.fooled_cv == float(fooled[question.pk])
         expected = 2.0 * fooled[question.pk]  # no live predictions for these bulk-created questions
-        assert selectors.question_credit(question=question, prediction=None) == expected
-    assert selectors.author_credit_total(user=student) == 2.0 * sum(fooled.values())
+        assert question_credit(question=question, prediction=None) == expected
+    assert author_credit_total(user=student) == 2.0 * sum(fooled.values())
 
 
 @pytest.mark.django_db
 def test_answer_only_run_records_per_question_flags(scored_round, student):
-    run = scoring.scoring_run(run_id=start(scored_round, kind=ScoringRun.Kind.ANSWER_ONLY).pk)
+    run = scoring_run(run_id=start(scored_round, kind=ScoringRun.Kind.ANSWER_ONLY).pk)
     assert run.status == ScoringRun.Status.DONE, run.error
     assert run.config["answer_only"] is True
-    stats = selectors.round_stats(round_=scored_round)
+    stats = round_stats(round_=scored_round)
     assert stats["answer_only_accuracy"] == pytest.approx(run.summary["accuracy"])
     assert run.summary["binomial_log10_pvalue"] == pytest.approx(math.log10(run.summary["binomial_pvalue"]))
-    flags = {q.pk: q.answer_only_correct for q in selectors.questions_of_author(user=student, round_=scored_round)}
+    flags = {q.pk: q.answer_only_correct for q in questions_of_author(user=student, round_=scored_round)}
     assert set(flags.values()) <= {True, False} and len(flags) == 20

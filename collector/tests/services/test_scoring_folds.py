@@ -3,8 +3,8 @@ from unittest import mock
 
 import pytest
 
-from collector import scoring
 from collector.models import CVPrediction, Question, ScoringRun, ScoringRunAssignment
+from collector.services.scoring import scoring_run
 from collector.tests.services.conftest import start
 from mlcore.configs import CATEGORY_CODES
 from mlcore.models.crossval import stratified_folds, stratum_code
@@ -55,13 +55,13 @@ def resume(run):
     run.refresh_from_db()
     owner = f"{run.progress['owner'].rsplit(':', 1)[0]}:999999999"
     ScoringRun.objects.filter(pk=run.pk).update(progress={**run.progress, "owner": owner})
-    return scoring.scoring_run(run_id=run.pk)
+    return scoring_run(run_id=run.pk)
 
 
 def interrupted_run(round_, *, after_folds=2, **kwargs):
     run = start(round_, **kwargs)
     with mock.patch.object(FoldRunner, "run_fold", kill_after(after_folds)), pytest.raises(WorkerKilled):
-        scoring.scoring_run(run_id=run.pk)
+        scoring_run(run_id=run.pk)
     return run
 
 
@@ -70,7 +70,7 @@ def test_start_stores_the_spec_folds_for_every_trial_and_the_run_uses_them(score
     run = start(scored_round, trials=2, seed=7)
     expected = spec_folds(Question.objects.filter(round=scored_round), seed=7)
     assert stored_folds(run) == {0: expected, 1: expected}
-    run = scoring.scoring_run(run_id=run.pk)
+    run = scoring_run(run_id=run.pk)
     assert run.status == ScoringRun.Status.DONE, run.error
     # Same split as the service always computed (SPEC §5.2), bit for bit, in both trials.
     assert predicted_folds(run, 0) == expected and predicted_folds(run, 1) == expected
@@ -106,7 +106,7 @@ def test_a_fold_whose_questions_were_all_deleted_is_skipped(scored_round):
     emptied = [pk for pk, fold in stored_folds(run)[0].items() if fold == 4]
     Question.objects.filter(pk__in=emptied).delete()
     with mock.patch.object(FoldRunner, "run_fold", autospec=True, side_effect=FoldRunner.run_fold) as spy:
-        run = scoring.scoring_run(run_id=run.pk)
+        run = scoring_run(run_id=run.pk)
     assert run.status == ScoringRun.Status.DONE, run.error
     assert spy.call_count == 4
     assert run.summary["fold_questions"] == [4, 4, 4, 4, 0]
@@ -156,7 +156,7 @@ def test_questions_deleted_while_the_worker_runs_drop_out_and_the_run_completes(
         return predictions
 
     with mock.patch.object(FoldRunner, "run_fold", deletes_during_the_first_fold):
-        run = scoring.scoring_run(run_id=run.pk)
+        run = scoring_run(run_id=run.pk)
     assert run.status == ScoringRun.Status.DONE, run.error
     survivors = {pk: f for pk, f in folds.items() if pk not in doomed}
     assert predicted_folds(run) == survivors

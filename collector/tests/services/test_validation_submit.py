@@ -1,4 +1,4 @@
-"""``validation_services.validation_submit``: blind answers move a question on, or nothing is stored."""
+"""``validation_submit``: blind answers move a question on, or nothing is stored."""
 import time
 from datetime import timedelta
 from unittest import mock
@@ -8,8 +8,9 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from collector import validation_selectors, validation_services
 from collector.models import Question, ReviewDecision, Round, Validation
+from collector.selectors.validation import display_order, validation_token
+from collector.services.validation import validation_submit
 from collector.tests.factories import validate
 from core.exceptions import AccessError
 
@@ -33,9 +34,9 @@ class ValidationSubmitTests:
 
     def test_the_pick_is_stored_in_the_authors_order(self, submitted, classmates):
         bob = classmates[0]
-        order = validation_selectors.display_order(question_id=submitted.pk, validator_id=bob.pk)
-        token = validation_selectors.validation_token(question=submitted, validator=bob)
-        validation = validation_services.validation_submit(validator=bob, token=token, position=order.index(2))
+        order = display_order(question_id=submitted.pk, validator_id=bob.pk)
+        token = validation_token(question=submitted, validator=bob)
+        validation = validation_submit(validator=bob, token=token, position=order.index(2))
         assert validation.chosen_index == 2 and not validation.is_correct
         assert validation.choice_order == list(order)
 
@@ -90,9 +91,9 @@ class ValidationSubmitTests:
 
     @pytest.mark.parametrize("position, message", [(4, "between 0 and 3"), (-1, "between 0 and 3"), ("B", "number")])
     def test_the_position_must_be_one_of_the_four(self, submitted, classmates, position, message):
-        token = validation_selectors.validation_token(question=submitted, validator=classmates[0])
+        token = validation_token(question=submitted, validator=classmates[0])
         with pytest.raises(ValidationError, match=message):
-            validation_services.validation_submit(validator=classmates[0], token=token, position=position)
+            validation_submit(validator=classmates[0], token=token, position=position)
 
     def test_the_author_never_validates_their_own_question(self, submitted, student):
         with pytest.raises(AccessError, match="your own question"):
@@ -112,23 +113,23 @@ class ValidationSubmitTests:
 
     def test_tokens_are_personal_signed_and_expire(self, submitted, classmates, settings):
         bob, carol, _ = classmates
-        token = validation_selectors.validation_token(question=submitted, validator=bob)
+        token = validation_token(question=submitted, validator=bob)
         with pytest.raises(ValidationError, match="someone else"):
-            validation_services.validation_submit(validator=carol, token=token, position=0)
+            validation_submit(validator=carol, token=token, position=0)
         with pytest.raises(ValidationError, match="not issued by Stumper"):
-            validation_services.validation_submit(validator=bob, token=token[:-2] + "xx", position=0)
+            validation_submit(validator=bob, token=token[:-2] + "xx", position=0)
         settings.STUMPER_VALIDATION_MAX_AGE_SECONDS = 60
         # Signed two minutes ago (the signature's own timestamp is what expires).
         with mock.patch("django.core.signing.time.time", return_value=time.time() - 120):
             old = signing.dumps({"q": submitted.pk, "v": bob.pk, "t": time.time()}, salt="collector.validation",
                                 compress=True)
         with pytest.raises(ValidationError, match="too old"):
-            validation_services.validation_submit(validator=bob, token=old, position=0)
+            validation_submit(validator=bob, token=old, position=0)
 
     def test_time_spent_is_measured_from_the_token(self, submitted, classmates):
         bob = classmates[0]
         issued = signing.dumps({"q": submitted.pk, "v": bob.pk, "t": time.time() - 42}, salt="collector.validation")
-        validation = validation_services.validation_submit(validator=bob, token=issued, position=0)
+        validation = validation_submit(validator=bob, token=issued, position=0)
         assert 42 <= validation.seconds_spent <= 45
 
 

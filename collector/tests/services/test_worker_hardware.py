@@ -30,7 +30,7 @@ def test_record_keeps_one_latest_report_per_host():
 
 
 def test_report_records_this_process_under_its_host_name():
-    with mock.patch("collector.worker_hardware.socket.gethostname", return_value="worker-7"):
+    with mock.patch("collector.services.hardware.socket.gethostname", return_value="worker-7"):
         report = worker_hardware_report()
     assert report.host == "worker-7"
     assert HardwareResolution.from_dict(report.resolution) == hardware_for("auto")

@@ -1,8 +1,8 @@
 import pytest
 from django.urls import reverse
 
-from collector import services
 from collector.models import Question
+from collector.services.questions import question_submit
 from collector.tests.factories import question_data
 from courses.services import course_join
 
@@ -28,8 +28,8 @@ class DashboardTests:
         assert "No round is open right now" in client.get(URL).content.decode()
 
     def test_shows_questions_with_models_answer_and_credit(self, client, student, round_, fake_model):
-        services.question_submit(user=student, round_id=round_.pk, **question_data(correct_index=0))
-        services.question_submit(
+        question_submit(user=student, round_id=round_.pk, **question_data(correct_index=0))
+        question_submit(
             user=student, round_id=round_.pk, **question_data(prompt="Second prompt. It", correct_index=3)
         )
         client.force_login(student)
@@ -42,19 +42,19 @@ class DashboardTests:
         assert [row.credit for row in response.context["rows"]] == [0.0, 1.0]
 
     def test_pending_prediction_is_explained(self, client, student, round_, broken_model):
-        services.question_submit(user=student, round_id=round_.pk, **question_data())
+        question_submit(user=student, round_id=round_.pk, **question_data())
         client.force_login(student)
         page = client.get(URL).content.decode()
         assert "Prediction pending — will be computed shortly." in page
 
     def test_only_own_questions(self, client, student, outsider, round_, course, fake_model):
-        services.question_submit(user=student, round_id=round_.pk, **question_data(prompt="Alice's secret prompt. She"))
+        question_submit(user=student, round_id=round_.pk, **question_data(prompt="Alice's secret prompt. She"))
         course_join(user=outsider, join_code=course.join_code)
         client.force_login(outsider)
         assert "Alice's secret prompt" not in client.get(URL).content.decode()
 
     def test_user_text_is_escaped(self, client, student, round_, fake_model):
-        services.question_submit(user=student, round_id=round_.pk, **question_data(prompt="<script>alert(1)</script> He"))
+        question_submit(user=student, round_id=round_.pk, **question_data(prompt="<script>alert(1)</script> He"))
         client.force_login(student)
         page = client.get(URL).content.decode()
         assert "<script>alert(1)</script>" not in page
@@ -62,7 +62,7 @@ class DashboardTests:
 
     def test_paginates_25_per_page(self, client, student, round_, fake_model):
         for i in range(30):
-            services.question_submit(
+            question_submit(
                 user=student, round_id=round_.pk, compute_prediction=False,
                 **question_data(prompt=f"Prompt number {i}. He"),
             )
@@ -88,8 +88,8 @@ def test_dashboard_queries_do_not_grow_with_questions(client, student, round_, f
             assert client.get(URL).status_code == 200
         return len(context)
 
-    services.question_submit(user=student, round_id=round_.pk, **question_data(prompt="First. He"))
+    question_submit(user=student, round_id=round_.pk, **question_data(prompt="First. He"))
     few = queries()
     for i in range(10):
-        services.question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"More {i}. He"))
+        question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"More {i}. He"))
     assert queries() == few

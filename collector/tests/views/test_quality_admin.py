@@ -2,8 +2,8 @@
 import pytest
 from django.urls import reverse
 
-from collector import validation_services
 from collector.models import Appeal, CoachWarning, DuplicateFlag, ReviewDecision, Validation
+from collector.services.reviews import appeal_submit, question_review_decide
 from collector.tests.factories import make_user, validate
 
 pytestmark = pytest.mark.django_db
@@ -11,9 +11,9 @@ pytestmark = pytest.mark.django_db
 
 def test_changelists_and_question_page(client, submitted, classmates, instructor, student):
     validate(submitted, classmates[0], 1, flags=["grammar"])
-    validation_services.question_review_decide(reviewer=instructor, question_id=submitted.pk, action="reject",
+    question_review_decide(reviewer=instructor, question_id=submitted.pk, action="reject",
                                                reason="Ambiguous.")
-    validation_services.appeal_submit(author=student, question_id=submitted.pk, message="Please look again.")
+    appeal_submit(author=student, question_id=submitted.pk, message="Please look again.")
     client.force_login(make_user("root", is_staff=True, is_superuser=True))
     for model in (Validation, ReviewDecision, Appeal, DuplicateFlag, CoachWarning):
         url = reverse(f"admin:collector_{model._meta.model_name}_changelist")

@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from collector import services
+from collector.services.questions import question_submit
 from collector.tests.factories import make_user, question_data
 from courses.services import course_join
 
@@ -14,10 +14,10 @@ def round_url(round_) -> str:
 def questions(round_, student, course, fake_model):
     bob = make_user("bob")
     course_join(user=bob, join_code=course.join_code)
-    services.question_submit(
+    question_submit(
         user=student, round_id=round_.pk, **question_data(prompt="Alice fools it. She", correct_index=0, categories=["idioms"])
     )
-    services.question_submit(
+    question_submit(
         user=bob, round_id=round_.pk, **question_data(prompt="Bob does not. He", correct_index=3, categories=["negation"])
     )
     return bob
@@ -61,7 +61,7 @@ class RoundPageTests:
 
     def test_paginates_25_per_page_keeping_filters(self, client, instructor, round_, student, fake_model):
         for i in range(30):
-            services.question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Prompt {i}. He"))
+            question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Prompt {i}. He"))
         client.force_login(instructor)
         first = client.get(round_url(round_), {"q": "Prompt", "fooled": "yes"})
         assert len(first.context["rows"]) == 25
@@ -99,8 +99,8 @@ def test_round_page_queries_do_not_grow_with_questions(client, instructor, round
             assert client.get(round_url(round_)).status_code == 200
         return len(context)
 
-    services.question_submit(user=student, round_id=round_.pk, **question_data(prompt="First. He"))
+    question_submit(user=student, round_id=round_.pk, **question_data(prompt="First. He"))
     few = queries()
     for i in range(10):
-        services.question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"More {i}. He"))
+        question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"More {i}. He"))
     assert queries() == few

@@ -7,8 +7,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from collector import services
 from collector.models import Question, ScoringRun, TrainingJob
+from collector.services.questions import question_submit
+from collector.services.rounds import round_create
 from collector.tests.factories import finished_scoring_run, question_data
 from courses.services import course_create
 from modelhub.services import model_version_default, model_version_register
@@ -21,7 +22,7 @@ def url(name, round_) -> str:
 @pytest.fixture
 def five_questions(round_, student, fake_model):
     return [
-        services.question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Prompt {i}. He", correct_index=i % 4))
+        question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Prompt {i}. He", correct_index=i % 4))
         for i in range(5)
     ]
 
@@ -34,7 +35,7 @@ def messages_of(response) -> list[str]:
 class ScoringStartTests:
     def test_starts_a_run_and_says_so(self, client, instructor, round_, five_questions):
         client.force_login(instructor)
-        with mock.patch("collector.scoring.scoring_schedule") as schedule:
+        with mock.patch("collector.services.scoring.scoring_schedule") as schedule:
             response = client.post(url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 2},
                                    follow=True)
         run = ScoringRun.objects.get()
@@ -46,19 +47,19 @@ class ScoringStartTests:
 
     def test_answer_only_baseline(self, client, instructor, round_, five_questions):
         client.force_login(instructor)
-        with mock.patch("collector.scoring.scoring_schedule"):
+        with mock.patch("collector.services.scoring.scoring_schedule"):
             client.post(url("round_scoring_start", round_), {"kind": "answer_only", "folds": 5, "trials": 1})
         assert ScoringRun.objects.get().kind == "answer_only"
 
     def test_refusals_are_messages_not_errors(self, client, instructor, round_, five_questions):
         client.force_login(instructor)
-        with mock.patch("collector.scoring.scoring_schedule"):
+        with mock.patch("collector.services.scoring.scoring_schedule"):
             client.post(url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 1})
             response = client.post(url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 1},
                                    follow=True)
         assert response.status_code == 200
         assert "already in progress" in messages_of(response)[-1]
-        with mock.patch("collector.scoring.scoring_schedule"):
+        with mock.patch("collector.services.scoring.scoring_schedule"):
             response = client.post(url("round_scoring_start", round_), {"kind": "answer_only", "folds": 10, "trials": 1},
                                    follow=True)
         assert "has 5 question(s); 10-fold scoring needs at least 10" in messages_of(response)[0]
@@ -166,7 +167,7 @@ class ScoringSectionTests:
 @pytest.mark.django_db
 class ModelTrainTests:
     def test_queues_the_training(self, client, instructor, round_, course, five_questions, django_capture_on_commit_callbacks):
-        next_round = services.round_create(course=course, name="r2", title="Round two")
+        next_round = round_create(course=course, name="r2", title="Round two")
         client.force_login(instructor)
         with mock.patch("collector.tasks.training_job_run_task.delay") as delay, \
                 django_capture_on_commit_callbacks(execute=True):
@@ -195,7 +196,7 @@ class ModelTrainTests:
 
     def test_no_questions_and_foreign_round(self, client, instructor, other_instructor, round_):
         other_course = course_create(owner=other_instructor, name="Other")
-        other_round = services.round_create(course=other_course, name="elsewhere")
+        other_round = round_create(course=other_course, name="elsewhere")
         client.force_login(instructor)
         response = client.post(url("round_model_train", round_), {"name": "m1"}, follow=True)
         assert "has no questions to train on yet" in messages_of(response)[0]
@@ -236,7 +237,7 @@ class GradesDownloadTests:
 
 @pytest.mark.django_db
 def test_dashboard_shows_cv_result_and_credit(client, student, round_, fake_model):
-    question = services.question_submit(user=student, round_id=round_.pk, **question_data(correct_index=0))
+    question = question_submit(user=student, round_id=round_.pk, **question_data(correct_index=0))
     client.force_login(student)
     page = client.get(reverse("collector:dashboard")).content.decode()
     assert "not scored yet" in page and "(live 1 + cross-validation 0)" in page

@@ -2,9 +2,9 @@
 import pytest
 from django.urls import reverse
 
-from collector import round_settings
 from collector.models import Round
 from collector.services.hardware import worker_hardware_record
+from collector.services.round_settings import round_scoring_settings
 from mlcore.models.hardware import CpuReport, resolve_precision
 
 AVX2_WORKER = CpuReport("AMD EPYC 7B12", "AVX2", ("avx2",), 2, "2.13.0")
@@ -18,7 +18,7 @@ def form_data(round_, **changes) -> dict:
     data = {
         "title": round_.title, "instructions": "", "opens_at": "", "closes_at": "", "weight_live": 1.0,
         "weight_cv": 1.0, "live_model": round_.live_model_id, "base_checkpoint": "",
-        **round_settings.round_scoring_settings(round_=round_),
+        **round_scoring_settings(round_=round_),
     }
     data.update(changes)
     return data

@@ -42,7 +42,7 @@ class ScoringControlsTests:
         assert f"Run {run.pk} cancelled." in scoring_section  # beside the progress bar, not at the top
         assert "Cancelled after 2 of 5 folds; resume it to score the rest." in page
         assert "disabled" not in start_button(page, "cross_validation")
-        with mock.patch("collector.scoring_control.scoring_schedule"):
+        with mock.patch("collector.services.scoring.scoring_schedule"):
             client.post(reverse("collector:scoring_run_resume", args=[run.pk]))
         assert ScoringRun.objects.get(pk=run.pk).status == "queued"
 

@@ -4,8 +4,8 @@ from unittest import mock
 import pytest
 from django.urls import reverse
 
-from collector import validation_selectors
 from collector.models import Appeal, Question, Round, Validation
+from collector.selectors.validation import display_order, validation_token
 from collector.tests.factories import validate
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ class ValidatePageTests:
         client.force_login(bob)
         page = client.get(VALIDATE).content.decode()
         assert submitted.prompt in page
-        order = validation_selectors.display_order(question_id=submitted.pk, validator_id=bob.pk)
+        order = display_order(question_id=submitted.pk, validator_id=bob.pk)
         positions = [page.index(submitted.choices[i]) for i in order]
         assert positions == sorted(positions)  # in the shuffled order
         assert "alice" not in page and "model's pick" not in page and "answer key" not in page
@@ -27,8 +27,8 @@ class ValidatePageTests:
     def test_posting_saves_and_shows_the_next_question(self, client, submitted, classmates):
         bob = classmates[0]
         client.force_login(bob)
-        token = validation_selectors.validation_token(question=submitted, validator=bob)
-        order = validation_selectors.display_order(question_id=submitted.pk, validator_id=bob.pk)
+        token = validation_token(question=submitted, validator=bob)
+        order = display_order(question_id=submitted.pk, validator_id=bob.pk)
         response = client.post(VALIDATE, {"token": token, "choice": order.index(0), "categories": ["negation"]},
                                follow=True)
         assert Validation.objects.get().is_correct
@@ -38,7 +38,7 @@ class ValidatePageTests:
     def test_an_incomplete_answer_shows_the_same_question_with_the_error(self, client, submitted, classmates):
         bob = classmates[0]
         client.force_login(bob)
-        token = validation_selectors.validation_token(question=submitted, validator=bob)
+        token = validation_token(question=submitted, validator=bob)
         response = client.post(VALIDATE, {"token": token})
         page = response.content.decode()
         assert response.status_code == 200 and "Pick the completion" in page and submitted.prompt in page
@@ -153,7 +153,7 @@ class QualityPageTests:
         url = reverse("collector:round_answer_only_model", args=[submitted.round_id])
         response = client.post(url, follow=True)
         assert "needs at least 10" in response.content.decode()
-        with mock.patch("collector.answer_only.answer_only_model_check"), \
+        with mock.patch("collector.services.coach.answer_only_model_check"), \
                 mock.patch("collector.tasks.answer_only_model_train_task.delay") as delay, \
                 django_capture_on_commit_callbacks(execute=True):
             response = client.post(url, follow=True)

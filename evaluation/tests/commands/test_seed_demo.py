@@ -14,7 +14,7 @@ from modelhub.services import model_version_default
 def seed() -> str:
     out = StringIO()
     # Predictions are left to the worker; keep the (eager, in tests) task from loading MiniLM.
-    with mock.patch("collector.services.prediction_schedule") as schedule:
+    with mock.patch("collector.services.questions.prediction_schedule") as schedule:
         call_command("seed_demo", stdout=out)
     seed.scheduled = schedule.call_count
     return out.getvalue()

@@ -80,12 +80,12 @@ class EvaluationRunTests:
         assert again.snapshot_digest == run.snapshot_digest  # same data, same digest
 
     def test_snapshot_ignores_later_questions(self, artifact_round, instructor, student, small_config):
-        from collector import services as collector_services
+        from collector.services.questions import question_submit
         from collector.tests.factories import question_data
 
         run = report_services.evaluation_start_round(round_=artifact_round, user=instructor, config=small_config)
-        collector_services.question_submit(user=student, round_id=artifact_round.pk,
-                                           **question_data(prompt="A late one. She", categories=["idioms"]))
+        question_submit(user=student, round_id=artifact_round.pk,
+                        **question_data(prompt="A late one. She", categories=["idioms"]))
         run = report_services.evaluation_run(run_id=run.pk)
         assert run.result["overview"]["summary"]["questions"] == 12
 
