@@ -156,7 +156,7 @@ async def test_in_worker_mode_a_draft_is_answered_by_the_inference_task(student,
     settings.STUMPER_INFERENCE_MODE = "worker"  # eager Celery in tests: the task runs here
     communicator = await connect(student, open_round.pk)
     # The eager task runs in the batcher's thread, where a database connection would outlive the
-    # test (a worker closes its own); the version's lookup is tested in collector/tests/test_inference.py.
+    # test (a worker closes its own); the version's lookup is tested in modelhub/tests/test_inference.py.
     with mock.patch.object(predict_drafts_task, "apply_async", wraps=predict_drafts_task.apply_async) as send, \
             mock.patch("modelhub.inference.model_version_get", return_value=open_round.live_model):
         await communicator.send_json_to({**DRAFT, "seq": 3})

@@ -1,77 +1,35 @@
-"""``collector.coach``: warnings for drafts, recording them, settling them at submission, the report."""
+"""``services/coach.py``: recording the coach's warnings and settling them at submission, and the answer-only model (trained on the tiny BERT with prompts blanked)."""
 import uuid
+from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 
-from collector.models import CoachWarning, Round
-from collector.selectors.coach import answer_only_warning, coach_notes, coach_report, text_warnings
-from collector.services.coach import coach_warnings_record
+from collector.models import CoachWarning, Prediction, Round
+from collector.selectors.coach import ANSWER_ONLY_MESSAGE, coach_report, text_warnings
+from collector.services.coach import (
+    MIN_QUESTIONS,
+    coach_warnings_record,
+    round_answer_only_model_schedule,
+    round_answer_only_model_train,
+)
 from collector.services.questions import question_submit
+from collector.tasks import answer_only_model_train_task
 from collector.tests.factories import question_data
+from mlcore.models.inference import read_training_meta
+from mlcore.models.scorer_cache import load_scorer
+from modelhub.inference import scorer_spec_for
+from modelhub.models import ModelVersion
+from modelhub.services import model_version_register
 
 pytestmark = pytest.mark.django_db
+
 
 LONG_RIGHT = ["went home after a very long and tiring day at the office.", "ran.", "sat.", "ate."]
 
 
 def kinds(warnings) -> list[str]:
     return [w["kind"] for w in warnings]
-
-
-@pytest.fixture
-def artifact_round(peer_round, student, fake_model):
-    """Twelve questions whose right completion always says "definitely": a word artifact."""
-    for i in range(12):
-        answer = i % 4
-        choices = [f"maybe did chore {i} {j}." for j in range(4)]
-        choices[answer] = f"definitely did chore {i}."
-        question_submit(user=student, round_id=peer_round.pk, **question_data(
-            prompt=f"Story {i} about errand {i * 13} and more. He", choices=choices, correct_index=answer))
-    return peer_round
-
-
-class TextWarningsTests:
-    def test_words_typical_of_right_answers_are_named(self, artifact_round, classmates):
-        warnings = text_warnings(round_=artifact_round, author_id=classmates[0].pk, prompt="A new story. He",
-                                       choices=["definitely left.", "stayed.", "sang.", "slept."], answer=0)
-        assert kinds(warnings) == ["words"]
-        assert warnings[0]["words"] == ["definitely"] and "“definitely”" in warnings[0]["message"]
-        # The same word in a wrong completion is no artifact of this question's answer.
-        assert text_warnings(round_=artifact_round, author_id=classmates[0].pk, prompt="A new story. He",
-                                   choices=["definitely left.", "stayed.", "sang.", "slept."], answer=1) == []
-
-    def test_a_much_longer_right_completion(self, peer_round, student):
-        warnings = text_warnings(round_=peer_round, author_id=student.pk, prompt="Tom was tired. He",
-                                       choices=LONG_RIGHT, answer=0)
-        assert kinds(warnings) == ["length"] and "much longer" in warnings[0]["message"]
-
-    def test_a_near_duplicate_names_only_the_authors_own_question(self, submitted, student, classmates):
-        copy = {"prompt": submitted.prompt.upper(), "choices": list(reversed(submitted.choices)), "answer": 3}
-        own = text_warnings(round_=submitted.round, author_id=student.pk, **copy)
-        assert kinds(own) == ["duplicate"] and submitted.prompt in own[0]["message"]
-        other = text_warnings(round_=submitted.round, author_id=classmates[0].pk, **copy)
-        assert kinds(other) == ["duplicate"] and submitted.prompt not in other[0]["message"]
-        assert "existing question" in other[0]["message"]
-
-    def test_without_a_marked_answer_only_duplicates_are_checked(self, peer_round, student):
-        assert text_warnings(round_=peer_round, author_id=student.pk, prompt="Tom was tired. He",
-                                   choices=LONG_RIGHT, answer=None) == []
-
-    def test_each_warning_can_be_switched_off(self, artifact_round, submitted, student):
-        Round.objects.filter(pk=artifact_round.pk).update(coach_words=False, coach_length=False, coach_duplicates=False)
-        artifact_round.refresh_from_db()
-        for choices, answer in ((["definitely left.", "stayed.", "sang.", "slept."], 0), (LONG_RIGHT, 0)):
-            assert text_warnings(round_=artifact_round, author_id=student.pk, prompt="X. He", choices=choices,
-                                       answer=answer) == []
-        assert text_warnings(round_=artifact_round, author_id=student.pk, prompt=submitted.prompt,
-                                   choices=submitted.choices, answer=0) == []
-
-    def test_answer_only_warning_only_when_the_model_picked_the_answer(self, peer_round):
-        assert kinds(answer_only_warning(round_=peer_round, answer=2, answer_only_pick=2)) == ["answer_only"]
-        assert answer_only_warning(round_=peer_round, answer=2, answer_only_pick=1) == []
-        assert answer_only_warning(round_=peer_round, answer=None, answer_only_pick=1) == []
-        peer_round.coach_answer_only = False
-        assert answer_only_warning(round_=peer_round, answer=2, answer_only_pick=2) == []
 
 
 class RecordAndSettleTests:
@@ -97,9 +55,64 @@ class RecordAndSettleTests:
         assert row["heeded_rate"] == 0.5 and row["enabled"] is True
 
 
-class NotesTests:
-    def test_the_instructor_learns_why_a_warning_cannot_show(self, peer_round):
-        notes = " ".join(coach_notes(round_=peer_round))
-        assert "no answer-only model yet" in notes and "No word is significantly associated" in notes
-        peer_round.coach_answer_only = peer_round.coach_words = False
-        assert coach_notes(round_=peer_round) == []
+TINY_TRAINING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}
+
+
+@pytest.fixture
+def trainable_round(peer_round, student, tiny_model_dir, fake_model, settings, tmp_path):
+    settings.STUMPER_MODEL_DIR = tmp_path / "models"
+    Round.objects.filter(pk=peer_round.pk).update(base_checkpoint=str(tiny_model_dir), scoring_config=TINY_TRAINING)
+    peer_round.refresh_from_db()
+    for i in range(MIN_QUESTIONS):
+        question_submit(user=student, round_id=peer_round.pk, **question_data(
+            prompt=f"Question number {i} is here. He", correct_index=i % 4,
+            choices=[f"ate {i} apples.", f"saw {i} birds.", f"lost {i} hats.", f"made {i} cakes."]))
+    return peer_round
+
+
+def test_trains_registers_and_attaches_a_prompt_blind_model(trainable_round, tmp_path):
+    version = round_answer_only_model_train(round_=trainable_round)
+    assert version.name == "r1-answer-only" and version.kind == ModelVersion.Kind.MULTIPLE_CHOICE
+    assert Path(version.path) == tmp_path / "models" / "r1-answer-only"
+    assert read_training_meta(version.path)["answer_only"] is True
+    assert version.metrics["train_examples"] == MIN_QUESTIONS
+    assert Round.objects.get(pk=trainable_round.pk).answer_only_model == version
+    scorer = load_scorer(scorer_spec_for(version))
+    assert scorer.answer_only_ is True  # the scorer blanks prompts too: same inference path as live
+    again = round_answer_only_model_train(round_=trainable_round)  # retraining replaces it
+    assert again.pk == version.pk and ModelVersion.objects.filter(name=version.name).count() == 1
+
+
+def test_submissions_then_store_the_answer_only_check_and_settle_the_warning(trainable_round, student):
+    round_answer_only_model_train(round_=trainable_round)
+    trainable_round.refresh_from_db()
+    token = uuid.uuid4()
+    coach_warnings_record(author_id=student.pk, round_=trainable_round, token=token,
+                                warnings=[{"kind": "answer_only", "message": ANSWER_ONLY_MESSAGE}])
+    question = question_submit(user=student, round_id=trainable_round.pk, client_token=token,
+                                        **question_data(prompt="A new one. He"))
+    check = Prediction.objects.get(question=question, kind=Prediction.Kind.ANSWER_ONLY)
+    assert check.status == "done" and check.model_version == trainable_round.answer_only_model
+    warning = CoachWarning.objects.get(client_token=token)
+    assert warning.question == question
+    # The (fake) model picks D; the key is A: the answer is no longer findable, the warning was heeded.
+    assert warning.present_at_submit is False
+
+
+def test_too_few_questions_are_refused(peer_round, student, fake_model):
+    question_submit(user=student, round_id=peer_round.pk, **question_data())
+    with pytest.raises(ValidationError, match="at least 10"):
+        round_answer_only_model_schedule(round_=peer_round)
+
+
+def test_a_model_of_someone_else_with_that_name_is_never_overwritten(trainable_round):
+    model_version_register(name="r1-answer-only", kind="multiple_choice", path="/elsewhere")
+    with pytest.raises(ValidationError, match="not this round's answer-only model"):
+        round_answer_only_model_train(round_=trainable_round)
+
+
+def test_the_task_trains_once_the_request_commits(trainable_round, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        round_answer_only_model_schedule(round_=trainable_round)
+    assert Round.objects.get(pk=trainable_round.pk).answer_only_model is not None
+    assert answer_only_model_train_task.name == "collector.answer_only_model_train"
