@@ -7,7 +7,7 @@ every view: ``InputSerializer`` is the request body, ``FilterSerializer`` the qu
 ``Pagination`` class makes a GET a paginated list. A view's ``success_status`` overrides the
 documented success code (201 for POST, else 200) and ``output_media_type`` documents a file
 download of that type instead of JSON. Error responses are documented the way
-``collector.apis.ApiErrorsMixin`` and DRF produce them.
+``core.apis.ApiErrorsMixin`` and DRF produce them.
 """
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes

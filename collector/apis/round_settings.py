@@ -40,7 +40,7 @@ class Bf16SettingField(serializers.ChoiceField):
 
 
 class ScoringSettingsSerializer(serializers.Serializer):
-    """The scoring (fine-tuning) settings an instructor may change; see ``round_settings``."""
+    """The scoring (fine-tuning) settings an instructor may change; see ``services/round_settings.py``."""
 
     epochs = serializers.IntegerField(required=False, min_value=SCORING_LIMITS["epochs"][0],
                                       max_value=SCORING_LIMITS["epochs"][1])

@@ -67,7 +67,7 @@ class QuestionForm(ServiceErrorsMixin, forms.Form):
         return list(zip(self.choice_fields(), self["answer"]))
 
     def service_kwargs(self) -> dict:
-        """The keyword arguments of ``services.question_submit`` from the cleaned data."""
+        """The keyword arguments of ``services.questions.question_submit`` from the cleaned data."""
         data = self.cleaned_data
         return {
             "prompt": data["prompt"],

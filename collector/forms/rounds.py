@@ -45,7 +45,7 @@ class QuestionFilterForm(forms.Form):
         self.fields["author"].choices = [("", "Anyone"), *authors]
 
     def selector_kwargs(self) -> dict:
-        """Keyword arguments of ``selectors.round_questions``; an invalid filter counts as unset."""
+        """Keyword arguments of ``selectors.questions.round_questions``; an invalid filter counts as unset."""
         self.is_valid()  # cleaned_data keeps the fields that are valid even when others are not
         data = self.cleaned_data
         fooled = {"yes": True, "no": False}.get(data.get("fooled") or "")

@@ -3,7 +3,7 @@
 Schema only. Runs that are queued or running when this migration is applied have no stored folds;
 ``collector.services.scoring`` computes them at resume from the run's questions that still exist (the only
 data left) and stores them. If a question was deleted before the upgrade so that folds the run
-already finished no longer match, those folds are scored again (see ``scoring._legacy_assignment``).
+already finished no longer match, those folds are scored again (see ``services.scoring._legacy_folds``).
 Finished runs need no folds stored: their predictions record theirs.
 """
 

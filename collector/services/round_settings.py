@@ -19,6 +19,7 @@ from django.db import transaction
 
 from collector.models import PeerValidation, Question, QuestionStatus, Round
 from collector.services.reviews import question_lock
+from collector.services.rounds import live_model_check
 from collector.services.validation import question_settle
 from collector.signals import credit_changed
 from mlcore.configs import FineTuneConfig
@@ -77,8 +78,7 @@ def round_update(*, round_: Round, live_model: ModelVersion | None = None, scori
     for name, value in fields.items():
         setattr(round_, name, value)
     if live_model is not None:
-        if live_model.kind not in (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE):
-            raise ValidationError({"live_model": "A round's live model must answer multiple-choice questions."})
+        live_model_check(model_version=live_model)
         round_.live_model = live_model
     if scoring is not None:
         round_.scoring_config = _scoring_overrides({**round_scoring_settings(round_=round_), **scoring})

@@ -47,10 +47,15 @@ def round_create(
     return round_
 
 
-@transaction.atomic
-def round_set_live_model(*, round_: Round, model_version: ModelVersion) -> Round:
+def live_model_check(*, model_version: ModelVersion) -> None:
+    """Raise ValidationError unless ``model_version`` can be a round's live model (it answers multiple choice)."""
     if model_version.kind not in (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE):
         raise ValidationError({"live_model": "A round's live model must answer multiple-choice questions."})
+
+
+@transaction.atomic
+def round_set_live_model(*, round_: Round, model_version: ModelVersion) -> Round:
+    live_model_check(model_version=model_version)
     Round.objects.filter(pk=round_.pk).update(live_model=model_version)
     round_.live_model = model_version
     return round_

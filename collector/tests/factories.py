@@ -85,7 +85,7 @@ def finished_scoring_run(round_, correct: dict[int, list[bool]], *, kind: str = 
     """A scoring run stored as if it had finished: ``correct[question_id]`` per trial.
 
     For page, grade and consumer tests that need scoring results without fine-tuning anything.
-    Questions are put in folds round-robin; the summary has the shape ``scoring._finish`` writes.
+    Questions are put in folds round-robin; the summary has the shape ``services.scoring._finish`` writes.
     """
     from django.utils import timezone
 

@@ -2,7 +2,8 @@
 author's appeal and the owner's decision on it.
 
 Each view validates, calls one service or selector, renders; the rules and access checks live in
-``services/reviews.py`` and ``selectors/reviews.py``.
+``services/reviews.py`` and ``selectors/reviews.py`` (imported as modules: their functions share the
+views' names).
 """
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,6 +15,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+import collector.selectors.reviews as review_selectors
+import collector.services.reviews as review_services
 from collector.cleaning import first_message
 from collector.forms.reviews import (
     AppealDecisionForm,
@@ -23,11 +26,7 @@ from collector.forms.reviews import (
     ReviewFilterForm,
 )
 from collector.presentation.reviews import review_item
-from collector.selectors import reviews as review_selectors
-from collector.selectors.reviews import question_for_reviewer
 from collector.selectors.rounds import round_for_manager
-from collector.services import reviews as review_services
-from collector.services.reviews import question_review_decide
 
 REVIEW_PAGE_SIZE = 20
 
@@ -59,7 +58,7 @@ def _next_url(request: HttpRequest, fallback: str) -> str:
 @require_http_methods(["GET", "POST"])
 def question_review(request: HttpRequest, question_id: int) -> HttpResponse:
     """One question for its owner: accept, reject with a reason, or edit and accept."""
-    question = question_for_reviewer(user=request.user, question_id=question_id)
+    question = review_selectors.question_for_reviewer(user=request.user, question_id=question_id)
     back = _next_url(request, reverse("collector:review_queue", args=[question.round_id]))
     decision_form, edit_form = ReviewDecisionForm(), QuestionEditForm(question=question)
     if request.method == "POST":
@@ -74,7 +73,7 @@ def question_review(request: HttpRequest, question_id: int) -> HttpResponse:
             kwargs = decision_form.cleaned_data if valid else {}
         if valid:
             try:
-                question_review_decide(reviewer=request.user, question_id=question.pk, **kwargs)
+                review_services.question_review_decide(reviewer=request.user, question_id=question.pk, **kwargs)
             except ValidationError as error:
                 form.add_service_errors(error)
             else:

@@ -1,4 +1,4 @@
-"""``cv_accuracy``: fold sizes of a run's summary (also of runs from before they were stored) and the warning."""
+"""``presentation/cv_accuracy.py``: fold sizes of a run's summary (also of runs from before they were stored) and the warning."""
 import pytest
 
 from collector.presentation.cv_accuracy import (

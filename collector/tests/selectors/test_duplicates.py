@@ -1,4 +1,4 @@
-"""``collector.duplicates``: the per-process index of a course, drafts and round pairs."""
+"""``selectors/duplicates.py``: the per-process index of a course, drafts and round pairs."""
 import pytest
 
 from collector.models import Question

@@ -1,4 +1,5 @@
-"""``validation_selectors``: who gets which question, and what a validator sees of it."""
+"""``selectors/validation.py``: who gets which question, and what a validator sees of it (and the review queue of
+``selectors/reviews.py``)."""
 from datetime import timedelta
 
 import pytest
