@@ -29,7 +29,8 @@ from collector.cleaning import clean_question, first_message
 from collector.models import Round
 from collector.presentation.scoring import scoring_run_payload
 from collector.presentation.training import training_job_payload
-from collector.selectors.coach import answer_only_warning, text_warnings
+from collector.selectors.coach import answer_only_warning
+from collector.selectors.coach import text_warnings as coach_text_warnings  # the consumer has its own text_warnings
 from collector.selectors.rounds import round_for_author, round_for_manager
 from collector.selectors.scoring import scoring_runs_latest
 from collector.selectors.training import training_jobs_latest
@@ -172,7 +173,7 @@ class AuthorConsumer(DraftSocketConsumer):
         """Duplicates, words and length; an empty list if the check fails (the coach advises, it
         must never take the model's answer away)."""
         try:
-            return await database_sync_to_async(text_warnings)(
+            return await database_sync_to_async(coach_text_warnings)(
                 round_=self.round, author_id=self.scope["user"].pk, prompt=example.prompt, choices=example.choices,
                 answer=answer,
             )

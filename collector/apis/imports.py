@@ -15,10 +15,7 @@ from rest_framework.views import APIView
 
 from collector.selectors.rounds import round_for_manager
 from collector.services.imports import codah_import
-from core.apis import (
-    ApiErrorsMixin,
-    import_error,
-)
+from core.apis import ApiErrorsMixin, import_error
 from core.exceptions import ImportFailed
 
 

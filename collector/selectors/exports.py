@@ -6,10 +6,7 @@ arrive here as a plain mapping.
 import re
 from collections.abc import Mapping
 
-from django.db.models import (
-    Q,
-    QuerySet,
-)
+from django.db.models import Q, QuerySet
 
 from collector.models import Prediction, Question, Round
 from collector.selectors.questions import live_prediction_of, with_live_prediction

@@ -5,11 +5,7 @@ live prediction and annotates the latest cross-validation results (``selectors/s
 """
 from dataclasses import dataclass
 
-from django.db.models import (
-    Count,
-    Prefetch,
-    QuerySet,
-)
+from django.db.models import Count, Prefetch, QuerySet
 
 from accounts.models import User
 from collector.models import Prediction, Question, Round

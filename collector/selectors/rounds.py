@@ -1,10 +1,5 @@
 """Reads of rounds: who may see, write in or manage a round, a course's rounds, a round's counts."""
-from django.db.models import (
-    Count,
-    F,
-    Q,
-    QuerySet,
-)
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User

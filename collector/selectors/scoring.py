@@ -3,17 +3,7 @@
 The round page and its websocket show the newest run of each kind (``scoring_runs_latest``); the
 API lists every run and reads one by id, for the course's instructors only.
 """
-from django.db.models import (
-    Avg,
-    BooleanField,
-    Case,
-    FloatField,
-    OuterRef,
-    QuerySet,
-    Subquery,
-    Value,
-    When,
-)
+from django.db.models import Avg, BooleanField, Case, FloatField, OuterRef, QuerySet, Subquery, Value, When
 
 from accounts.models import User
 from collector.models import CVPrediction, Round, ScoringFold, ScoringRun

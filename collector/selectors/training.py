@@ -3,9 +3,7 @@
 The round page and its websocket show the newest jobs (``training_jobs_latest``); the API lists
 every job and reads one by id, for the course's instructors only.
 """
-from django.db.models import (
-    QuerySet,
-)
+from django.db.models import QuerySet
 
 from accounts.models import User
 from collector.models import Round, TrainingJob

@@ -28,15 +28,7 @@ from django.utils import timezone
 from accounts.models import User
 from collector.models import CVPrediction, Question, Round, ScoringFold, ScoringRun, ScoringRunAssignment
 from collector.signals import credit_changed
-from core.jobs import (
-    ProgressWriter,
-    job_claim,
-    job_done,
-    job_enqueue,
-    job_fail,
-    job_progress_save,
-    jobs_resume,
-)
+from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, job_progress_save, jobs_resume
 from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample, TrainProgress
 from mlcore.models.crossval import FoldAssignment, answer_only_summary, cv_summary, stratified_folds
 from mlcore.models.cv_runner import FoldRunner

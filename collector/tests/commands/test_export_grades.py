@@ -6,12 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from collector.tests.factories import (
-    HOSTILE_PROFILE,
-    HOSTILE_USERNAME,
-    assert_spreadsheet_safe,
-    enrol_hostile_student,
-)
+from collector.tests.factories import HOSTILE_PROFILE, HOSTILE_USERNAME, assert_spreadsheet_safe, enrol_hostile_student
 
 
 def export(round_name, fmt, *extra, tmp_path, students=3) -> list[list[str]]:
