@@ -19,7 +19,7 @@ from django.db import transaction
 
 from collector.models import PeerValidation, Question, QuestionStatus, Round
 from collector.services.reviews import question_lock
-from collector.services.rounds import live_model_check
+from collector.services.rounds import live_model_check, round_dates_check
 from collector.services.validation import question_settle
 from collector.signals import credit_changed
 from mlcore.configs import FineTuneConfig
@@ -82,8 +82,7 @@ def round_update(*, round_: Round, live_model: ModelVersion | None = None, scori
         round_.live_model = live_model
     if scoring is not None:
         round_.scoring_config = _scoring_overrides({**round_scoring_settings(round_=round_), **scoring})
-    if round_.closes_at and round_.opens_at and round_.closes_at <= round_.opens_at:
-        raise ValidationError({"closes_at": "The round must close after it opens."})
+    round_dates_check(round_=round_)
     round_.full_clean()
     round_.save()
     credit_changed.send(sender=Round, round_id=round_.pk, user_ids=None)  # the weights may have changed

@@ -41,10 +41,15 @@ def round_create(
     if categories is not None:
         round_.categories = list(categories)
     round_.full_clean()
-    if round_.closes_at and round_.opens_at and round_.closes_at <= round_.opens_at:
-        raise ValidationError({"closes_at": "The round must close after it opens."})
+    round_dates_check(round_=round_)
     round_.save()
     return round_
+
+
+def round_dates_check(*, round_: Round) -> None:
+    """Raise ValidationError unless the round closes after it opens (when it has both dates)."""
+    if round_.closes_at and round_.opens_at and round_.closes_at <= round_.opens_at:
+        raise ValidationError({"closes_at": "The round must close after it opens."})
 
 
 def live_model_check(*, model_version: ModelVersion) -> None:
