@@ -13,7 +13,8 @@ from collector.services.rounds import round_create
 from collector.tests.factories import question_data
 from courses.services import course_join
 
-URL = reverse("api:question_submit")
+SUBMIT_URL = reverse("api:question_submit")
+LIST_URL = reverse("api:question_list")
 
 
 def payload(round_, **overrides) -> dict:
@@ -40,7 +41,7 @@ def api(student) -> APIClient:
 @pytest.mark.django_db
 class QuestionSubmitApiTests:
     def test_created_with_the_servers_prediction(self, api, round_, fake_model):
-        response = api.post(URL, payload(round_), format="json")
+        response = api.post(SUBMIT_URL, payload(round_), format="json")
         assert response.status_code == 201, response.data
         question = Question.objects.get()
         assert response.data == {
@@ -58,15 +59,15 @@ class QuestionSubmitApiTests:
         assert question.time_spent_seconds == 30 and question.categories == ["idioms"]
 
     def test_pending_when_the_model_fails(self, api, round_, broken_model):
-        response = api.post(URL, payload(round_), format="json")
+        response = api.post(SUBMIT_URL, payload(round_), format="json")
         assert response.status_code == 201
         assert response.data["prediction"]["status"] == "pending"
         assert response.data["prediction"]["probs"] is None and response.data["prediction"]["fooled"] is None
 
     def test_same_client_token_stores_once(self, api, round_, fake_model):
         data = payload(round_)
-        first = api.post(URL, data, format="json")
-        second = api.post(URL, data, format="json")
+        first = api.post(SUBMIT_URL, data, format="json")
+        second = api.post(SUBMIT_URL, data, format="json")
         assert first.status_code == second.status_code == 201
         assert first.data["id"] == second.data["id"]
         assert Question.objects.count() == 1
@@ -99,7 +100,7 @@ class QuestionSubmitApiTests:
         ],
     )
     def test_bad_input_is_400_with_field_errors(self, api, round_, fake_model, overrides, field, message):
-        response = api.post(URL, payload(round_, **overrides), format="json")
+        response = api.post(SUBMIT_URL, payload(round_, **overrides), format="json")
         assert response.status_code == 400, response.data
         assert message in str(response.data[field]), response.data
         assert Question.objects.count() == 0
@@ -108,27 +109,27 @@ class QuestionSubmitApiTests:
     def test_missing_field_is_400(self, api, round_, fake_model, missing):
         data = payload(round_)
         del data[missing]
-        response = api.post(URL, data, format="json")
+        response = api.post(SUBMIT_URL, data, format="json")
         assert response.status_code == 400
         assert missing in response.data
         assert Question.objects.count() == 0
 
     @pytest.mark.parametrize("body", ["{not json", "[1, 2", "", "null", "[]", '"text"'])
     def test_body_that_is_not_a_json_object_is_400(self, api, round_, fake_model, body):
-        response = api.post(URL, body, content_type="application/json")
+        response = api.post(SUBMIT_URL, body, content_type="application/json")
         assert response.status_code == 400
         assert Question.objects.count() == 0
 
     def test_lone_surrogate_in_json_is_400(self, api, round_, fake_model):
         # Valid JSON, but "\ud800" decodes to text no database can store.
         body = json.dumps(payload(round_, prompt="lone SURROGATE here")).replace("SURROGATE", "\\ud800")
-        response = api.post(URL, body, content_type="application/json")
+        response = api.post(SUBMIT_URL, body, content_type="application/json")
         assert response.status_code == 400
         assert "Surrogate characters are not allowed" in str(response.data["prompt"])
         assert Question.objects.count() == 0
 
     def test_closed_round_is_403_with_message(self, api, closed_round, fake_model):
-        response = api.post(URL, payload(closed_round), format="json")
+        response = api.post(SUBMIT_URL, payload(closed_round), format="json")
         assert response.status_code == 403
         assert response.data["detail"] == "This round is closed: it no longer accepts questions."
         assert Question.objects.count() == 0
@@ -136,29 +137,26 @@ class QuestionSubmitApiTests:
     def test_other_course_is_403_with_message(self, round_, outsider, fake_model):
         client = APIClient()
         client.force_login(outsider)
-        response = client.post(URL, payload(round_), format="json")
+        response = client.post(SUBMIT_URL, payload(round_), format="json")
         assert response.status_code == 403
         assert "not enrolled" in response.data["detail"]
         assert Question.objects.count() == 0
 
     def test_unknown_round_is_403(self, api, round_, fake_model):
-        response = api.post(URL, payload(round_, round_id=987654), format="json")
+        response = api.post(SUBMIT_URL, payload(round_, round_id=987654), format="json")
         assert response.status_code == 403
         assert response.data["detail"] == "This round does not exist."
 
     def test_anonymous_is_rejected(self, round_, fake_model):
-        response = APIClient().post(URL, payload(round_), format="json")
+        response = APIClient().post(SUBMIT_URL, payload(round_), format="json")
         assert response.status_code in (401, 403)
         assert Question.objects.count() == 0
 
     def test_session_post_without_csrf_token_is_rejected(self, student, round_, fake_model):
         client = APIClient(enforce_csrf_checks=True)
         client.force_login(student)
-        assert client.post(URL, payload(round_), format="json").status_code == 403
+        assert client.post(SUBMIT_URL, payload(round_), format="json").status_code == 403
         assert Question.objects.count() == 0
-
-
-URL = reverse("api:question_list")
 
 
 @pytest.mark.django_db
@@ -169,7 +167,7 @@ class QuestionListApiTests:
         question_submit(user=outsider, round_id=round_.pk, **question_data(prompt="Not yours. It"))
         client = APIClient()
         client.force_login(student)
-        response = client.get(URL)
+        response = client.get(LIST_URL)
         assert response.status_code == 200
         assert response.data["count"] == 1
         item = response.data["results"][0]
@@ -184,12 +182,12 @@ class QuestionListApiTests:
         question_submit(user=student, round_id=other.pk, **question_data())
         client = APIClient()
         client.force_login(student)
-        first = client.get(URL)
+        first = client.get(LIST_URL)
         assert first.data["count"] == 31 and len(first.data["results"]) == 25 and first.data["next"]
-        assert client.get(URL, {"round_id": other.pk}).data["count"] == 1
-        assert client.get(URL, {"round_id": "x"}).status_code == 400
-        assert client.get(URL, {"round_id": 10**30}).status_code == 400
-        assert client.get(URL, {"page": 99}).status_code == 404
+        assert client.get(LIST_URL, {"round_id": other.pk}).data["count"] == 1
+        assert client.get(LIST_URL, {"round_id": "x"}).status_code == 400
+        assert client.get(LIST_URL, {"round_id": 10**30}).status_code == 400
+        assert client.get(LIST_URL, {"page": 99}).status_code == 404
 
     def test_anonymous_is_rejected(self, db):
-        assert APIClient().get(URL).status_code in (401, 403)
+        assert APIClient().get(LIST_URL).status_code in (401, 403)
