@@ -103,29 +103,28 @@ class ScoringRunDetailApi(ApiErrorsMixin, APIView):
         return Response(ScoringRunSerializer(run).data)
 
 
-class ScoringRunCancelApi(ApiErrorsMixin, APIView):
+class _ScoringRunControlApi(ApiErrorsMixin, APIView):
+    """Cancel or resume (``control``) a run: 200 with the run, 409 when it cannot be done now."""
+
+    OutputSerializer = ScoringRunSerializer
+    control = staticmethod(scoring_cancel)
+
+    def post(self, request: Request, run_id: int) -> Response:
+        run = scoring_run_for_manager(user=request.user, run_id=run_id)
+        try:
+            run = self.control(run_id=run.pk, user=request.user)
+        except ScoringRefused as error:
+            return _refused(error.message)
+        return Response(ScoringRunSerializer(run).data)
+
+
+class ScoringRunCancelApi(_ScoringRunControlApi):
     """POST to cancel the run; the worker stops within about a second, before its next step or fold."""
 
-    OutputSerializer = ScoringRunSerializer
-
-    def post(self, request: Request, run_id: int) -> Response:
-        run = scoring_run_for_manager(user=request.user, run_id=run_id)
-        try:
-            run = scoring_cancel(run_id=run.pk, user=request.user)
-        except ScoringRefused as error:
-            return _refused(error.message)
-        return Response(ScoringRunSerializer(run).data)
+    control = staticmethod(scoring_cancel)
 
 
-class ScoringRunResumeApi(ApiErrorsMixin, APIView):
+class ScoringRunResumeApi(_ScoringRunControlApi):
     """POST to queue a cancelled or failed run again; only the folds it has not finished are trained."""
 
-    OutputSerializer = ScoringRunSerializer
-
-    def post(self, request: Request, run_id: int) -> Response:
-        run = scoring_run_for_manager(user=request.user, run_id=run_id)
-        try:
-            run = scoring_resume(run_id=run.pk, user=request.user)
-        except ScoringRefused as error:
-            return _refused(error.message)
-        return Response(ScoringRunSerializer(run).data)
+    control = staticmethod(scoring_resume)

@@ -2,6 +2,7 @@
 import contextlib
 from collections.abc import Sequence
 
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -191,3 +192,13 @@ def api_client(user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+def round_page_url(name: str, round_) -> str:
+    """The URL of one of a round's pages or buttons, ``collector:<name>``."""
+    return reverse(f"collector:{name}", args=[round_.pk])
+
+
+def messages_of(response) -> list[str]:
+    """The flash messages a page was rendered with."""
+    return [str(message) for message in response.context["messages"]]

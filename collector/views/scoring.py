@@ -51,29 +51,27 @@ def round_scoring_start(request: HttpRequest, round_id: int) -> HttpResponse:
     return back_to_scoring(round_.pk)
 
 
-@login_required
-@require_POST
-def scoring_run_cancel(request: HttpRequest, run_id: int) -> HttpResponse:
+def _run_control(request: HttpRequest, run_id: int, control, done: str) -> HttpResponse:
+    """Cancel or resume (``control``) the run and say so in the scoring section; ``done`` is the
+    message on success, with ``{pk}`` for the run's id."""
     run = scoring_run_for_manager(user=request.user, run_id=run_id)
     try:
-        scoring_cancel(run_id=run.pk, user=request.user)
+        control(run_id=run.pk, user=request.user)
     except ScoringRefused as error:
         messages.error(request, error.message, extra_tags=SCORING_TAG)
     else:
-        messages.success(request, f"Run {run.pk} cancelled. Its finished folds are kept; resume it to score the rest.",
-                         extra_tags=SCORING_TAG)
+        messages.success(request, done.format(pk=run.pk), extra_tags=SCORING_TAG)
     return back_to_scoring(run.round_id)
+
+
+@login_required
+@require_POST
+def scoring_run_cancel(request: HttpRequest, run_id: int) -> HttpResponse:
+    return _run_control(request, run_id, scoring_cancel,
+                        "Run {pk} cancelled. Its finished folds are kept; resume it to score the rest.")
 
 
 @login_required
 @require_POST
 def scoring_run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
-    run = scoring_run_for_manager(user=request.user, run_id=run_id)
-    try:
-        scoring_resume(run_id=run.pk, user=request.user)
-    except ScoringRefused as error:
-        messages.error(request, error.message, extra_tags=SCORING_TAG)
-    else:
-        messages.success(request, f"Run {run.pk} queued again; only its unfinished folds are trained.",
-                         extra_tags=SCORING_TAG)
-    return back_to_scoring(run.round_id)
+    return _run_control(request, run_id, scoring_resume, "Run {pk} queued again; only its unfinished folds are trained.")

@@ -3,22 +3,15 @@ import csv
 import io
 
 import pytest
-from django.urls import reverse
 
-
-def url(name, round_) -> str:
-    return reverse(f"collector:{name}", args=[round_.pk])
-
-
-def messages_of(response) -> list[str]:
-    return [str(message) for message in response.context["messages"]]
+from collector.tests.factories import messages_of, round_page_url
 
 
 @pytest.mark.django_db
 class GradesDownloadTests:
     def test_canvas_download(self, client, instructor, graded_round):
         client.force_login(instructor)
-        response = client.get(url("round_grades_download", graded_round), {"format": "canvas", "points_possible": "3"})
+        response = client.get(round_page_url("round_grades_download", graded_round), {"format": "canvas", "points_possible": "3"})
         assert response.status_code == 200 and response["Content-Type"] == "text/csv; charset=utf-8"
         assert response["Content-Disposition"] == f'attachment; filename="stumper-{graded_round.name}-grades-canvas.csv"'
         rows = list(csv.reader(io.StringIO(response.content.decode())))
@@ -26,7 +19,7 @@ class GradesDownloadTests:
 
     def test_plain_csv_by_default_form_values(self, client, instructor, graded_round):
         client.force_login(instructor)
-        response = client.get(url("round_grades_download", graded_round), {"format": "csv"})
+        response = client.get(round_page_url("round_grades_download", graded_round), {"format": "csv"})
         rows = list(csv.DictReader(io.StringIO(response.content.decode())))
         assert [(row["username"], row["credit"]) for row in rows] == [("alice", "4"), ("bob", "1"), ("carol", "0")]
 
@@ -37,9 +30,9 @@ class GradesDownloadTests:
     )
     def test_bad_parameters_are_explained(self, client, instructor, round_, params, message):
         client.force_login(instructor)
-        response = client.get(url("round_grades_download", round_), params, follow=True)
+        response = client.get(round_page_url("round_grades_download", round_), params, follow=True)
         assert response.status_code == 200 and message in messages_of(response)[0]
 
     def test_students_may_not_download(self, client, student, round_):
         client.force_login(student)
-        assert client.get(url("round_grades_download", round_), {"format": "csv"}).status_code == 403
+        assert client.get(round_page_url("round_grades_download", round_), {"format": "csv"}).status_code == 403

@@ -6,26 +6,9 @@ from django.test import Client
 from django.urls import reverse
 
 from collector.models import Question, ScoringRun
-from collector.services.questions import question_submit
-from collector.tests.factories import finished_scoring_run, question_data
+from collector.tests.factories import finished_scoring_run, messages_of, round_page_url
 
 pytestmark = pytest.mark.django_db
-
-
-def url(name, round_) -> str:
-    return reverse(f"collector:{name}", args=[round_.pk])
-
-
-@pytest.fixture
-def five_questions(round_, student, fake_model):
-    return [
-        question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Prompt {i}. He", correct_index=i % 4))
-        for i in range(5)
-    ]
-
-
-def messages_of(response) -> list[str]:
-    return [str(message) for message in response.context["messages"]]
 
 
 @pytest.mark.django_db
@@ -33,7 +16,7 @@ class ScoringStartTests:
     def test_starts_a_run_and_says_so(self, client, instructor, round_, five_questions):
         client.force_login(instructor)
         with mock.patch("collector.services.scoring.scoring_schedule") as schedule:
-            response = client.post(url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 2},
+            response = client.post(round_page_url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 2},
                                    follow=True)
         run = ScoringRun.objects.get()
         assert (run.kind, run.folds, run.trials, run.created_by) == ("cross_validation", 5, 2, instructor)
@@ -45,19 +28,19 @@ class ScoringStartTests:
     def test_answer_only_baseline(self, client, instructor, round_, five_questions):
         client.force_login(instructor)
         with mock.patch("collector.services.scoring.scoring_schedule"):
-            client.post(url("round_scoring_start", round_), {"kind": "answer_only", "folds": 5, "trials": 1})
+            client.post(round_page_url("round_scoring_start", round_), {"kind": "answer_only", "folds": 5, "trials": 1})
         assert ScoringRun.objects.get().kind == "answer_only"
 
     def test_refusals_are_messages_not_errors(self, client, instructor, round_, five_questions):
         client.force_login(instructor)
         with mock.patch("collector.services.scoring.scoring_schedule"):
-            client.post(url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 1})
-            response = client.post(url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 1},
+            client.post(round_page_url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 1})
+            response = client.post(round_page_url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 1},
                                    follow=True)
         assert response.status_code == 200
         assert "already in progress" in messages_of(response)[-1]
         with mock.patch("collector.services.scoring.scoring_schedule"):
-            response = client.post(url("round_scoring_start", round_), {"kind": "answer_only", "folds": 10, "trials": 1},
+            response = client.post(round_page_url("round_scoring_start", round_), {"kind": "answer_only", "folds": 10, "trials": 1},
                                    follow=True)
         assert "has 5 question(s); 10-fold scoring needs at least 10" in messages_of(response)[0]
         assert ScoringRun.objects.count() == 1
@@ -74,7 +57,7 @@ class ScoringStartTests:
     )
     def test_bad_input_is_explained(self, client, instructor, round_, data, message):
         client.force_login(instructor)
-        response = client.post(url("round_scoring_start", round_), data, follow=True)
+        response = client.post(round_page_url("round_scoring_start", round_), data, follow=True)
         assert response.status_code == 200
         assert message in messages_of(response)[0]
         assert not ScoringRun.objects.exists()
@@ -83,25 +66,25 @@ class ScoringStartTests:
         round_.scoring_config = {"epochs": 0}
         round_.save()
         client.force_login(instructor)
-        response = client.post(url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 1},
+        response = client.post(round_page_url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5, "trials": 1},
                                follow=True)
         assert "scoring settings are invalid" in messages_of(response)[0]
 
     def test_only_instructors_post_only_and_csrf(self, client, student, instructor, round_):
         client.force_login(student)
-        assert client.post(url("round_scoring_start", round_), {"kind": "cross_validation"}).status_code == 403
+        assert client.post(round_page_url("round_scoring_start", round_), {"kind": "cross_validation"}).status_code == 403
         client.force_login(instructor)
-        assert client.get(url("round_scoring_start", round_)).status_code == 405
+        assert client.get(round_page_url("round_scoring_start", round_)).status_code == 405
         strict = Client(enforce_csrf_checks=True)
         strict.force_login(instructor)
-        assert strict.post(url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5}).status_code == 403
+        assert strict.post(round_page_url("round_scoring_start", round_), {"kind": "cross_validation", "folds": 5}).status_code == 403
 
 
 @pytest.mark.django_db
 class ScoringSectionTests:
     def test_never_scored(self, client, instructor, round_, five_questions):
         client.force_login(instructor)
-        page = client.get(url("round_detail", round_)).content.decode()
+        page = client.get(round_page_url("round_detail", round_)).content.decode()
         assert "Score in cross-validation" in page and "Run answer-only baseline" in page
         assert page.count("Not run yet.") == 2
         assert f'data-socket-path="/ws/rounds/{round_.pk}/scoring/"' in page
@@ -114,7 +97,7 @@ class ScoringSectionTests:
                                       ids[3]: [True, True], ids[4]: [True, True]})
         finished_scoring_run(round_, {pk: [pk == ids[0]] for pk in ids}, kind="answer_only")
         client.force_login(instructor)
-        response = client.get(url("round_detail", round_))
+        response = client.get(round_page_url("round_detail", round_))
         page = response.content.decode()
         # Folds (round-robin) {0, 2, 4} and {1, 3}: pooled 7/10; per trial (2/3 + 1/2)/2 and (2/3 + 1)/2.
         assert ("CV accuracy (pooled) 70.0% of 5 questions × 2 trials. "
@@ -134,7 +117,7 @@ class ScoringSectionTests:
                                        correct_index=0).pk for i in range(9)]
         finished_scoring_run(round_, {pk: [pk == ids[0]] for pk in ids}, folds=5)
         client.force_login(instructor)
-        page = client.get(url("round_detail", round_)).content.decode()
+        page = client.get(round_page_url("round_detail", round_)).content.decode()
         # 1/9 pooled; (1/2 + 0 + 0 + 0 + 0) / 5 over folds. Only the pooled one has the headline's place.
         assert '<dt>CV accuracy (pooled)</dt><dd data-testid="cv-accuracy-pooled">11.1%</dd>' in page
         assert "CV accuracy (pooled) 11.1% of 9 questions. Mean per-fold accuracy (CODAH) 10.0%." in page
@@ -150,14 +133,14 @@ class ScoringSectionTests:
                                        correct_index=0).pk for i in range(40)]
         finished_scoring_run(round_, {pk: [pk % 3 == 0] for pk in ids}, folds=2)
         client.force_login(instructor)
-        page = client.get(url("round_detail", round_)).content.decode()
+        page = client.get(round_page_url("round_detail", round_)).content.decode()
         assert 'data-testid="cv-accuracy-pooled">' in page
         assert "Few questions per fold" not in page and 'data-field="warning" hidden>' in page
 
     def test_failed_run_shows_its_error(self, client, instructor, round_):
         finished_scoring_run(round_, {}, status="failed", error="RuntimeError: out of <memory>")
         client.force_login(instructor)
-        page = client.get(url("round_detail", round_)).content.decode()
+        page = client.get(round_page_url("round_detail", round_)).content.decode()
         assert "Failed" in page and "RuntimeError: out of &lt;memory&gt;" in page
 
 

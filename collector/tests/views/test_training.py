@@ -2,30 +2,12 @@
 from unittest import mock
 
 import pytest
-from django.urls import reverse
 
 from collector.models import TrainingJob
-from collector.services.questions import question_submit
 from collector.services.rounds import round_create
-from collector.tests.factories import question_data
+from collector.tests.factories import messages_of, round_page_url
 from courses.services import course_create
 from modelhub.services import model_version_default, model_version_register
-
-
-def url(name, round_) -> str:
-    return reverse(f"collector:{name}", args=[round_.pk])
-
-
-@pytest.fixture
-def five_questions(round_, student, fake_model):
-    return [
-        question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Prompt {i}. He", correct_index=i % 4))
-        for i in range(5)
-    ]
-
-
-def messages_of(response) -> list[str]:
-    return [str(message) for message in response.context["messages"]]
 
 
 @pytest.mark.django_db
@@ -35,7 +17,7 @@ class ModelTrainTests:
         client.force_login(instructor)
         with mock.patch("collector.tasks.training_job_run_task.delay") as delay, \
                 django_capture_on_commit_callbacks(execute=True):
-            response = client.post(url("round_model_train", round_), {"name": "after-r1", "make_live_round": next_round.pk},
+            response = client.post(round_page_url("round_model_train", round_), {"name": "after-r1", "make_live_round": next_round.pk},
                                    follow=True)
         job = TrainingJob.objects.get()
         delay.assert_called_once_with(job.pk)
@@ -55,14 +37,14 @@ class ModelTrainTests:
         model_version_register(name="mc-existing", kind="multiple_choice", path="/models/mc-existing")
         client.force_login(instructor)
         with mock.patch("collector.tasks.training_job_run_task.delay") as delay:
-            response = client.post(url("round_model_train", round_), {"name": name}, follow=True)
+            response = client.post(round_page_url("round_model_train", round_), {"name": name}, follow=True)
         assert message in messages_of(response)[0] and not delay.called
 
     def test_no_questions_and_foreign_round(self, client, instructor, other_instructor, round_):
         other_course = course_create(owner=other_instructor, name="Other")
         other_round = round_create(course=other_course, name="elsewhere")
         client.force_login(instructor)
-        response = client.post(url("round_model_train", round_), {"name": "m1"}, follow=True)
+        response = client.post(round_page_url("round_model_train", round_), {"name": "m1"}, follow=True)
         assert "has no questions to train on yet" in messages_of(response)[0]
-        response = client.post(url("round_model_train", round_), {"name": "m1", "make_live_round": other_round.pk}, follow=True)
+        response = client.post(round_page_url("round_model_train", round_), {"name": "m1", "make_live_round": other_round.pk}, follow=True)
         assert "Select a valid choice" in messages_of(response)[0]
