@@ -11,7 +11,6 @@ most once: a second delivery of the task finds it running or finished and return
 worker died is marked failed when a worker starts (its partial weights are never registered), so
 the instructor can start it again.
 """
-import logging
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -26,13 +25,14 @@ from collector.services.hardware import worker_hardware_report
 from collector.services.rounds import round_set_live_model
 from collector.services.scoring import scoring_config_for
 from core.exceptions import ImportFailed
-from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
+from core.jobs import job_claim, job_enqueue, jobs_resume
 from mlcore.configs import FineTuneConfig, MCExample, ScorerKind, ScorerSpec, TrainProgress
 from mlcore.data.codah import read_codah_file
 from modelhub import training as modelhub_training
 from modelhub.models import ModelVersion
+from modelhub.progress import TrainingJobProgress
+from modelhub.training import training_job_finish
 
-logger = logging.getLogger(__name__)
 TASK_NAME = "collector.training_job_run"
 
 # Training files are the instructor's own (often the public CODAH release, which repeats a
@@ -161,30 +161,14 @@ def _stale_after() -> timedelta:
     return timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)
 
 
-class _ProgressWriter(ProgressWriter):
-    """Stores step, loss and time left on the job at most once a second."""
-
-    def __call__(self, step: TrainProgress) -> None:
-        per_step = step.elapsed_seconds / max(step.step, 1)
-        self.save(final=step.step >= step.total_steps, stage="training", step=step.step,
-                  total_steps=step.total_steps, epoch=step.epoch, loss=round(step.loss, 4),
-                  eta_seconds=round(per_step * (step.total_steps - step.step)))
-
-
 def training_job_run(*, job_id: int) -> TrainingJob:
     """Train the job's model unless it already ran; any failure is stored on the job."""
     job = _claim(job_id)
     if job is None:
         return TrainingJob.objects.get(pk=job_id)
     worker_hardware_report()  # the settings page shows what bf16=auto means on this worker
-    try:
-        version = round_train_next_model(round_=job.round, name=job.name, make_live_round=job.make_live_round,
-                                         progress=_ProgressWriter(job))
-    except Exception as error:
-        logger.exception("Training job %s failed", job_id)
-        job_fail(job, error, progress={**job.progress, "stage": "failed"})
-    else:
-        job_done(job, model_version=version, progress={**job.progress, "stage": "done", "eta_seconds": 0})
+    training_job_finish(job, lambda: round_train_next_model(
+        round_=job.round, name=job.name, make_live_round=job.make_live_round, progress=TrainingJobProgress(job)))
     return TrainingJob.objects.get(pk=job_id)
 
 
