@@ -66,11 +66,8 @@ class ForkSafeDaphneProcess(DaphneProcess):
     so every ``database_sync_to_async`` call of a consumer would wait forever. The inference
     services' batchers belong to the parent's event loops and are no use here either. And torch's
     OpenMP thread pool does not survive a fork: in the child of a process that already ran torch
-    on two threads, a forward on two threads hangs, so the server's models run on one thread; and
-    exporting a model to ONNX in the child still crashed it now and then (a segmentation fault in
-    ``load_incremental``, seen with one thread too, e.g. while the start-up preload was building the
-    engine), so the server's live models run on the torch engine. The ONNX engines are tested in
-    the test process itself (``mlcore/tests/models/test_engines.py``, the inference service's tests).
+    on two threads, a forward on two threads hangs (or crashes while an ONNX engine is exported),
+    so the server's models run on one thread.
     """
 
     def run(self) -> None:
@@ -81,7 +78,7 @@ class ForkSafeDaphneProcess(DaphneProcess):
         from modelhub.inference import inference_service, qa_inference_service
 
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-        override_settings(STUMPER_TORCH_THREADS=1, STUMPER_INFERENCE_ENGINE="torch").enable()  # this child only; never restored
+        override_settings(STUMPER_TORCH_THREADS=1).enable()  # only in this child, which never restores it
         inference_service.reset()
         qa_inference_service.reset()
         super().run()
