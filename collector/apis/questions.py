@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from collector.presentation.questions import prediction_payload, question_view
 from collector.selectors.questions import questions_of_author
-from collector.selectors.rounds import round_get
+from collector.selectors.rounds import round_get_optional
 from collector.services.questions import question_submit
 from core.apis import MAX_ID, ApiErrorsMixin
 
@@ -104,9 +104,7 @@ class QuestionListApi(ApiErrorsMixin, APIView):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        round_ = None
-        if "round_id" in filters.validated_data:
-            round_ = round_get(round_id=filters.validated_data["round_id"])
+        round_ = round_get_optional(round_id=filters.validated_data.get("round_id"))
         questions = questions_of_author(user=request.user, round_=round_)
         paginator = self.Pagination()
         page = paginator.paginate_queryset(questions, request, view=self)

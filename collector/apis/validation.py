@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from collector.selectors.rounds import round_get
+from collector.selectors.rounds import round_get_optional
 from collector.selectors.validation import blind_question, validation_next
 from collector.services.validation import validation_submit
 from core.apis import MAX_ID, ApiErrorsMixin
@@ -23,9 +23,7 @@ class ValidationNextApi(ApiErrorsMixin, APIView):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        round_ = None
-        if "round_id" in filters.validated_data:
-            round_ = round_get(round_id=filters.validated_data["round_id"])
+        round_ = round_get_optional(round_id=filters.validated_data.get("round_id"))
         question = validation_next(user=request.user, round_=round_)
         if question is None:
             return Response({"question": None, "message": "Nothing is waiting for your validation."})

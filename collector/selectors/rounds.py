@@ -29,6 +29,11 @@ def round_get(*, round_id: int) -> Round:
         raise AccessError("This round does not exist.") from None
 
 
+def round_get_optional(*, round_id: int | None) -> Round | None:
+    """:func:`round_get` for an optional filter: None when no round was asked for."""
+    return None if round_id is None else round_get(round_id=round_id)
+
+
 def round_get_by_name(*, name: str) -> Round:
     try:
         return Round.objects.select_related("course", "live_model").get(name=name)
