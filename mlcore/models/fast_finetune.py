@@ -16,8 +16,9 @@ only one the pooler reads.
 
 Both are exact: in eval mode the logits equal the model's own forward pass
 up to float rounding. Dropout hits the same kind of values with the same
-probability but draws fewer random numbers (none for what is skipped), so
-only without dropout does training match
+probability but draws fewer random numbers (none for what is skipped), from
+numpy rather than torch in the trainable layers (:mod:`mlcore.models.fast_dropout`:
+torch's mask generator is serial on non-Intel CPUs), so only without dropout does training match
 :class:`mlcore.models.finetune.MultipleChoiceTrainer` step for step (tested). The
 saved checkpoint is an ordinary full model (frozen weights unchanged) that
 :class:`mlcore.models.inference.MultipleChoiceModelScorer` loads.
@@ -54,6 +55,7 @@ from mlcore.configs import (
     ScorerSpec,
     TrainProgress,
 )
+from mlcore.models.fast_dropout import DropoutNoise
 from mlcore.models.frozen_prefix import PASS_SIZE, FrozenPrefixCache, check_frozen_layout
 from mlcore.models.hardware import HardwareResolution, hardware_for, training_threads
 from mlcore.models.inference import length_sorted_chunks, to_predictions
@@ -128,6 +130,7 @@ class FastMultipleChoiceTrainer:
         self.config = config
         self.cache = cache
         self.name = name
+        self._noise: DropoutNoise | None = None
 
     def fit(self, indices: Sequence[int] | None = None,
             progress: Callable[[TrainProgress], None] | None = None) -> FastMultipleChoiceTrainer:
@@ -154,6 +157,7 @@ class FastMultipleChoiceTrainer:
         # Same generator use as MultipleChoiceTrainer, so both see batches in the same order.
         order_rng = torch.Generator().manual_seed(cfg.seed)
         self.history_: list[float] = []
+        self._noise = DropoutNoise(cfg.seed)  # the trainable layers' dropout masks (fast on any CPU)
         self.model_.train()  # the frozen modules are never called, so their mode does not matter
         for epoch in range(1, cfg.epochs + 1):
             batches = self._epoch_batches(indices, order_rng)
@@ -210,9 +214,10 @@ class FastMultipleChoiceTrainer:
         model, base = self.model_, self.model_.base_model
         layers = base.encoder.layer[self.config.freeze_layers :]
         for layer in layers[:-1]:
-            tokens = packed_layer(layer, tokens, layout)  # (tokens, hidden)
+            tokens = packed_layer(layer, tokens, layout, noise=self._noise)  # (tokens, hidden)
         # (batch * 4, hidden); with every layer frozen the cache already holds the top layer's output.
-        first = packed_layer(layers[-1], tokens, layout, first_only=True) if len(layers) else tokens[layout.first]
+        first = (packed_layer(layers[-1], tokens, layout, first_only=True, noise=self._noise) if len(layers)
+                 else tokens[layout.first])
         pooled = base.pooler(first.unsqueeze(1))  # (batch * 4, hidden): the pooler reads position 0
         logits: torch.Tensor = model.classifier(model.dropout(pooled)).view(-1, NUM_CHOICES)  # (batch, 4)
         return logits

@@ -8,6 +8,10 @@ in the padded ``(n, seq)`` layout, which only attention needs. :func:`packed_lay
 BERT layer with the layer's own modules (same weights, same dropout probabilities), so it
 computes what the layer computes at the real positions, up to float rounding.
 
+In training, with a :class:`mlcore.models.fast_dropout.DropoutNoise`, the three dropouts of a
+layer (attention probabilities, attention output, feed-forward output) take their masks from it
+instead of torch's generator, which is serial on non-Intel CPUs (see that module).
+
 Used by :mod:`mlcore.models.fast_finetune` for the trainable layers above a frozen-prefix cache.
 """
 
@@ -19,10 +23,13 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from mlcore.models.fast_dropout import DropoutNoise
+
 __all__ = ["PackedBatch", "check_packable", "packed_layer"]
 
 _LAYER_PARTS = ("attention.self.query", "attention.self.key", "attention.self.value", "attention.self.dropout",
-                "attention.output", "intermediate", "output")
+                "attention.output.dense", "attention.output.dropout", "attention.output.LayerNorm", "intermediate",
+                "output.dense", "output.dropout", "output.LayerNorm")
 
 
 @dataclass(frozen=True)
@@ -71,12 +78,14 @@ def check_packable(layer: Any) -> None:
         raise ValueError(f"{type(layer).__name__} is a decoder layer; only encoder layers can be packed")
 
 
-def packed_layer(layer: Any, tokens: torch.Tensor, batch: PackedBatch, *, first_only: bool = False) -> torch.Tensor:
+def packed_layer(layer: Any, tokens: torch.Tensor, batch: PackedBatch, *, first_only: bool = False,
+                 noise: DropoutNoise | None = None) -> torch.Tensor:
     """One BERT layer on packed ``tokens`` ``(tokens, hidden)``.
 
     Returns ``(tokens, hidden)``, or with ``first_only`` just each sequence's first position,
     ``(n, hidden)``: keys and values still come from every token, but queries, the attention
-    output and the feed-forward run for the first token alone.
+    output and the feed-forward run for the first token alone. ``noise`` draws the dropout masks
+    when the layer is in training mode (otherwise the layer's own dropout modules do).
     """
     attention = layer.attention.self
     heads = attention.num_attention_heads
@@ -91,14 +100,28 @@ def packed_layer(layer: Any, tokens: torch.Tensor, batch: PackedBatch, *, first_
     queries_in = tokens[batch.first] if first_only else tokens  # (n or tokens, hidden)
     query = attention.query(queries_in)
     queries = split_heads(query, 1) if first_only else split_heads(batch.pad(query), seq)
-    context = F.scaled_dot_product_attention(
-        queries, keys, values, attn_mask=batch.mask[:, None, None, :],  # (n, 1, 1, seq): True = attend
-        dropout_p=attention.dropout.p if attention.training else 0.0,
-        scale=getattr(attention, "scaling", size**-0.5),
-    )  # (n, heads, 1 or seq, size)
+    key_mask = batch.mask[:, None, None, :]  # (n, 1, 1, seq): True = attend
+    scale = getattr(attention, "scaling", size**-0.5)
+    drop = noise if noise is not None and layer.training else None
+    if drop is None:
+        context = F.scaled_dot_product_attention(
+            queries, keys, values, attn_mask=key_mask,
+            dropout_p=attention.dropout.p if attention.training else 0.0, scale=scale,
+        )  # (n, heads, 1 or seq, size)
+    else:  # what SDPA's math path does with dropout (its fused kernels take none), with our masks
+        scores = torch.matmul(queries, keys.transpose(-1, -2)) * scale  # (n, heads, 1 or seq, seq)
+        probs = torch.softmax(scores.masked_fill(~key_mask, float("-inf")), dim=-1)
+        context = torch.matmul(drop.apply(probs, attention.dropout.p), values)  # (n, heads, 1 or seq, size)
     context = context.transpose(1, 2).reshape(-1, heads * size)  # (n * (1 or seq), hidden)
     if not first_only:
         context = context[batch.index]  # (tokens, hidden): back to the real tokens
-    hidden = layer.attention.output(context, queries_in)  # dense, dropout, residual LayerNorm
-    out: torch.Tensor = layer.output(layer.intermediate(hidden), hidden)
+    hidden = _dense_dropout_residual(layer.attention.output, context, queries_in, drop)
+    return _dense_dropout_residual(layer.output, layer.intermediate(hidden), hidden, drop)
+
+
+def _dense_dropout_residual(block: Any, values: torch.Tensor, residual: torch.Tensor,
+                            drop: DropoutNoise | None) -> torch.Tensor:
+    """A BERT ``SelfOutput``/``Output`` block: dense, dropout, LayerNorm of the sum with ``residual``."""
+    out: torch.Tensor = (block(values, residual) if drop is None
+                         else block.LayerNorm(drop.apply(block.dense(values), block.dropout.p) + residual))
     return out

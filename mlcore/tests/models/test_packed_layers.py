@@ -8,6 +8,7 @@ import pytest
 import torch
 from transformers import AutoModel
 
+from mlcore.models.fast_dropout import DropoutNoise
 from mlcore.models.inference import encode_pairs
 from mlcore.models.loading import load_pretrained
 from mlcore.models.packed_layers import PackedBatch, check_packable, packed_layer
@@ -87,3 +88,42 @@ def test_check_packable(model_and_states) -> None:
             check_packable(layer)
     finally:
         layer.is_decoder = False
+
+
+def test_noise_path_computes_the_layer_when_its_dropouts_are_off(model_and_states) -> None:
+    # The noise path writes attention out by hand (SDPA draws its own masks); with every dropout
+    # probability at 0 it must compute exactly what the layer's own modules compute.
+    model, states, mask = model_and_states
+    layer, layout = model.encoder.layer[1], PackedBatch.from_mask(mask)
+    dropouts = [m for m in layer.modules() if isinstance(m, torch.nn.Dropout)]
+    saved = [m.p for m in dropouts]
+    layer.train()
+    try:
+        for m in dropouts:
+            m.p = 0.0
+        with torch.no_grad():
+            for first_only in (False, True):
+                own = packed_layer(layer, states[1][mask], layout, first_only=first_only)
+                noisy = packed_layer(layer, states[1][mask], layout, first_only=first_only, noise=DropoutNoise(0))
+                assert torch.allclose(own, noisy, atol=1e-5)
+    finally:
+        layer.eval()
+        for m, p in zip(dropouts, saved, strict=True):
+            m.p = p
+
+
+def test_noise_draws_the_masks_in_training_and_is_ignored_in_eval(model_and_states) -> None:
+    model, states, mask = model_and_states
+    layer, layout = model.encoder.layer[1], PackedBatch.from_mask(mask)
+    with torch.inference_mode():
+        plain = packed_layer(layer, states[1][mask], layout)
+        assert torch.equal(plain, packed_layer(layer, states[1][mask], layout, noise=DropoutNoise(0)))
+    layer.train()
+    try:
+        with torch.no_grad():
+            same = [packed_layer(layer, states[1][mask], layout, noise=DropoutNoise(4)) for _ in range(2)]
+            other = packed_layer(layer, states[1][mask], layout, noise=DropoutNoise(5))
+    finally:
+        layer.eval()
+    assert torch.equal(same[0], same[1])  # the masks come from the seeded noise, not torch's generator
+    assert not torch.allclose(same[0], other)
