@@ -329,6 +329,7 @@ def scoring_resume(*, run_id: int, user: User | None = None) -> ScoringRun:
 
     Refused while another run of the same kind of this round is active (one at a time).
     """
+    # The refusal is only built when the save below is refused, so ``run`` is bound by then.
     with _one_active_run(refusal=lambda: (
         f"Another {run.get_kind_display().lower()} run of round {run.round.name} is in progress; "
         "cancel it or wait until it finishes before resuming this one."
