@@ -30,3 +30,14 @@ class BackgroundJob(models.Model):
     class Meta:
         abstract = True
 
+
+
+def job_status_choices(**extra: tuple[str, str]) -> type[models.TextChoices]:
+    """``BackgroundJob.Status`` and a job's own further states, given as ``NAME=(value, label)``.
+
+    For a job that has more states than the common ones (a scoring run can be cancelled): an enum
+    with members cannot be subclassed, so the states are copied into a new one rather than
+    written out again.
+    """
+    common = {status.name: (status.value, status.label) for status in BackgroundJob.Status}
+    return models.TextChoices("Status", {**common, **extra})

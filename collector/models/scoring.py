@@ -6,7 +6,7 @@ from django.db import models
 
 from collector.models.questions import Question
 from collector.models.rounds import Round
-from core.models import BackgroundJob
+from core.models import BackgroundJob, job_status_choices
 
 
 class ScoringRun(BackgroundJob):
@@ -20,15 +20,9 @@ class ScoringRun(BackgroundJob):
         CROSS_VALIDATION = "cross_validation", "Cross-validation"
         ANSWER_ONLY = "answer_only", "Answer-only baseline"
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-        # Stopped by an instructor; its finished folds are kept and it can be resumed.
-        CANCELLED = "cancelled", "Cancelled"
+    # Cancelled: stopped by an instructor; its finished folds are kept and it can be resumed.
+    Status = job_status_choices(CANCELLED=("cancelled", "Cancelled"))
 
-    ACTIVE = (Status.QUEUED, Status.RUNNING)
     # core.jobs.job_claim leaves these alone: a cancelled run runs again only once resumed.
     FINISHED = (Status.DONE, Status.FAILED, Status.CANCELLED)
     ENDED = FINISHED

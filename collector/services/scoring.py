@@ -18,6 +18,8 @@ import dataclasses
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
@@ -80,19 +82,29 @@ def scoring_start(
         progress={"done_folds": 0, "total_folds": folds * trials},
     )
     run.full_clean(validate_constraints=False)
-    try:
-        with transaction.atomic():
-            run.save()
-            _store_folds(run, _computed_folds(run, questions))
-    except IntegrityError:
-        active = ScoringRun.objects.filter(round=round_, kind=kind, status__in=ScoringRun.ACTIVE).first()
-        since = f" (started {active.created_at:%Y-%m-%d %H:%M} UTC)" if active else ""
-        raise ScoringRefused(
-            f"A {run.get_kind_display().lower()} run of round {round_.name} is already in progress{since}; "
-            "wait until it finishes."
-        ) from None
+    with _one_active_run(refusal=lambda: _already_active(run)):
+        run.save()
+        _store_folds(run, _computed_folds(run, questions))
     transaction.on_commit(lambda: scoring_schedule(run_id=run.pk))
     return run
+
+
+@contextmanager
+def _one_active_run(*, refusal: Callable[[], str]) -> Iterator[None]:
+    """Queue a run inside the block, atomically; the database refuses a second active run of the
+    same round and kind (``one_active_scoring_run``), which becomes ``ScoringRefused(refusal())``."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        raise ScoringRefused(refusal()) from None
+
+
+def _already_active(run: ScoringRun) -> str:
+    active = ScoringRun.objects.filter(round=run.round, kind=run.kind, status__in=ScoringRun.ACTIVE).first()
+    since = f" (started {active.created_at:%Y-%m-%d %H:%M} UTC)" if active else ""
+    return (f"A {run.get_kind_display().lower()} run of round {run.round.name} is already in progress{since}; "
+            "wait until it finishes.")
 
 
 def scoring_schedule(*, run_id: int) -> None:
@@ -317,20 +329,18 @@ def scoring_resume(*, run_id: int, user: User | None = None) -> ScoringRun:
 
     Refused while another run of the same kind of this round is active (one at a time).
     """
-    try:
-        with transaction.atomic():
-            run = ScoringRun.objects.select_for_update().get(pk=run_id)
-            if run.status not in (ScoringRun.Status.CANCELLED, ScoringRun.Status.FAILED):
-                raise ScoringRefused(
-                    f"Run {run.pk} is {run.get_status_display().lower()}; only a cancelled or failed run can be resumed."
-                )
-            run.status, run.error, run.finished_at = ScoringRun.Status.QUEUED, "", None
-            run.progress = {key: value for key, value in run.progress.items() if key != "cancelled_by"}
-            run.save(update_fields=["status", "error", "finished_at", "progress"])
-    except IntegrityError:
-        raise ScoringRefused(
-            f"Another {run.get_kind_display().lower()} run of round {run.round.name} is in progress; "
-            "cancel it or wait until it finishes before resuming this one."
-        ) from None
+    # The refusal is only built when the save below is refused, so ``run`` is bound by then.
+    with _one_active_run(refusal=lambda: (
+        f"Another {run.get_kind_display().lower()} run of round {run.round.name} is in progress; "
+        "cancel it or wait until it finishes before resuming this one."
+    )):
+        run = ScoringRun.objects.select_for_update().get(pk=run_id)
+        if run.status not in (ScoringRun.Status.CANCELLED, ScoringRun.Status.FAILED):
+            raise ScoringRefused(
+                f"Run {run.pk} is {run.get_status_display().lower()}; only a cancelled or failed run can be resumed."
+            )
+        run.status, run.error, run.finished_at = ScoringRun.Status.QUEUED, "", None
+        run.progress = {key: value for key, value in run.progress.items() if key != "cancelled_by"}
+        run.save(update_fields=["status", "error", "finished_at", "progress"])
     transaction.on_commit(lambda: scoring_schedule(run_id=run.pk))
     return run
