@@ -154,6 +154,23 @@ async def connect_author_socket(user, round_id, *, loaded: bool = True):
     return communicator
 
 
+# A draft as the authoring page sends it over the author websocket (tests add "seq", "token"...).
+DRAFT = {
+    "type": "draft",
+    "prompt": "Tom forgot his umbrella. He",
+    "choices": ["got wet.", "stayed dry.", "flew home.", "ate the rain."],
+    "answer": 1,
+}
+
+
+async def draft_prediction(communicator, message: dict) -> dict:
+    """Send a draft ``message`` on an author websocket; its reply, which must be a prediction."""
+    await communicator.send_json_to(message)
+    reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "prediction", reply
+    return reply
+
+
 async def _models_loaded(round_id: int) -> None:
     """The round's models loaded in this process (as the socket's warm-up does), failures ignored."""
     from channels.db import database_sync_to_async
