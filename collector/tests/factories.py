@@ -216,6 +216,26 @@ def round_page_url(name: str, round_) -> str:
     return reverse(f"collector:{name}", args=[round_.pk])
 
 
+def assert_queries_do_not_grow_with_questions(client, url: str, *, author, round_) -> None:
+    """Opening ``url`` takes as many database queries with eleven questions of ``author`` in ``round_``
+    as with one (no query per question)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from collector.services.questions import question_submit
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as context:
+            assert client.get(url).status_code == 200
+        return len(context)
+
+    question_submit(user=author, round_id=round_.pk, **question_data(prompt="First. He"))
+    few = queries()
+    for i in range(10):
+        question_submit(user=author, round_id=round_.pk, **question_data(prompt=f"More {i}. He"))
+    assert queries() == few
+
+
 def messages_of(response) -> list[str]:
     """The flash messages a page was rendered with."""
     return [str(message) for message in response.context["messages"]]
