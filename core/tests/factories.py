@@ -15,3 +15,14 @@ async def socket_connect(routes: list, path: str, user: Any, **scope: Any) -> We
     connected, _ = await communicator.connect()
     assert connected
     return communicator
+
+
+def assert_settings_refused(user: Any, *, read_url: str, update_url: str, body: dict) -> None:
+    """``user`` may neither read nor change settings over the API: both answer 403 (the test then
+    checks that nothing was saved)."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    assert client.get(read_url).status_code == 403
+    assert client.post(update_url, body, format="json").status_code == 403
