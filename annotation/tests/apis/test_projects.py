@@ -62,7 +62,6 @@ class ProjectSettingsApiTests:
 
     @pytest.mark.parametrize("who", ["other_instructor", "crowdworker"])
     def test_others_get_403(self, project, who, request):
-        assert_settings_refused(request.getfixturevalue(who), body={"overlap": 4},
+        assert_settings_refused(request.getfixturevalue(who), project, body={"overlap": 4},
                                 read_url=reverse("annotation_api:project_settings", args=[project.pk]),
                                 update_url=reverse("annotation_api:project_settings_update", args=[project.pk]))
-        assert Project.objects.get(pk=project.pk).overlap == 1
