@@ -30,4 +30,4 @@ class FilterForm(forms.Form):
     def values(self) -> dict:
         """The valid filters' cleaned values by field name; an invalid one is left out, as if not sent."""
         self.is_valid()  # cleaned_data keeps the fields that are valid even when others are not
-        return dict(self.cleaned_data)
+        return dict(getattr(self, "cleaned_data", {}))  # an unbound form (no GET data) filters nothing

@@ -29,6 +29,7 @@ def test_paginate_reads_the_page_parameter_and_forgives_bad_ones():
 def test_filter_values_leave_out_invalid_filters():
     assert _Filters({"status": "open", "size": "many"}).values() == {"status": "open"}
     assert _Filters({}).values() == {"status": "", "size": None}
+    assert _Filters().values() == {}
 
 
 def test_form_refused_flashes_the_errors_after_the_refusal():
