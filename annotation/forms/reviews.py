@@ -2,6 +2,7 @@
 from django import forms
 
 from annotation.models import Paragraph, QuestionFlag, Split
+from core.forms import FilterForm
 
 
 class FlagResolveForm(forms.Form):
@@ -9,10 +10,10 @@ class FlagResolveForm(forms.Form):
     note = forms.CharField(required=False, max_length=2000)
 
 
-class FlagFilterForm(forms.Form):
+class FlagFilterForm(FilterForm):
     status = forms.ChoiceField(required=False, choices=[("", "All"), *QuestionFlag.Status.choices])
 
 
-class ParagraphFilterForm(forms.Form):
+class ParagraphFilterForm(FilterForm):
     status = forms.ChoiceField(required=False, choices=[("", "Any status"), *Paragraph.Status.choices])
     split = forms.ChoiceField(required=False, choices=[("", "Any split"), *Split.choices])

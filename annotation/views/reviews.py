@@ -3,7 +3,6 @@ pass's flags (accepting or rejecting them)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
@@ -13,6 +12,7 @@ from annotation.inputs import first_message
 from annotation.selectors.projects import project_for_owner
 from annotation.selectors.reviews import flag_for_owner, flags_of_project, paragraph_for_owner, paragraphs_of_project
 from annotation.services import reviews as review_services
+from core.pages import paginate
 
 PAGE_SIZE = 25
 
@@ -22,10 +22,7 @@ PAGE_SIZE = 25
 def project_paragraphs(request: HttpRequest, project_id: int) -> HttpResponse:
     project = project_for_owner(user=request.user, project_id=project_id)
     filters = ParagraphFilterForm(request.GET)
-    filters.is_valid()
-    paragraphs = paragraphs_of_project(project=project, status=filters.cleaned_data.get("status", ""),
-                                       split=filters.cleaned_data.get("split", ""))
-    page = Paginator(paragraphs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = paginate(request, paragraphs_of_project(project=project, **filters.values()), PAGE_SIZE)
     return render(request, "annotation/project_paragraphs.html",
                   {"project": project, "filters": filters, "page_obj": page})
 
@@ -48,9 +45,8 @@ def paragraph_restore(request: HttpRequest, paragraph_id: int) -> HttpResponse:
 def project_flags(request: HttpRequest, project_id: int) -> HttpResponse:
     project = project_for_owner(user=request.user, project_id=project_id)
     filters = FlagFilterForm(request.GET or {"status": "open"})
-    filters.is_valid()
-    flags = flags_of_project(project=project, status=filters.cleaned_data.get("status") or None)
-    page = Paginator(flags, PAGE_SIZE).get_page(request.GET.get("page"))
+    flags = flags_of_project(project=project, status=filters.values().get("status") or None)
+    page = paginate(request, flags, PAGE_SIZE)
     return render(request, "annotation/project_flags.html",
                   {"project": project, "filters": filters, "page_obj": page, "resolve_form": FlagResolveForm()})
 

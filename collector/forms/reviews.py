@@ -6,7 +6,7 @@ from django.conf import settings
 from collector.forms.questions import CHOICE_FIELDS, category_choices
 from collector.models import LETTERS, NUM_CHOICES, Question
 from collector.services.reviews import MAX_APPEAL_CHARS, MAX_REASON_CHARS
-from core.forms import ServiceErrorsMixin
+from core.forms import FilterForm, ServiceErrorsMixin
 
 
 class ReviewDecisionForm(ServiceErrorsMixin, forms.Form):
@@ -66,7 +66,7 @@ class AppealDecisionForm(ServiceErrorsMixin, forms.Form):
     )
 
 
-class ReviewFilterForm(forms.Form):
+class ReviewFilterForm(FilterForm):
     STATUS_CHOICES = [("", "Waiting for you (in review or appealed)"), *Question.Status.choices]
 
     status = forms.ChoiceField(required=False, choices=STATUS_CHOICES)

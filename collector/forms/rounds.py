@@ -3,7 +3,7 @@
 from django import forms
 
 from collector.models import CATEGORY_CHOICES
-from core.forms import ServiceErrorsMixin
+from core.forms import FilterForm, ServiceErrorsMixin
 from mlcore.configs import CATEGORIES
 
 
@@ -30,7 +30,7 @@ class RoundCreateForm(ServiceErrorsMixin, forms.Form):
     )
 
 
-class QuestionFilterForm(forms.Form):
+class QuestionFilterForm(FilterForm):
     """Filters of the instructor's question table (GET parameters; invalid ones are ignored)."""
 
     FOOLED_CHOICES = [("", "Any"), ("yes", "Fooled"), ("no", "Not fooled")]
@@ -46,8 +46,7 @@ class QuestionFilterForm(forms.Form):
 
     def selector_kwargs(self) -> dict:
         """Keyword arguments of ``selectors.questions.round_questions``; an invalid filter counts as unset."""
-        self.is_valid()  # cleaned_data keeps the fields that are valid even when others are not
-        data = self.cleaned_data
+        data = self.values()
         fooled = {"yes": True, "no": False}.get(data.get("fooled") or "")
         return {
             "category": data.get("category") or None,

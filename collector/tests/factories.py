@@ -154,6 +154,23 @@ async def connect_author_socket(user, round_id, *, loaded: bool = True):
     return communicator
 
 
+# A draft as the authoring page sends it over the author websocket (tests add "seq", "token"...).
+DRAFT = {
+    "type": "draft",
+    "prompt": "Tom forgot his umbrella. He",
+    "choices": ["got wet.", "stayed dry.", "flew home.", "ate the rain."],
+    "answer": 1,
+}
+
+
+async def draft_prediction(communicator, message: dict) -> dict:
+    """Send a draft ``message`` on an author websocket; its reply, which must be a prediction."""
+    await communicator.send_json_to(message)
+    reply = await communicator.receive_json_from(timeout=30)
+    assert reply["type"] == "prediction", reply
+    return reply
+
+
 async def _models_loaded(round_id: int) -> None:
     """The round's models loaded in this process (as the socket's warm-up does), failures ignored."""
     from channels.db import database_sync_to_async
@@ -197,6 +214,26 @@ def api_client(user) -> APIClient:
 def round_page_url(name: str, round_) -> str:
     """The URL of one of a round's pages or buttons, ``collector:<name>``."""
     return reverse(f"collector:{name}", args=[round_.pk])
+
+
+def assert_queries_do_not_grow_with_questions(client, url: str, *, author, round_) -> None:
+    """Opening ``url`` takes as many database queries with eleven questions of ``author`` in ``round_``
+    as with one (no query per question)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from collector.services.questions import question_submit
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as context:
+            assert client.get(url).status_code == 200
+        return len(context)
+
+    question_submit(user=author, round_id=round_.pk, **question_data(prompt="First. He"))
+    few = queries()
+    for i in range(10):
+        question_submit(user=author, round_id=round_.pk, **question_data(prompt=f"More {i}. He"))
+    assert queries() == few
 
 
 def messages_of(response) -> list[str]:

@@ -1,5 +1,4 @@
 """The round page's "Download grades" button: Canvas, Moodle or plain CSV."""
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
@@ -8,7 +7,8 @@ from collector.forms.grades import GradesExportForm
 from collector.presentation.grades import grades_csv
 from collector.selectors.grades import round_grades
 from collector.selectors.rounds import round_for_manager
-from collector.views.rounds import back_to_round, form_errors
+from collector.views.rounds import back_to_round
+from core.pages import form_refused
 
 
 @login_required
@@ -17,8 +17,7 @@ def round_grades_download(request: HttpRequest, round_id: int) -> HttpResponse:
     """One row per enrolled student as a Canvas, Moodle or plain CSV file."""
     round_ = round_for_manager(user=request.user, round_id=round_id)
     form = GradesExportForm(request.GET)
-    if not form.is_valid():
-        messages.error(request, f"No grades exported. {form_errors(form)}")
+    if form_refused(request, form, "No grades exported."):
         return back_to_round(round_)
     fmt, points_possible = form.cleaned_data["format"], form.cleaned_data["points_possible"]
     rows = round_grades(round_=round_, points_possible=points_possible)

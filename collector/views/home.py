@@ -4,7 +4,6 @@ Access rules live in the selectors and services: they raise ``AccessError`` (a
 ``PermissionDenied``), which Django turns into ``templates/403.html`` showing its message.
 """
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
@@ -13,6 +12,7 @@ from accounts.roles import not_for_crowdworkers
 from collector.presentation.questions import question_view
 from collector.selectors.questions import author_credit_total, questions_of_author
 from collector.selectors.rounds import rounds_open_for_author
+from core.pages import paginate
 
 DASHBOARD_PAGE_SIZE = 25
 
@@ -46,7 +46,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     questions = questions_of_author(user=request.user).order_by(
         "-round__created_at", "round_id", "-created_at", "-id"
     )
-    page = Paginator(questions, DASHBOARD_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = paginate(request, questions, DASHBOARD_PAGE_SIZE)
     context = {
         "open_rounds": rounds_open_for_author(user=request.user),
         "page_obj": page,

@@ -8,7 +8,6 @@ views' names).
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,6 +26,7 @@ from collector.forms.reviews import (
 )
 from collector.presentation.reviews import review_item
 from collector.selectors.rounds import round_for_manager
+from core.pages import paginate
 
 REVIEW_PAGE_SIZE = 20
 
@@ -37,9 +37,9 @@ def review_queue(request: HttpRequest, round_id: int) -> HttpResponse:
     """The owner's queue: questions in review or appealed, with the evidence to decide."""
     round_ = round_for_manager(user=request.user, round_id=round_id)
     filters = ReviewFilterForm(request.GET)
-    status = filters.cleaned_data.get("status") if filters.is_valid() else ""
-    questions = review_selectors.review_queue(user=request.user, round_=round_, status=status or None)
-    page = Paginator(questions, REVIEW_PAGE_SIZE).get_page(request.GET.get("page"))
+    questions = review_selectors.review_queue(user=request.user, round_=round_,
+                                              status=filters.values().get("status") or None)
+    page = paginate(request, questions, REVIEW_PAGE_SIZE)
     context = {
         "round": round_, "filters": filters, "page_obj": page, "items": [review_item(q) for q in page],
         "decision_form": ReviewDecisionForm(), "appeal_form": AppealDecisionForm(),

@@ -9,7 +9,6 @@ concern (``views/scoring.py``, ``training.py``, ``grades.py``), which send the i
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
@@ -26,6 +25,7 @@ from collector.selectors.rounds import course_rounds, round_authors, round_for_m
 from collector.selectors.scoring import scoring_runs_latest
 from collector.selectors.training import training_jobs_latest
 from collector.services.rounds import round_create
+from core.pages import paginate
 from courses.selectors import course_enrollments, course_for_manager
 
 ROUND_TABLE_PAGE_SIZE = 25
@@ -61,7 +61,7 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
     authors = [(author.pk, author.username) for author in round_authors(round_=round_)]
     filters = QuestionFilterForm(request.GET, authors=authors)
     questions = round_questions(round_=round_, **filters.selector_kwargs())
-    page = Paginator(questions, ROUND_TABLE_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = paginate(request, questions, ROUND_TABLE_PAGE_SIZE)
     stats = round_stats(round_=round_)
     context = {
         "round": round_,
@@ -85,12 +85,3 @@ def round_choices(round_: Round) -> list[tuple[int, str]]:
 
 def back_to_round(round_: Round) -> HttpResponse:
     return redirect("collector:round_detail", round_id=round_.pk)
-
-
-def form_errors(form) -> str:
-    """A form's errors on one line, each after its field's label (for a flash message)."""
-    parts = []
-    for field, errors in form.errors.items():
-        label = (form.fields[field].label or field.replace("_", " ").capitalize()) if field in form.fields else ""
-        parts.append(f"{label}: {' '.join(errors)}" if label else " ".join(errors))
-    return " ".join(parts)

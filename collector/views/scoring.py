@@ -14,7 +14,7 @@ from collector.forms.scoring import ScoringStartForm
 from collector.selectors.rounds import round_for_manager
 from collector.selectors.scoring import scoring_run_for_manager
 from collector.services.scoring import ScoringRefused, scoring_cancel, scoring_resume, scoring_start
-from collector.views.rounds import form_errors
+from core.pages import form_refused
 
 # Messages shown in the scoring section (not at the top), which the page opens at.
 SCORING_TAG = "scoring-message"
@@ -34,8 +34,7 @@ def round_scoring_start(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = round_for_manager(user=request.user, round_id=round_id)
     # The page opens at the scoring section again, its message there beside the progress bar.
     form = ScoringStartForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, f"Scoring not started. {form_errors(form)}", extra_tags=SCORING_TAG)
+    if form_refused(request, form, "Scoring not started.", extra_tags=SCORING_TAG):
         return back_to_scoring(round_.pk)
     try:
         run = scoring_start(round_=round_, user=request.user, **form.cleaned_data)

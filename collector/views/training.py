@@ -9,7 +9,8 @@ from collector.cleaning import first_message
 from collector.forms.training import ModelTrainForm
 from collector.selectors.rounds import round_for_manager
 from collector.services.training import training_job_start
-from collector.views.rounds import back_to_round, form_errors, round_choices
+from collector.views.rounds import back_to_round, round_choices
+from core.pages import form_refused
 
 
 @login_required
@@ -18,8 +19,7 @@ def round_model_train(request: HttpRequest, round_id: int) -> HttpResponse:
     """Queue the training of a new live model on every question of the course so far."""
     round_ = round_for_manager(user=request.user, round_id=round_id)
     form = ModelTrainForm(request.POST, rounds=round_choices(round_))
-    if not form.is_valid():
-        messages.error(request, f"Training not started. {form_errors(form)}")
+    if form_refused(request, form, "Training not started."):
         return back_to_round(round_)
     live_id = form.cleaned_data["make_live_round"]
     live_round = round_for_manager(user=request.user, round_id=live_id) if live_id else None

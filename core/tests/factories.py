@@ -15,3 +15,19 @@ async def socket_connect(routes: list, path: str, user: Any, **scope: Any) -> We
     connected, _ = await communicator.connect()
     assert connected
     return communicator
+
+
+def assert_settings_refused(user: Any, instance: Any, *, read_url: str, update_url: str, body: dict) -> None:
+    """``user`` may neither read nor change ``instance``'s settings over the API: both answer 403 and
+    its row is stored unchanged."""
+    from rest_framework.test import APIClient
+
+    def stored() -> dict:
+        return type(instance)._default_manager.filter(pk=instance.pk).values().get()
+
+    before = stored()
+    client = APIClient()
+    client.force_authenticate(user)
+    assert client.get(read_url).status_code == 403
+    assert client.post(update_url, body, format="json").status_code == 403
+    assert stored() == before

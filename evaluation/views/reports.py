@@ -5,7 +5,6 @@ with its message)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -13,6 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from collector.cleaning import first_message
 from core.apis import file_response, json_file_response
+from core.pages import form_refused, paginate
 from evaluation.forms.reports import EvaluationStartForm, ProjectEvaluationStartForm
 from evaluation.reports.presentation import report_view, run_json, run_payload
 from evaluation.reports.sections import table_csv
@@ -78,8 +78,7 @@ def report_page(request: HttpRequest, round_id: int | None = None, project_id: i
         "sections": report_view(shown) if shown else [],
         "active": run_payload(active) if active else None,
         "failed": latest if latest is not None and latest.status == latest.Status.FAILED else None,
-        "page_obj": Paginator(report_selectors.evaluation_runs(**target), RUNS_PAGE_SIZE).get_page(
-            request.GET.get("page")),
+        "page_obj": paginate(request, report_selectors.evaluation_runs(**target), RUNS_PAGE_SIZE),
     }
     return render(request, "evaluation/report_page.html", context)
 
@@ -91,10 +90,7 @@ def report_start(request: HttpRequest, round_id: int | None = None, project_id: 
     target = evaluation_target(user=request.user, round_id=round_id, project_id=project_id)
     page = redirect(f"evaluation:{target_kind(target)}_report", round_id or project_id)
     form = _start_form(target, request.POST, request.FILES)
-    if not form.is_valid():
-        errors = " ".join(f"{form.fields[name].label}: {' '.join(errs)}" if name in form.fields else " ".join(errs)
-                          for name, errs in form.errors.items())
-        messages.error(request, f"Report not started. {errors}")
+    if form_refused(request, form, "Report not started."):
         return page
     start = evaluation_start_project_with_inputs if "project" in target else evaluation_start_round
     try:

@@ -4,6 +4,7 @@ from django.urls import reverse
 
 from annotation.models import Project
 from annotation.tests.factories import api_client
+from core.tests.factories import assert_settings_refused
 
 pytestmark = pytest.mark.django_db
 
@@ -61,8 +62,6 @@ class ProjectSettingsApiTests:
 
     @pytest.mark.parametrize("who", ["other_instructor", "crowdworker"])
     def test_others_get_403(self, project, who, request):
-        client = api_client(request.getfixturevalue(who))
-        assert client.get(reverse("annotation_api:project_settings", args=[project.pk])).status_code == 403
-        response = client.post(reverse("annotation_api:project_settings_update", args=[project.pk]), {"overlap": 4},
-                               format="json")
-        assert response.status_code == 403 and Project.objects.get(pk=project.pk).overlap == 1
+        assert_settings_refused(request.getfixturevalue(who), project, body={"overlap": 4},
+                                read_url=reverse("annotation_api:project_settings", args=[project.pk]),
+                                update_url=reverse("annotation_api:project_settings_update", args=[project.pk]))

@@ -5,6 +5,7 @@ from django.urls import reverse
 from collector.models import Round
 from collector.services.round_settings import round_scoring_settings
 from collector.tests.factories import api_client
+from core.tests.factories import assert_settings_refused
 from modelhub.services import model_version_register
 
 pytestmark = pytest.mark.django_db
@@ -64,11 +65,9 @@ class RoundSettingsApiTests:
 
     @pytest.mark.parametrize("who", ["student", "other_instructor"])
     def test_others_get_403(self, round_, who, request):
-        client = api_client(request.getfixturevalue(who))
-        assert client.get(reverse("api:round_settings", args=[round_.pk])).status_code == 403
-        response = client.post(reverse("api:round_settings_update", args=[round_.pk]), {"weight_live": 9},
-                               format="json")
-        assert response.status_code == 403 and Round.objects.get(pk=round_.pk).weight_live == 1.0
+        assert_settings_refused(request.getfixturevalue(who), round_, body={"weight_live": 9},
+                                read_url=reverse("api:round_settings", args=[round_.pk]),
+                                update_url=reverse("api:round_settings_update", args=[round_.pk]))
 
 
 class RoundQualitySettingsApiTests:

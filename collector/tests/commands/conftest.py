@@ -1,17 +1,2 @@
-"""Fixtures for the management command tests: a round with no model loading, sample TSV rows."""
-import pytest
-
-from collector.tests.factories import GOOD_ROWS, tsv
-
-
-@pytest.fixture
-def good_tsv_text() -> str:
-    return tsv(GOOD_ROWS)
-
-
-@pytest.fixture
-def plain_round(course):
-    """An open round whose live model is the default v0 row (nothing gets loaded)."""
-    from collector.services.rounds import round_create
-
-    return round_create(course=course, name="cmd-round", title="Commands round")
+"""Fixtures for the management command tests (defined in ``fixtures.py``, which evaluation's export tests load too)."""
+from collector.tests.commands.fixtures import good_tsv_text, plain_round  # noqa: F401 (fixtures, used by name)

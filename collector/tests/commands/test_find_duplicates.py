@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from collector.services.imports import codah_import
 from collector.services.questions import question_submit
 from collector.services.rounds import round_create
-from collector.tests.commands.conftest import GOOD_ROWS, tsv
+from collector.tests.factories import GOOD_ROWS, tsv
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from collector.models import Question
-from collector.tests.commands.conftest import GOOD_ROWS, tsv
+from collector.tests.factories import GOOD_ROWS, tsv
 
 
 def run(*args) -> str:

@@ -5,7 +5,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from collector.models import Round
-from collector.tests.commands.conftest import GOOD_ROWS, tsv
+from collector.tests.factories import GOOD_ROWS, tsv
 from modelhub.models import ModelVersion
 
 

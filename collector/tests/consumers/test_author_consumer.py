@@ -9,25 +9,16 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from collector.models import Question
-from collector.tests.factories import connect_author_socket
+from collector.tests.factories import DRAFT, connect_author_socket, draft_prediction
 from modelhub.inference import inference_service
 
 pytestmark = pytest.mark.django_db(transaction=True)
 connect = connect_author_socket
 
-DRAFT = {
-    "type": "draft",
-    "prompt": "Tom forgot his umbrella. He",
-    "choices": ["got wet.", "stayed dry.", "flew home.", "ate the rain."],
-    "answer": 1,
-}
-
 
 async def test_draft_gets_a_prediction_from_the_live_model(student, open_round):
     communicator = await connect(student, open_round.pk)
-    await communicator.send_json_to({**DRAFT, "seq": 7})
-    reply = await communicator.receive_json_from(timeout=30)
-    assert reply["type"] == "prediction"
+    reply = await draft_prediction(communicator, {**DRAFT, "seq": 7})
     assert len(reply["probs"]) == 4
     assert sum(reply["probs"]) == pytest.approx(1.0, abs=1e-5)
     assert reply["predicted"] == max(range(4), key=lambda i: reply["probs"][i])
@@ -39,10 +30,7 @@ async def test_draft_gets_a_prediction_from_the_live_model(student, open_round):
 
 async def test_draft_without_answer_has_unknown_fooled_state(student, open_round):
     communicator = await connect(student, open_round.pk)
-    await communicator.send_json_to({**DRAFT, "answer": None})
-    reply = await communicator.receive_json_from(timeout=30)
-    assert reply["type"] == "prediction"
-    assert reply["fooled"] is None
+    assert (await draft_prediction(communicator, {**DRAFT, "answer": None}))["fooled"] is None
     await communicator.disconnect()
 
 
@@ -70,8 +58,7 @@ async def test_bad_messages_get_an_error_and_the_socket_stays_usable(student, op
     reply = await communicator.receive_json_from(timeout=10)
     assert reply["type"] == "error"
     assert expected in reply["message"]
-    await communicator.send_json_to(DRAFT)
-    assert (await communicator.receive_json_from(timeout=30))["type"] == "prediction"
+    await draft_prediction(communicator, DRAFT)
     await communicator.disconnect()
 
 
@@ -133,8 +120,7 @@ async def test_model_failure_is_reported_and_authoring_goes_on(student, open_rou
             reply = await communicator.receive_json_from(timeout=10)
     assert reply["type"] == "status" and reply["state"] == "unavailable"
     assert "submit" in reply["message"]
-    await communicator.send_json_to(DRAFT)
-    assert (await communicator.receive_json_from(timeout=30))["type"] == "prediction"
+    await draft_prediction(communicator, DRAFT)
     assert await database_sync_to_async(Question.objects.count)() == 0  # drafts are never stored
     await communicator.disconnect()
 
@@ -159,9 +145,8 @@ async def test_in_worker_mode_a_draft_is_answered_by_the_inference_task(student,
     # test (a worker closes its own); the version's lookup is tested in modelhub/tests/test_inference.py.
     with mock.patch.object(predict_drafts_task, "apply_async", wraps=predict_drafts_task.apply_async) as send, \
             mock.patch("modelhub.inference.model_version_get", return_value=open_round.live_model):
-        await communicator.send_json_to({**DRAFT, "seq": 3})
-        reply = await communicator.receive_json_from(timeout=30)
-    assert reply["type"] == "prediction" and reply["seq"] == 3 and reply["model_version"] == "tiny-test-model"
+        reply = await draft_prediction(communicator, {**DRAFT, "seq": 3})
+    assert reply["seq"] == 3 and reply["model_version"] == "tiny-test-model"
     assert sum(reply["probs"]) == pytest.approx(1.0, abs=1e-5)
     assert send.call_count == 1
     await communicator.disconnect()
@@ -181,8 +166,7 @@ async def test_in_worker_mode_no_answer_in_time_is_unavailable_and_authoring_goe
         reply = await communicator.receive_json_from(timeout=10)
     assert reply["type"] == "status" and reply["state"] == "unavailable" and reply["seq"] == 1
     with mock.patch("modelhub.inference.model_version_get", return_value=open_round.live_model):
-        await communicator.send_json_to({**DRAFT, "seq": 2})  # the worker is back
-        assert (await communicator.receive_json_from(timeout=30))["type"] == "prediction"
+        await draft_prediction(communicator, {**DRAFT, "seq": 2})  # the worker is back
     await communicator.disconnect()
 
 

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from collector.models import Question
 from collector.services.questions import question_submit
-from collector.tests.factories import finished_scoring_run, question_data
+from collector.tests.factories import assert_queries_do_not_grow_with_questions, finished_scoring_run, question_data
 from courses.services import course_join
 
 
@@ -109,21 +109,8 @@ class DashboardTests:
 
 @pytest.mark.django_db
 def test_dashboard_queries_do_not_grow_with_questions(client, student, round_, fake_model):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     client.force_login(student)
-
-    def queries() -> int:
-        with CaptureQueriesContext(connection) as context:
-            assert client.get(URL).status_code == 200
-        return len(context)
-
-    question_submit(user=student, round_id=round_.pk, **question_data(prompt="First. He"))
-    few = queries()
-    for i in range(10):
-        question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"More {i}. He"))
-    assert queries() == few
+    assert_queries_do_not_grow_with_questions(client, URL, author=student, round_=round_)
 
 
 @pytest.mark.django_db

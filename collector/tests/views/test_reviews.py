@@ -15,6 +15,7 @@ class ReviewPagesTests:
         queue = reverse("collector:review_queue", args=[submitted.round_id])
         page = client.get(queue).content.decode()
         assert submitted.prompt in page and "bob picked C, the key is A" in page and "Typo in B." in page
+        assert f'<label for="reason-{submitted.pk}">' in page and f'id="reason-{submitted.pk}" name="reason"' in page
         review = reverse("collector:question_review", args=[submitted.pk])
         response = client.post(review, {"action": "reject", "reason": "", "next": queue})
         assert "The reason is required." in response.content.decode()
@@ -56,7 +57,8 @@ class AppealPagesTests:
         assert "It is, really." in dashboard and "Appeal this decision" not in dashboard
         client.force_login(instructor)
         queue = reverse("collector:review_queue", args=[submitted.round_id])
-        assert "It is, really." in client.get(queue).content.decode()
+        page = client.get(queue).content.decode()
+        assert "It is, really." in page and f'id="response-{submitted.pk}" name="response"' in page
         client.post(reverse("collector:appeal_decide", args=[appeal.pk]),
                     {"decision": "deny", "response": "Hunger is not implied.", "next": queue})
         client.force_login(student)

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from collector.models import Round
 from collector.services.questions import question_submit
-from collector.tests.factories import make_user, question_data
+from collector.tests.factories import assert_queries_do_not_grow_with_questions, make_user, question_data
 from courses.services import course_join
 
 
@@ -20,17 +20,6 @@ class CourseDetailPageTests:
         client.force_login(instructor)
         page = client.get(course_url(course)).content.decode()
         assert "alice" in page and "Round one" in page and course.join_code in page
-
-    def test_staff_may_open_any_course(self, client, staff, course):
-        client.force_login(staff)
-        assert client.get(course_url(course)).status_code == 200
-
-    @pytest.mark.parametrize("who", ["other_instructor", "student"])
-    def test_others_get_403(self, client, course, who, request):
-        client.force_login(request.getfixturevalue(who))
-        response = client.get(course_url(course))
-        assert response.status_code == 403
-        assert "Only the course's instructors" in html.unescape(response.content.decode())
 
     def test_create_round(self, client, instructor, course):
         client.force_login(instructor)
@@ -140,35 +129,31 @@ class RoundPageTests:
         assert len(second.context["rows"]) == 5
         assert second.context["filters"]["q"].value() == "Prompt"  # the filter form still shows them
 
-    def test_staff_may_open_any_round(self, client, staff, round_):
+
+@pytest.fixture(params=["course", "round"])
+def instructors_page(request, course, round_) -> str:
+    """The course's page or the round's: both are for the course's instructors (and staff) only."""
+    return course_url(course) if request.param == "course" else round_url(round_)
+
+
+@pytest.mark.django_db
+class InstructorsPageAccessTests:
+    def test_staff_may_open_any(self, client, staff, instructors_page):
         client.force_login(staff)
-        assert client.get(round_url(round_)).status_code == 200
+        assert client.get(instructors_page).status_code == 200
 
     @pytest.mark.parametrize("who", ["other_instructor", "student"])
-    def test_others_get_403_with_clear_message(self, client, round_, who, request):
+    def test_others_get_403_with_clear_message(self, client, instructors_page, who, request):
         client.force_login(request.getfixturevalue(who))
-        response = client.get(round_url(round_))
+        response = client.get(instructors_page)
         assert response.status_code == 403
-        assert "Only the course&#x27;s instructors can open this page." in response.content.decode()
+        assert "Only the course's instructors can open this page." in html.unescape(response.content.decode())
 
-    def test_anonymous_is_sent_to_login(self, client, round_):
-        assert client.get(round_url(round_)).status_code == 302
+    def test_anonymous_is_sent_to_login(self, client, instructors_page):
+        assert client.get(instructors_page).status_code == 302
 
 
 @pytest.mark.django_db
 def test_round_page_queries_do_not_grow_with_questions(client, instructor, round_, student, fake_model):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     client.force_login(instructor)
-
-    def queries() -> int:
-        with CaptureQueriesContext(connection) as context:
-            assert client.get(round_url(round_)).status_code == 200
-        return len(context)
-
-    question_submit(user=student, round_id=round_.pk, **question_data(prompt="First. He"))
-    few = queries()
-    for i in range(10):
-        question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"More {i}. He"))
-    assert queries() == few
+    assert_queries_do_not_grow_with_questions(client, round_url(round_), author=student, round_=round_)

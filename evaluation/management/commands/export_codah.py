@@ -1,14 +1,11 @@
 """``manage.py export_codah --round NAME --format tsv|jsonl [--weights-from RUN_ID] PATH``: write a round's questions."""
 import json
-from pathlib import Path
 
-from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
-from collector.cleaning import first_message
 from collector.selectors.exports import round_export_codah_tsv, round_export_records
 from collector.selectors.rounds import round_get_by_name
-from core.exceptions import AccessError
+from evaluation.management.exporting import export_write, lookups_refused_as_command_errors
 from evaluation.selectors.exports import evaluation_run_weights
 
 
@@ -27,13 +24,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, path: str, round_name: str, fmt: str, weights_from: int | None = None,
                **options) -> None:
-        try:
+        with lookups_refused_as_command_errors():
             round_ = round_get_by_name(name=round_name)
             weights = None if weights_from is None else evaluation_run_weights(run_id=weights_from, round_=round_)
-        except AccessError as error:
-            raise CommandError(error.message) from None
-        except ValidationError as error:
-            raise CommandError(first_message(error)) from None
         if fmt == "tsv":
             text = round_export_codah_tsv(round_=round_, weights=weights)
             count = text.count("\n")
@@ -44,9 +37,6 @@ class Command(BaseCommand):
         if path == "-":
             self.stdout.write(text, ending="")
             return
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise CommandError(f"Cannot write {path}: {error}") from None
+        export_write(path, text)
         with_weights = "" if weights_from is None else f" with the weights of evaluation report {weights_from}"
         self.stdout.write(f"Exported {count} questions from round {round_.name} to {path} ({fmt}){with_weights}")

@@ -1,17 +1,12 @@
 """``manage.py export_squad --project NAME --split S [--weights-from RUN_ID] PATH``: SQuAD-2.0 JSON in PQuAD's layout."""
 import json
-import os
-import tempfile
-from pathlib import Path
 
-from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
-from annotation.inputs import first_message
 from annotation.models import Split
 from annotation.selectors.exports import project_squad_dict
 from annotation.selectors.projects import project_by_name
-from core.exceptions import AccessError
+from evaluation.management.exporting import export_write, lookups_refused_as_command_errors
 from evaluation.selectors.exports import evaluation_run_weights
 
 
@@ -30,27 +25,15 @@ class Command(BaseCommand):
 
     def handle(self, *args, path: str, project: str, split: str | None, weights_from: int | None = None,
                **options) -> None:
-        try:
+        with lookups_refused_as_command_errors():
             found = project_by_name(name=project)
             weights = None if weights_from is None else evaluation_run_weights(run_id=weights_from, project=found)
-        except AccessError as error:
-            raise CommandError(error.message) from None
-        except ValidationError as error:
-            raise CommandError(first_message(error)) from None
         data = project_squad_dict(project=found, split=split, weights=weights)
         text = json.dumps(data, ensure_ascii=False)
         if path == "-":
             self.stdout.write(text)
             return
-        target = Path(path)
-        try:
-            # Written beside the target and renamed, so a failure never leaves half a file.
-            fd, partial = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(partial, target)
-        except OSError as error:
-            raise CommandError(f"Cannot write {path}: {error.strerror or error}") from None
+        export_write(path, text)
         qas = [qa for a in data["data"] for p in a["paragraphs"] for qa in p["qas"]]
         weighed = "" if weights is None else (f"; {sum(qa['weight'] is not None for qa in qas)} with a weight "
                                               f"from evaluation report {weights_from}")

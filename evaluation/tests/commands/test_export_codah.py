@@ -9,21 +9,7 @@ from django.core.management import CommandError, call_command
 from collector.models import Question
 from collector.services.questions import question_submit
 from collector.services.rounds import round_create
-from collector.tests.factories import GOOD_ROWS, tsv
 from evaluation.selectors.exports import evaluation_run_weights
-from evaluation.services import reports as report_services
-from evaluation.tests.factories import finished_report
-
-
-@pytest.fixture
-def good_tsv_text() -> str:
-    return tsv(GOOD_ROWS)
-
-
-@pytest.fixture
-def plain_round(course):
-    """An open round whose live model is the default v0 row (nothing gets loaded)."""
-    return round_create(course=course, name="cmd-round", title="Commands round")
 
 
 def import_text(tmp_path, round_name: str, text: str) -> None:
@@ -99,13 +85,6 @@ def test_unknown_round_is_a_command_error(tmp_path):
         call_command("export_codah", "--round", "nope", str(tmp_path / "x.tsv"))
 
 
-@pytest.fixture
-def weighed_round(tmp_path, plain_round, instructor, good_tsv_text):
-    """``plain_round`` with the eight sample questions and a finished evaluation report of them."""
-    import_text(tmp_path, plain_round.name, good_tsv_text)
-    return plain_round, finished_report(instructor, round_=plain_round)
-
-
 @pytest.mark.django_db
 def test_weights_from_a_report_add_four_columns_to_the_tsv(tmp_path, weighed_round, good_tsv_text):
     round_, run = weighed_round
@@ -136,14 +115,3 @@ def test_weights_from_a_report_in_jsonl(tmp_path, weighed_round):
     assert len(records) == 8 and all(len(r["weights"]) == 4 for r in records)
     assert sum(w for r in records for w in r["weights"]) == pytest.approx(32, abs=1e-3)  # weights n·q have mean 1
 
-
-@pytest.mark.django_db
-def test_weights_from_an_unusable_report_is_a_command_error(tmp_path, weighed_round, course):
-    round_, run = weighed_round
-    other = round_create(course=course, name="other-round")
-    with pytest.raises(CommandError, match=f"Evaluation report {run.pk} is not a report of round other-round"):
-        call_command("export_codah", "--round", other.name, "--weights-from", str(run.pk), str(tmp_path / "x.tsv"))
-    queued = report_services.evaluation_start_round(round_=round_)
-    with pytest.raises(CommandError, match=f"Evaluation report {queued.pk} has not finished"):
-        call_command("export_codah", "--round", round_.name, "--weights-from", str(queued.pk), "-")
-    assert not (tmp_path / "x.tsv").exists()

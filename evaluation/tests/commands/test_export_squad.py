@@ -8,7 +8,6 @@ from django.core.management import CommandError, call_command
 
 from annotation.tests.factories import SQUAD, make_project
 from evaluation.selectors.exports import evaluation_run_weights
-from evaluation.services import reports as report_services
 
 pytestmark = pytest.mark.django_db
 
@@ -51,13 +50,3 @@ class ExportSquadWeightsTests:
         assert {qa["id"]: qa["weight"] for qa in qas} == {qa["id"]: weights.get(qa["id"]) for qa in qas}
         plain = json.loads(run("export_squad", "--project", project.name, "-"))
         assert all("weight" not in qa for a in plain["data"] for p in a["paragraphs"] for qa in p["qas"])
-
-    def test_a_report_of_another_project_or_unfinished_is_refused(self, weighed_project, instructor, tmp_path):
-        project, report = weighed_project
-        other = make_project(instructor, name="other")
-        with pytest.raises(CommandError, match=f"Evaluation report {report.pk} is not a report of project other"):
-            run("export_squad", "--project", other.name, "--weights-from", str(report.pk), str(tmp_path / "x.json"))
-        queued = report_services.evaluation_start_project(project=project)
-        with pytest.raises(CommandError, match=f"Evaluation report {queued.pk} has not finished"):
-            run("export_squad", "--project", project.name, "--weights-from", str(queued.pk), "-")
-        assert not (tmp_path / "x.json").exists()
