@@ -10,9 +10,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpResponse, JsonResponse
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions, serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -62,6 +63,40 @@ class ApiErrorsMixin:
             detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
             exc = exceptions.ValidationError(detail=detail)
         return super().handle_exception(exc)
+
+
+class DetailApi(ApiErrorsMixin, APIView):
+    """GET one object through ``OutputSerializer``. ``lookup`` is the selector that finds it for the
+    signed-in user from the URL's ids (``lookup(user=..., round_id=...)``); it raises 404 or 403
+    itself, so a subclass only names the two."""
+
+    lookup: Callable[..., Any]
+
+    def get(self, request: Request, **ids: int) -> Response:
+        return Response(self.OutputSerializer(self.lookup(user=request.user, **ids)).data)
+
+
+class ImportApi(ApiErrorsMixin, APIView):
+    """POST a file (multipart, with the ``InputSerializer``'s options) to import into the object
+    ``lookup`` finds for the signed-in user (as ``DetailApi``): all or nothing. ``run_import``
+    raises ``ImportFailed`` with every problem, answered as the ``file`` field's errors; else
+    201 with its result through ``OutputSerializer``."""
+
+    parser_classes = [MultiPartParser]  # a file upload
+    lookup: Callable[..., Any]
+
+    def run_import(self, target: Any, data: dict) -> Any:
+        raise NotImplementedError
+
+    def post(self, request: Request, **ids: int) -> Response:
+        target = self.lookup(user=request.user, **ids)  # 404/403 before any input error
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            result = self.run_import(target, serializer.validated_data)
+        except ImportFailed as error:
+            raise import_error(error) from None
+        return Response(self.OutputSerializer(result).data, status=status.HTTP_201_CREATED)
 
 
 class ListPagination(PageNumberPagination):

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from annotation.models import Project
 from annotation.selectors.projects import project_for_owner, projects_for_instructor
 from annotation.services.projects import EDITABLE_FIELDS, project_create, project_update
-from core.apis import ApiErrorsMixin, ListPagination, paginated
+from core.apis import ApiErrorsMixin, DetailApi, ListPagination, paginated
 from modelhub.models import ModelVersion
 
 
@@ -71,14 +71,11 @@ class ProjectCreateApi(ApiErrorsMixin, APIView):
         return Response(ProjectSettingsSerializer(project).data, status=status.HTTP_201_CREATED)
 
 
-class ProjectSettingsApi(ApiErrorsMixin, APIView):
+class ProjectSettingsApi(DetailApi):
     """GET the project's settings; its owner only."""
 
     OutputSerializer = ProjectSettingsSerializer
-
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_for_owner(user=request.user, project_id=project_id)
-        return Response(ProjectSettingsSerializer(project).data)
+    lookup = staticmethod(project_for_owner)
 
 
 class ProjectSettingsUpdateApi(ApiErrorsMixin, APIView):

@@ -7,7 +7,6 @@ Services raise Django's ``ValidationError`` and our ``AccessError``; ``ApiErrors
 into 400 with field errors and 403 with the service's message, so no input can cause a 500.
 """
 from rest_framework import serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,7 +15,7 @@ from collector.presentation.questions import prediction_payload, question_view
 from collector.selectors.questions import questions_of_author
 from collector.selectors.rounds import round_get_optional
 from collector.services.questions import question_submit
-from core.apis import MAX_ID, ApiErrorsMixin
+from core.apis import MAX_ID, ApiErrorsMixin, ListPagination, paginated
 
 
 class PredictionSerializer(serializers.Serializer):
@@ -62,10 +61,7 @@ class QuestionSubmitApi(ApiErrorsMixin, APIView):
 class QuestionListApi(ApiErrorsMixin, APIView):
     """GET the signed-in user's own questions, newest first, optionally of one round."""
 
-    class Pagination(PageNumberPagination):
-        page_size = 25
-        page_size_query_param = "page_size"
-        max_page_size = 100
+    Pagination = ListPagination
 
     class FilterSerializer(serializers.Serializer):
         round_id = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
@@ -106,6 +102,4 @@ class QuestionListApi(ApiErrorsMixin, APIView):
         filters.is_valid(raise_exception=True)
         round_ = round_get_optional(round_id=filters.validated_data.get("round_id"))
         questions = questions_of_author(user=request.user, round_=round_)
-        paginator = self.Pagination()
-        page = paginator.paginate_queryset(questions, request, view=self)
-        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+        return paginated(self, request, questions, lambda page: self.OutputSerializer(page, many=True).data)

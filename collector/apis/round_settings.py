@@ -20,7 +20,7 @@ from collector.services.round_settings import (
     round_scoring_settings,
     round_update,
 )
-from core.apis import ApiErrorsMixin
+from core.apis import ApiErrorsMixin, DetailApi
 from mlcore.configs import BF16_SETTINGS
 from modelhub.selectors import live_model_choices
 
@@ -94,14 +94,11 @@ class RoundSettingsSerializer(serializers.Serializer):
         })
 
 
-class RoundSettingsApi(ApiErrorsMixin, APIView):
+class RoundSettingsApi(DetailApi):
     """GET the round's settings; its instructors only."""
 
     OutputSerializer = RoundSettingsSerializer
-
-    def get(self, request: Request, round_id: int) -> Response:
-        round_ = round_for_manager(user=request.user, round_id=round_id)
-        return Response(RoundSettingsSerializer(round_).data)
+    lookup = staticmethod(round_for_manager)
 
 
 class RoundSettingsUpdateApi(ApiErrorsMixin, APIView):

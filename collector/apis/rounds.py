@@ -24,7 +24,7 @@ from collector.selectors.scoring import scoring_runs_latest
 from collector.selectors.training import training_jobs_latest
 from collector.services.round_settings import QUALITY_SETTING_FIELDS
 from collector.services.rounds import round_create
-from core.apis import MAX_ID, ApiErrorsMixin, ListPagination, paginated
+from core.apis import MAX_ID, ApiErrorsMixin, DetailApi, ListPagination, paginated
 from courses.apis import CourseSerializer, course_summary
 from courses.models import Course
 from courses.selectors import course_detail_for_manager, course_for_manager
@@ -58,8 +58,10 @@ def round_summary(round_: Round) -> dict:
     }
 
 
-class CourseDetailApi(ApiErrorsMixin, APIView):
+class CourseDetailApi(DetailApi):
     """GET a course with its rounds (newest first); its instructors only."""
+
+    lookup = staticmethod(course_detail_for_manager)
 
     class OutputSerializer(CourseSerializer):
         rounds = RoundSummarySerializer(many=True)
@@ -67,10 +69,6 @@ class CourseDetailApi(ApiErrorsMixin, APIView):
         def to_representation(self, course: Course):
             rounds = course_rounds(course=course)
             return serializers.Serializer.to_representation(self, {**course_summary(course), "rounds": rounds})
-
-    def get(self, request: Request, course_id: int) -> Response:
-        course = course_detail_for_manager(user=request.user, course_id=course_id)
-        return Response(self.OutputSerializer(course).data)
 
 
 class RoundCreateApi(ApiErrorsMixin, APIView):
@@ -114,9 +112,11 @@ class RoundOpenListApi(ApiErrorsMixin, APIView):
         return paginated(self, request, rounds, lambda page: RoundSummarySerializer(page, many=True).data)
 
 
-class RoundDetailApi(ApiErrorsMixin, APIView):
+class RoundDetailApi(DetailApi):
     """GET a round as its page shows it: settings, counts, the newest scoring run of each kind and
     the newest training jobs (for their full history see the scoring and training lists)."""
+
+    lookup = staticmethod(round_for_manager)
 
     class OutputSerializer(RoundSummarySerializer):
         course = serializers.DictField()
@@ -139,10 +139,6 @@ class RoundDetailApi(ApiErrorsMixin, APIView):
                 "scoring_runs": [scoring_run_payload(run) for run in scoring_runs_latest(round_=round_)],
                 "training_jobs": [training_job_payload(job) for job in training_jobs_latest(round_=round_)],
             })
-
-    def get(self, request: Request, round_id: int) -> Response:
-        round_ = round_for_manager(user=request.user, round_id=round_id)
-        return Response(self.OutputSerializer(round_).data)
 
 
 class RoundQuestionListApi(ApiErrorsMixin, APIView):

@@ -20,7 +20,7 @@ from collector.presentation.scoring import scoring_run_payload
 from collector.selectors.rounds import round_for_manager
 from collector.selectors.scoring import scoring_run_for_manager, scoring_runs_of_round
 from collector.services.scoring import ScoringRefused, scoring_cancel, scoring_resume, scoring_start
-from core.apis import ApiErrorsMixin, ListPagination, paginated
+from core.apis import ApiErrorsMixin, DetailApi, ListPagination, paginated
 
 
 class ScoringRunSerializer(serializers.Serializer):
@@ -93,14 +93,11 @@ class ScoringRunListApi(ApiErrorsMixin, APIView):
         return paginated(self, request, runs, lambda page: ScoringRunSerializer(page, many=True).data)
 
 
-class ScoringRunDetailApi(ApiErrorsMixin, APIView):
+class ScoringRunDetailApi(DetailApi):
     """GET one scoring run: its status, progress (fold, step, time left) and, once done, its summary."""
 
     OutputSerializer = ScoringRunSerializer
-
-    def get(self, request: Request, run_id: int) -> Response:
-        run = scoring_run_for_manager(user=request.user, run_id=run_id)
-        return Response(ScoringRunSerializer(run).data)
+    lookup = staticmethod(scoring_run_for_manager)
 
 
 class _ScoringRunControlApi(ApiErrorsMixin, APIView):

@@ -16,7 +16,7 @@ from collector.presentation.training import training_job_payload
 from collector.selectors.rounds import round_for_manager
 from collector.selectors.training import training_job_for_manager, training_jobs_of_round
 from collector.services.training import training_job_start
-from core.apis import MAX_ID, ApiErrorsMixin, ListPagination, paginated
+from core.apis import MAX_ID, ApiErrorsMixin, DetailApi, ListPagination, paginated
 
 
 class TrainingJobSerializer(serializers.Serializer):
@@ -75,11 +75,8 @@ class TrainingJobListApi(ApiErrorsMixin, APIView):
         return paginated(self, request, jobs, lambda page: TrainingJobSerializer(page, many=True).data)
 
 
-class TrainingJobDetailApi(ApiErrorsMixin, APIView):
+class TrainingJobDetailApi(DetailApi):
     """GET one training job: status, progress (epoch, step, time left), error, the model it made."""
 
     OutputSerializer = TrainingJobSerializer
-
-    def get(self, request: Request, job_id: int) -> Response:
-        job = training_job_for_manager(user=request.user, job_id=job_id)
-        return Response(TrainingJobSerializer(job).data)
+    lookup = staticmethod(training_job_for_manager)
