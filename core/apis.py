@@ -65,6 +65,22 @@ class ApiErrorsMixin:
         return super().handle_exception(exc)
 
 
+class ListPagination(PageNumberPagination):
+    """Pages of 25 (``?page=``, ``?page_size=`` up to 100) for the API's lists."""
+
+    page_size = 25
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+def paginated(view: APIView, request: Request, items: Iterable, serialize: Callable[[list], Any]) -> Response:
+    """One page of ``items`` (a queryset or list) through the view's ``Pagination``; ``serialize``
+    turns the page's items into JSON-ready data."""
+    paginator = view.Pagination()
+    page = paginator.paginate_queryset(items, request, view=view)
+    return paginator.get_paginated_response(serialize(page))
+
+
 class DetailApi(ApiErrorsMixin, APIView):
     """GET one object through ``OutputSerializer``. ``lookup`` is the selector that finds it for the
     signed-in user from the URL's ids (``lookup(user=..., round_id=...)``); it raises 404 or 403
@@ -74,6 +90,21 @@ class DetailApi(ApiErrorsMixin, APIView):
 
     def get(self, request: Request, **ids: int) -> Response:
         return Response(self.OutputSerializer(self.lookup(user=request.user, **ids)).data)
+
+
+class ListApi(ApiErrorsMixin, APIView):
+    """GET a page (``Pagination``) of ``items``, each through ``OutputSerializer``. ``items`` selects
+    them for the signed-in user from the URL's ids and the query (its ``FilterSerializer``), and
+    raises 404, 403 or 400 itself."""
+
+    Pagination = ListPagination
+
+    def items(self, request: Request, **ids: int) -> Iterable:
+        raise NotImplementedError
+
+    def get(self, request: Request, **ids: int) -> Response:
+        items = self.items(request, **ids)
+        return paginated(self, request, items, lambda page: self.OutputSerializer(page, many=True).data)
 
 
 class ImportApi(ApiErrorsMixin, APIView):
@@ -97,22 +128,6 @@ class ImportApi(ApiErrorsMixin, APIView):
         except ImportFailed as error:
             raise import_error(error) from None
         return Response(self.OutputSerializer(result).data, status=status.HTTP_201_CREATED)
-
-
-class ListPagination(PageNumberPagination):
-    """Pages of 25 (``?page=``, ``?page_size=`` up to 100) for the API's lists."""
-
-    page_size = 25
-    page_size_query_param = "page_size"
-    max_page_size = 100
-
-
-def paginated(view: APIView, request: Request, items: Iterable, serialize: Callable[[list], Any]) -> Response:
-    """One page of ``items`` (a queryset or list) through the view's ``Pagination``; ``serialize``
-    turns the page's items into JSON-ready data."""
-    paginator = view.Pagination()
-    page = paginator.paginate_queryset(items, request, view=view)
-    return paginator.get_paginated_response(serialize(page))
 
 
 class FormatParamNegotiation(DefaultContentNegotiation):

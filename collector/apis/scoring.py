@@ -10,6 +10,7 @@ A worker runs each run; progress is also pushed over ``ws/rounds/<round_id>/scor
 cancel or resume that cannot happen now (too few questions, a run of that kind already going,
 already ended) is 409.
 """
+from django.db.models import QuerySet
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,7 +21,7 @@ from collector.presentation.scoring import scoring_run_payload
 from collector.selectors.rounds import round_for_manager
 from collector.selectors.scoring import scoring_run_for_manager, scoring_runs_of_round
 from collector.services.scoring import ScoringRefused, scoring_cancel, scoring_resume, scoring_start
-from core.apis import ApiErrorsMixin, DetailApi, ListPagination, paginated
+from core.apis import ApiErrorsMixin, DetailApi, ListApi
 
 
 class ScoringRunSerializer(serializers.Serializer):
@@ -81,16 +82,14 @@ class ScoringStartApi(ApiErrorsMixin, APIView):
         return Response(ScoringRunSerializer(run).data, status=status.HTTP_201_CREATED)
 
 
-class ScoringRunListApi(ApiErrorsMixin, APIView):
+class ScoringRunListApi(ListApi):
     """GET the round's scoring runs, newest first."""
 
-    Pagination = ListPagination
     OutputSerializer = ScoringRunSerializer
 
-    def get(self, request: Request, round_id: int) -> Response:
+    def items(self, request: Request, round_id: int) -> QuerySet[ScoringRun]:
         round_ = round_for_manager(user=request.user, round_id=round_id)
-        runs = scoring_runs_of_round(round_=round_)
-        return paginated(self, request, runs, lambda page: ScoringRunSerializer(page, many=True).data)
+        return scoring_runs_of_round(round_=round_)
 
 
 class ScoringRunDetailApi(DetailApi):

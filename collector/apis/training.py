@@ -6,6 +6,7 @@ GET  /api/training/jobs/<id>/                     one job: status, progress, err
 
 A worker runs each job; progress is also pushed over ``ws/rounds/<round_id>/scoring/``.
 """
+from django.db.models import QuerySet
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +17,7 @@ from collector.presentation.training import training_job_payload
 from collector.selectors.rounds import round_for_manager
 from collector.selectors.training import training_job_for_manager, training_jobs_of_round
 from collector.services.training import training_job_start
-from core.apis import MAX_ID, ApiErrorsMixin, DetailApi, ListPagination, paginated
+from core.apis import MAX_ID, ApiErrorsMixin, DetailApi, ListApi
 
 
 class TrainingJobSerializer(serializers.Serializer):
@@ -63,16 +64,14 @@ class TrainingStartApi(ApiErrorsMixin, APIView):
         return Response(TrainingJobSerializer(job).data, status=status.HTTP_201_CREATED)
 
 
-class TrainingJobListApi(ApiErrorsMixin, APIView):
+class TrainingJobListApi(ListApi):
     """GET the training jobs started from the round, newest first."""
 
-    Pagination = ListPagination
     OutputSerializer = TrainingJobSerializer
 
-    def get(self, request: Request, round_id: int) -> Response:
+    def items(self, request: Request, round_id: int) -> QuerySet[TrainingJob]:
         round_ = round_for_manager(user=request.user, round_id=round_id)
-        jobs = training_jobs_of_round(round_=round_)
-        return paginated(self, request, jobs, lambda page: TrainingJobSerializer(page, many=True).data)
+        return training_jobs_of_round(round_=round_)
 
 
 class TrainingJobDetailApi(DetailApi):
