@@ -107,27 +107,41 @@ class ListApi(ApiErrorsMixin, APIView):
         return paginated(self, request, items, lambda page: self.OutputSerializer(page, many=True).data)
 
 
-class ImportApi(ApiErrorsMixin, APIView):
-    """POST a file (multipart, with the ``InputSerializer``'s options) to import into the object
-    ``lookup`` finds for the signed-in user (as ``DetailApi``): all or nothing. ``run_import``
-    raises ``ImportFailed`` with every problem, answered as the ``file`` field's errors; else
-    201 with its result through ``OutputSerializer``."""
+class ActionApi(ApiErrorsMixin, APIView):
+    """POST to act on the object ``lookup`` finds for the signed-in user (as ``DetailApi``; its 404
+    or 403 comes before any input error): ``InputSerializer`` checks the body, ``perform`` calls
+    the service, and its result goes out through ``OutputSerializer`` with ``success_status``, the
+    code the schema documents too."""
+
+    lookup: Callable[..., Any]
+    success_status = status.HTTP_201_CREATED
+
+    def perform(self, target: Any, data: dict, user: Any) -> Any:
+        raise NotImplementedError
+
+    def post(self, request: Request, **ids: int) -> Response:
+        target = self.lookup(user=request.user, **ids)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = self.perform(target, serializer.validated_data, request.user)
+        return Response(self.OutputSerializer(result).data, status=self.success_status)
+
+
+class ImportApi(ActionApi):
+    """An ``ActionApi`` that imports a file (multipart, with the ``InputSerializer``'s options) all
+    or nothing: ``run_import`` raises ``ImportFailed`` with every problem, answered as the ``file``
+    field's errors."""
 
     parser_classes = [MultiPartParser]  # a file upload
-    lookup: Callable[..., Any]
 
     def run_import(self, target: Any, data: dict) -> Any:
         raise NotImplementedError
 
-    def post(self, request: Request, **ids: int) -> Response:
-        target = self.lookup(user=request.user, **ids)  # 404/403 before any input error
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+    def perform(self, target: Any, data: dict, user: Any) -> Any:
         try:
-            result = self.run_import(target, serializer.validated_data)
+            return self.run_import(target, data)
         except ImportFailed as error:
             raise import_error(error) from None
-        return Response(self.OutputSerializer(result).data, status=status.HTTP_201_CREATED)
 
 
 class FormatParamNegotiation(DefaultContentNegotiation):

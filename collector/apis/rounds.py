@@ -9,11 +9,12 @@ GET  /api/rounds/<id>/questions/            the question table (?category=&foole
 GET  /api/rounds/<id>/stats/                counts and the latest scoring results
 """
 from django.db.models import QuerySet
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from collector.apis.questions import PredictionSerializer
 from collector.models import CATEGORY_CHOICES, Question, Round
 from collector.presentation.questions import prediction_payload, question_view
@@ -25,7 +26,7 @@ from collector.selectors.scoring import scoring_runs_latest
 from collector.selectors.training import training_jobs_latest
 from collector.services.round_settings import QUALITY_SETTING_FIELDS
 from collector.services.rounds import round_create
-from core.apis import MAX_ID, ApiErrorsMixin, DetailApi, ListApi
+from core.apis import MAX_ID, ActionApi, ApiErrorsMixin, DetailApi, ListApi
 from courses.apis import CourseSerializer, course_summary
 from courses.models import Course
 from courses.selectors import course_detail_for_manager, course_for_manager
@@ -72,7 +73,7 @@ class CourseDetailApi(DetailApi):
             return serializers.Serializer.to_representation(self, {**course_summary(course), "rounds": rounds})
 
 
-class RoundCreateApi(ApiErrorsMixin, APIView):
+class RoundCreateApi(ActionApi):
     """POST a new round of the course; its instructors only. Without ``live_model`` the round
     starts with the default model (version 0)."""
 
@@ -93,13 +94,10 @@ class RoundCreateApi(ApiErrorsMixin, APIView):
         )
 
     OutputSerializer = RoundSummarySerializer
+    lookup = staticmethod(course_for_manager)
 
-    def post(self, request: Request, course_id: int) -> Response:
-        course = course_for_manager(user=request.user, course_id=course_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        round_ = round_create(course=course, **serializer.validated_data)
-        return Response(RoundSummarySerializer(round_).data, status=status.HTTP_201_CREATED)
+    def perform(self, course: Course, data: dict, user: User) -> Round:
+        return round_create(course=course, **data)
 
 
 class RoundOpenListApi(ListApi):
