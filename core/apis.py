@@ -65,6 +65,15 @@ class ApiErrorsMixin:
         return super().handle_exception(exc)
 
 
+class Conflict(exceptions.APIException):
+    """409 with the service's reason in ``detail``: the request is fine but cannot be done now
+    (a job of that kind already running, a run already ended)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "This cannot be done now."
+    default_code = "conflict"
+
+
 class ListPagination(PageNumberPagination):
     """Pages of 25 (``?page=``, ``?page_size=`` up to 100) for the API's lists."""
 
