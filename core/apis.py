@@ -3,6 +3,10 @@ pagination and downloads (Styleguide-Example ``api/mixins.py``, ``api/pagination
 
 Services raise Django's ``ValidationError`` and our ``AccessError``; ``ApiErrorsMixin`` turns them
 into 400 with field errors and 403 with the service's message, so no input can cause a 500.
+
+``DetailApi``, ``ListApi`` and ``ActionApi`` (with ``ImportApi``) are the three shapes most APIs
+have: find one object, list a page, act on one object. A view on one of them names its selector,
+serializers and service call; anything less regular stays a plain ``APIView``.
 """
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
