@@ -3,6 +3,10 @@ pagination and downloads (Styleguide-Example ``api/mixins.py``, ``api/pagination
 
 Services raise Django's ``ValidationError`` and our ``AccessError``; ``ApiErrorsMixin`` turns them
 into 400 with field errors and 403 with the service's message, so no input can cause a 500.
+
+``DetailApi``, ``ListApi`` and ``ActionApi`` (with ``ImportApi``) are the three shapes most APIs
+have: find one object, list a page, act on one object. A view on one of them names its selector,
+serializers and service call; anything less regular stays a plain ``APIView``.
 """
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
@@ -10,9 +14,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpResponse, JsonResponse
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions, serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -64,6 +69,15 @@ class ApiErrorsMixin:
         return super().handle_exception(exc)
 
 
+class Conflict(exceptions.APIException):
+    """409 with the service's reason in ``detail``: the request is fine but cannot be done now
+    (a job of that kind already running, a run already ended)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "This cannot be done now."
+    default_code = "conflict"
+
+
 class ListPagination(PageNumberPagination):
     """Pages of 25 (``?page=``, ``?page_size=`` up to 100) for the API's lists."""
 
@@ -78,6 +92,69 @@ def paginated(view: APIView, request: Request, items: Iterable, serialize: Calla
     paginator = view.Pagination()
     page = paginator.paginate_queryset(items, request, view=view)
     return paginator.get_paginated_response(serialize(page))
+
+
+class DetailApi(ApiErrorsMixin, APIView):
+    """GET one object through ``OutputSerializer``. ``lookup`` is the selector that finds it for the
+    signed-in user from the URL's ids (``lookup(user=..., round_id=...)``); it raises 404 or 403
+    itself, so a subclass only names the two."""
+
+    lookup: Callable[..., Any]
+
+    def get(self, request: Request, **ids: int) -> Response:
+        return Response(self.OutputSerializer(self.lookup(user=request.user, **ids)).data)
+
+
+class ListApi(ApiErrorsMixin, APIView):
+    """GET a page (``Pagination``) of ``items``, each through ``OutputSerializer``. ``items`` selects
+    them for the signed-in user from the URL's ids and the query (its ``FilterSerializer``), and
+    raises 404, 403 or 400 itself."""
+
+    Pagination = ListPagination
+
+    def items(self, request: Request, **ids: int) -> Iterable:
+        raise NotImplementedError
+
+    def get(self, request: Request, **ids: int) -> Response:
+        items = self.items(request, **ids)
+        return paginated(self, request, items, lambda page: self.OutputSerializer(page, many=True).data)
+
+
+class ActionApi(ApiErrorsMixin, APIView):
+    """POST to act on the object ``lookup`` finds for the signed-in user (as ``DetailApi``; its 404
+    or 403 comes before any input error): ``InputSerializer`` checks the body, ``perform`` calls
+    the service, and its result goes out through ``OutputSerializer`` with ``success_status``, the
+    code the schema documents too."""
+
+    lookup: Callable[..., Any]
+    success_status = status.HTTP_201_CREATED
+
+    def perform(self, target: Any, data: dict, user: Any) -> Any:
+        raise NotImplementedError
+
+    def post(self, request: Request, **ids: int) -> Response:
+        target = self.lookup(user=request.user, **ids)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = self.perform(target, serializer.validated_data, request.user)
+        return Response(self.OutputSerializer(result).data, status=self.success_status)
+
+
+class ImportApi(ActionApi):
+    """An ``ActionApi`` that imports a file (multipart, with the ``InputSerializer``'s options) all
+    or nothing: ``run_import`` raises ``ImportFailed`` with every problem, answered as the ``file``
+    field's errors."""
+
+    parser_classes = [MultiPartParser]  # a file upload
+
+    def run_import(self, target: Any, data: dict) -> Any:
+        raise NotImplementedError
+
+    def perform(self, target: Any, data: dict, user: Any) -> Any:
+        try:
+            return self.run_import(target, data)
+        except ImportFailed as error:
+            raise import_error(error) from None
 
 
 class FormatParamNegotiation(DefaultContentNegotiation):

@@ -6,14 +6,15 @@ GET  /api/courses/<id>/students/            its enrolled students; its instructo
 
 A course with its rounds (``/api/courses/<id>/``) is the collector's (collector/apis/rounds.py).
 """
+from django.db.models import QuerySet
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.apis import ApiErrorsMixin, ListPagination, paginated
+from core.apis import ApiErrorsMixin, ListApi
 from courses import selectors, services
-from courses.models import Course
+from courses.models import Course, Enrollment
 
 
 class CourseSerializer(serializers.Serializer):
@@ -43,15 +44,13 @@ def course_summary(course: Course) -> dict:
     }
 
 
-class CourseListApi(ApiErrorsMixin, APIView):
+class CourseListApi(ListApi):
     """GET the courses the signed-in user teaches or is enrolled in, by name."""
 
-    Pagination = ListPagination
     OutputSerializer = CourseSerializer
 
-    def get(self, request: Request) -> Response:
-        courses = selectors.courses_of_user(user=request.user)
-        return paginated(self, request, courses, lambda page: CourseSerializer(page, many=True).data)
+    def items(self, request: Request) -> QuerySet[Course]:
+        return selectors.courses_of_user(user=request.user)
 
 
 class CourseCreateApi(ApiErrorsMixin, APIView):
@@ -70,10 +69,8 @@ class CourseCreateApi(ApiErrorsMixin, APIView):
         return Response(CourseSerializer(course).data, status=status.HTTP_201_CREATED)
 
 
-class CourseStudentListApi(ApiErrorsMixin, APIView):
+class CourseStudentListApi(ListApi):
     """GET the course's enrolled students, by username; its instructors only."""
-
-    Pagination = ListPagination
 
     class OutputSerializer(serializers.Serializer):
         username = serializers.CharField(source="user.username")
@@ -84,7 +81,6 @@ class CourseStudentListApi(ApiErrorsMixin, APIView):
         section = serializers.CharField(source="user.section")
         joined_at = serializers.DateTimeField()
 
-    def get(self, request: Request, course_id: int) -> Response:
+    def items(self, request: Request, course_id: int) -> QuerySet[Enrollment]:
         course = selectors.course_for_manager(user=request.user, course_id=course_id)
-        enrollments = selectors.course_enrollments(course=course)
-        return paginated(self, request, enrollments, lambda page: self.OutputSerializer(page, many=True).data)
+        return selectors.course_enrollments(course=course)

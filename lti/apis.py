@@ -6,20 +6,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from lti import selectors
+from lti.models import Platform
 from lti.services.registration import platform_register
 
 
-class PlatformOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    issuer = serializers.CharField()
-    client_id = serializers.CharField()
+class PlatformOutputSerializer(serializers.ModelSerializer):
+    # JSON fields in the model; lists of strings here.
     deployment_ids = serializers.ListField(child=serializers.CharField())
-    auth_login_url = serializers.CharField()
-    auth_token_url = serializers.CharField()
-    auth_audience = serializers.CharField()
-    key_set_url = serializers.CharField()
     frame_origins = serializers.ListField(child=serializers.CharField())
+
+    class Meta:
+        model = Platform
+        fields = ("id", "name", "issuer", "client_id", "deployment_ids", "auth_login_url", "auth_token_url",
+                  "auth_audience", "key_set_url", "frame_origins")
 
 
 class PlatformListApi(APIView):

@@ -3,18 +3,13 @@
 POST /api/annotation/projects/<id>/import/articles/  multipart: file (JSON Lines), damping, top, require_infobox
 POST /api/annotation/projects/<id>/import/squad/     multipart: file (SQuAD-2.0 / PQuAD JSON), split
 """
-from rest_framework import serializers, status
-from rest_framework.parsers import MultiPartParser
-from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework import serializers
 
 from annotation.inputs import MAX_UPLOAD_BYTES, read_upload_json, read_upload_text
-from annotation.models import Split
+from annotation.models import Project, Split
 from annotation.selectors.projects import project_for_owner
-from annotation.services.imports import articles_import, squad_import
-from core.apis import ApiErrorsMixin, import_error
-from core.exceptions import ImportFailed
+from annotation.services.imports import ArticleImportResult, SquadImportResult, articles_import, squad_import
+from core.apis import ImportApi
 
 _UPLOAD_HELP = f"At most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB of UTF-8 text."
 
@@ -29,11 +24,11 @@ class _JsonFile(serializers.FileField):
         return read_upload_json(super().to_internal_value(data))
 
 
-class ArticleImportApi(ApiErrorsMixin, APIView):
+class ArticleImportApi(ImportApi):
     """POST Wikipedia articles as JSON Lines (multipart ``file``): ranked by PageRank, the top
     articles' paragraphs become tasks. Every line is checked first; any problem and nothing is stored."""
 
-    parser_classes = [MultiPartParser]  # a file upload
+    lookup = staticmethod(project_for_owner)
 
     class InputSerializer(serializers.Serializer):
         file = _TextFile(help_text='One article per line: {"title", "paragraphs": [...], "links": [...], '
@@ -51,24 +46,16 @@ class ArticleImportApi(ApiErrorsMixin, APIView):
         skipped_infobox = serializers.IntegerField()
         splits = serializers.DictField(child=serializers.IntegerField())
 
-    def post(self, request: Request, project_id: int) -> Response:
-        project = project_for_owner(user=request.user, project_id=project_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        try:
-            result = articles_import(project=project, lines=data["file"].splitlines(), damping=data["damping"],
-                                     top=data["top"], require_infobox=data["require_infobox"])
-        except ImportFailed as error:
-            raise import_error(error) from None
-        return Response(self.OutputSerializer(result).data, status=status.HTTP_201_CREATED)
+    def run_import(self, project: Project, data: dict) -> ArticleImportResult:
+        return articles_import(project=project, lines=data["file"].splitlines(), damping=data["damping"],
+                               top=data["top"], require_infobox=data["require_infobox"])
 
 
-class SquadImportApi(ApiErrorsMixin, APIView):
+class SquadImportApi(ImportApi):
     """POST a SQuAD-2.0 / PQuAD JSON file (multipart ``file``) into one split: ids, questions, every
     answer and ``is_impossible``. The whole file is checked first; any problem and nothing is stored."""
 
-    parser_classes = [MultiPartParser]  # a file upload
+    lookup = staticmethod(project_for_owner)
 
     class InputSerializer(serializers.Serializer):
         file = _JsonFile(help_text=f"SQuAD-2.0 layout: data / title / paragraphs / context / qas. {_UPLOAD_HELP}")
@@ -82,13 +69,5 @@ class SquadImportApi(ApiErrorsMixin, APIView):
         unanswerable = serializers.IntegerField()
         warnings = serializers.ListField(child=serializers.CharField(), help_text="Kept as written, e.g. repeats")
 
-    def post(self, request: Request, project_id: int) -> Response:
-        project = project_for_owner(user=request.user, project_id=project_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        try:
-            result = squad_import(project=project, data=serializer.validated_data["file"],
-                                  split=serializer.validated_data["split"])
-        except ImportFailed as error:
-            raise import_error(error) from None
-        return Response(self.OutputSerializer(result).data, status=status.HTTP_201_CREATED)
+    def run_import(self, project: Project, data: dict) -> SquadImportResult:
+        return squad_import(project=project, data=data["file"], split=data["split"])

@@ -6,6 +6,7 @@ POST /api/annotation/projects/create/                {name, language, settings..
 GET  /api/annotation/projects/<id>/settings/         the project's settings
 POST /api/annotation/projects/<id>/settings/update/  any settings to change
 """
+from django.db.models import QuerySet
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,7 +15,7 @@ from rest_framework.views import APIView
 from annotation.models import Project
 from annotation.selectors.projects import project_for_owner, projects_for_instructor
 from annotation.services.projects import EDITABLE_FIELDS, project_create, project_update
-from core.apis import ApiErrorsMixin, ListPagination, paginated
+from core.apis import ApiErrorsMixin, DetailApi, ListApi
 from modelhub.models import ModelVersion
 
 
@@ -35,10 +36,8 @@ class _SettingsInput(serializers.ModelSerializer):
         allow_null=True, help_text="Id of a question-answering model version, or null for none")
 
 
-class ProjectListApi(ApiErrorsMixin, APIView):
+class ProjectListApi(ListApi):
     """GET the projects the signed-in instructor owns (all of them for staff), by name."""
-
-    Pagination = ListPagination
 
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
@@ -49,9 +48,8 @@ class ProjectListApi(ApiErrorsMixin, APIView):
         qa_model = serializers.CharField(source="qa_model.name", allow_null=True, default=None)
         created_at = serializers.DateTimeField()
 
-    def get(self, request: Request) -> Response:
-        projects = projects_for_instructor(user=request.user)
-        return paginated(self, request, projects, lambda page: self.OutputSerializer(page, many=True).data)
+    def items(self, request: Request) -> QuerySet[Project]:
+        return projects_for_instructor(user=request.user)
 
 
 class ProjectCreateApi(ApiErrorsMixin, APIView):
@@ -71,14 +69,11 @@ class ProjectCreateApi(ApiErrorsMixin, APIView):
         return Response(ProjectSettingsSerializer(project).data, status=status.HTTP_201_CREATED)
 
 
-class ProjectSettingsApi(ApiErrorsMixin, APIView):
+class ProjectSettingsApi(DetailApi):
     """GET the project's settings; its owner only."""
 
     OutputSerializer = ProjectSettingsSerializer
-
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_for_owner(user=request.user, project_id=project_id)
-        return Response(ProjectSettingsSerializer(project).data)
+    lookup = staticmethod(project_for_owner)
 
 
 class ProjectSettingsUpdateApi(ApiErrorsMixin, APIView):

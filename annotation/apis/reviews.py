@@ -6,6 +6,7 @@ POST /api/annotation/paragraphs/<id>/restore/    a discarded paragraph back into
 GET  /api/annotation/projects/<id>/flags/        ?status=open (default)|accepted|rejected, or empty for all
 POST /api/annotation/flags/<id>/resolve/         {decision: accept|reject, note}; accepting applies the proposal
 """
+from django.db.models import QuerySet
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +17,7 @@ from annotation.presentation.sessions import answer_payload
 from annotation.selectors.projects import project_for_owner
 from annotation.selectors.reviews import flag_for_owner, flags_of_project, paragraph_for_owner, paragraphs_of_project
 from annotation.services.reviews import flag_resolve, paragraph_restore
-from core.apis import ApiErrorsMixin, ListPagination, paginated
+from core.apis import ApiErrorsMixin, ListApi
 
 
 class ParagraphSerializer(serializers.Serializer):
@@ -30,23 +31,21 @@ class ParagraphSerializer(serializers.Serializer):
     context = serializers.CharField()
 
 
-class ParagraphListApi(ApiErrorsMixin, APIView):
+class ParagraphListApi(ListApi):
     """GET the project's paragraphs in import order (PageRank rank, then position)."""
 
-    Pagination = ListPagination
     OutputSerializer = ParagraphSerializer
 
     class FilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=Paragraph.Status.choices, required=False)
         split = serializers.ChoiceField(choices=Split.choices, required=False)
 
-    def get(self, request: Request, project_id: int) -> Response:
+    def items(self, request: Request, project_id: int) -> QuerySet[Paragraph]:
         project = project_for_owner(user=request.user, project_id=project_id)
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        paragraphs = paragraphs_of_project(project=project, status=filters.validated_data.get("status", ""),
-                                           split=filters.validated_data.get("split", ""))
-        return paginated(self, request, paragraphs, lambda page: ParagraphSerializer(page, many=True).data)
+        return paragraphs_of_project(project=project, status=filters.validated_data.get("status", ""),
+                                     split=filters.validated_data.get("split", ""))
 
 
 class ParagraphRestoreApi(ApiErrorsMixin, APIView):
@@ -98,23 +97,21 @@ class FlagSerializer(serializers.Serializer):
         })
 
 
-class FlagListApi(ApiErrorsMixin, APIView):
+class FlagListApi(ListApi):
     """GET the project's flags from the second pass: open ones unless ``status`` says otherwise
     (an empty ``status`` lists all)."""
 
-    Pagination = ListPagination
     OutputSerializer = FlagSerializer
 
     class FilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=QuestionFlag.Status.choices, required=False, allow_blank=True,
                                          default=QuestionFlag.Status.OPEN)
 
-    def get(self, request: Request, project_id: int) -> Response:
+    def items(self, request: Request, project_id: int) -> QuerySet[QuestionFlag]:
         project = project_for_owner(user=request.user, project_id=project_id)
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        flags = flags_of_project(project=project, status=filters.validated_data["status"] or None)
-        return paginated(self, request, flags, lambda page: FlagSerializer(page, many=True).data)
+        return flags_of_project(project=project, status=filters.validated_data["status"] or None)
 
 
 class FlagResolveApi(ApiErrorsMixin, APIView):

@@ -13,17 +13,15 @@ from annotation.apis.worker_language import WorkerLanguageMixin
 from annotation.models import AnnotationSession
 from annotation.presentation.sessions import session_payload
 from annotation.selectors.projects import project_for_worker
-from annotation.selectors.worker_home import projects_for_worker
+from annotation.selectors.worker_home import ProjectTasks, projects_for_worker
 from annotation.services.authoring import session_start_next
-from core.apis import ApiErrorsMixin, ListPagination, paginated
+from core.apis import ApiErrorsMixin, ListApi
 
 
-class TaskListApi(ApiErrorsMixin, APIView):
+class TaskListApi(ListApi):
     """GET the active projects a crowdworker (or instructor) can work in: paragraphs left to write
     questions on or to answer again, and their unfinished session in each (start or resume one
     with ``POST projects/<id>/next/``). Empty for students."""
-
-    Pagination = ListPagination
 
     class OutputSerializer(serializers.Serializer):
         project_id = serializers.IntegerField(source="project.pk")
@@ -36,9 +34,8 @@ class TaskListApi(ApiErrorsMixin, APIView):
                                                     help_text="Id of the unfinished authoring session")
         resume_second_pass = serializers.IntegerField(source="resume_second_pass.pk", allow_null=True, default=None)
 
-    def get(self, request: Request) -> Response:
-        tasks = projects_for_worker(user=request.user)
-        return paginated(self, request, tasks, lambda page: self.OutputSerializer(page, many=True).data)
+    def items(self, request: Request) -> list[ProjectTasks]:
+        return projects_for_worker(user=request.user)
 
 
 class TaskNextApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):

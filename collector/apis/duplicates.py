@@ -4,19 +4,15 @@ GET  /api/rounds/<id>/duplicates/           near-duplicate pairs (?threshold=)
 """
 from rest_framework import serializers
 from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from collector.selectors.duplicates import round_duplicate_pairs
 from collector.selectors.rounds import round_for_manager
-from core.apis import ApiErrorsMixin, ListPagination, paginated
+from core.apis import ListApi
 
 
-class RoundDuplicatesApi(ApiErrorsMixin, APIView):
+class RoundDuplicatesApi(ListApi):
     """GET pairs of near-duplicate questions with at least one in the round (the other may be in
     another round of the course or imported), most similar first."""
-
-    Pagination = ListPagination
 
     class FilterSerializer(serializers.Serializer):
         threshold = serializers.FloatField(required=False, min_value=0.1, max_value=1.0,
@@ -28,9 +24,8 @@ class RoundDuplicatesApi(ApiErrorsMixin, APIView):
         b = serializers.DictField(help_text="{id, round_id, prompt, choices}")
         similarity = serializers.FloatField()
 
-    def get(self, request: Request, round_id: int) -> Response:
+    def items(self, request: Request, round_id: int) -> list[dict]:
         round_ = round_for_manager(user=request.user, round_id=round_id)
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        pairs = round_duplicate_pairs(round_=round_, threshold=filters.validated_data.get("threshold"))
-        return paginated(self, request, pairs, lambda page: self.OutputSerializer(page, many=True).data)
+        return round_duplicate_pairs(round_=round_, threshold=filters.validated_data.get("threshold"))

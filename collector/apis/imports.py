@@ -7,16 +7,12 @@ weights, is ``evaluation.apis.exports.RoundExportApi``. An import is all or noth
 byte and row limits as the command (``STUMPER_IMPORT_MAX_*``); its errors are JSON.
 """
 from django.conf import settings
-from rest_framework import serializers, status
-from rest_framework.parsers import MultiPartParser
-from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework import serializers
 
+from collector.models import Round
 from collector.selectors.rounds import round_for_manager
 from collector.services.imports import codah_import
-from core.apis import ApiErrorsMixin, import_error
-from core.exceptions import ImportFailed
+from core.apis import ImportApi
 
 
 class CodahFileField(serializers.FileField):
@@ -34,12 +30,12 @@ class CodahFileField(serializers.FileField):
             raise serializers.ValidationError("The file is not UTF-8 text.") from None
 
 
-class RoundImportApi(ApiErrorsMixin, APIView):
+class RoundImportApi(ImportApi):
     """POST a CODAH TSV file (7 tab-separated fields: category letters, prompt, 4 answers, right
     index) as multipart ``file``: every row is imported, as accepted questions by the course's
     owner, or none; bad rows are listed by line."""
 
-    parser_classes = [MultiPartParser]  # a file upload
+    lookup = staticmethod(round_for_manager)
 
     class InputSerializer(serializers.Serializer):
         file = CodahFileField()
@@ -52,16 +48,7 @@ class RoundImportApi(ApiErrorsMixin, APIView):
         imported = serializers.IntegerField()
         question_ids = serializers.ListField(child=serializers.IntegerField())
 
-    def post(self, request: Request, round_id: int) -> Response:
-        round_ = round_for_manager(user=request.user, round_id=round_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        try:
-            questions = codah_import(
-                round_=round_, text=serializer.validated_data["file"], author=round_.course.owner,
-                allow_duplicate_choices=serializer.validated_data["allow_duplicate_choices"],
-            )
-        except ImportFailed as error:
-            raise import_error(error) from None
-        return Response({"round_id": round_.pk, "imported": len(questions), "question_ids": [q.pk for q in questions]},
-                        status=status.HTTP_201_CREATED)
+    def run_import(self, round_: Round, data: dict) -> dict:
+        questions = codah_import(round_=round_, text=data["file"], author=round_.course.owner,
+                                 allow_duplicate_choices=data["allow_duplicate_choices"])
+        return {"round_id": round_.pk, "imported": len(questions), "question_ids": [q.pk for q in questions]}

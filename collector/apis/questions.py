@@ -6,17 +6,18 @@ GET  /api/questions/?round_id=     the signed-in user's questions, newest first
 Services raise Django's ``ValidationError`` and our ``AccessError``; ``ApiErrorsMixin`` turns them
 into 400 with field errors and 403 with the service's message, so no input can cause a 500.
 """
+from django.db.models import QuerySet
 from rest_framework import serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from collector.models import Question
 from collector.presentation.questions import prediction_payload, question_view
 from collector.selectors.questions import questions_of_author
 from collector.selectors.rounds import round_get_optional
 from collector.services.questions import question_submit
-from core.apis import MAX_ID, ApiErrorsMixin
+from core.apis import MAX_ID, ApiErrorsMixin, ListApi
 
 
 class PredictionSerializer(serializers.Serializer):
@@ -59,13 +60,8 @@ class QuestionSubmitApi(ApiErrorsMixin, APIView):
         return Response(self.OutputSerializer(question).data, status=status.HTTP_201_CREATED)
 
 
-class QuestionListApi(ApiErrorsMixin, APIView):
+class QuestionListApi(ListApi):
     """GET the signed-in user's own questions, newest first, optionally of one round."""
-
-    class Pagination(PageNumberPagination):
-        page_size = 25
-        page_size_query_param = "page_size"
-        max_page_size = 100
 
     class FilterSerializer(serializers.Serializer):
         round_id = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
@@ -101,11 +97,8 @@ class QuestionListApi(ApiErrorsMixin, APIView):
                 }
             )
 
-    def get(self, request: Request) -> Response:
+    def items(self, request: Request) -> QuerySet[Question]:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         round_ = round_get_optional(round_id=filters.validated_data.get("round_id"))
-        questions = questions_of_author(user=request.user, round_=round_)
-        paginator = self.Pagination()
-        page = paginator.paginate_queryset(questions, request, view=self)
-        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+        return questions_of_author(user=request.user, round_=round_)

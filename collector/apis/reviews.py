@@ -6,7 +6,6 @@ POST /api/questions/<id>/appeal/          {message}
 POST /api/appeals/<id>/decide/            {uphold: bool, response}
 """
 from rest_framework import serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,7 +14,7 @@ from collector.models import Question
 from collector.selectors.reviews import appeal_of, question_for_reviewer, review_queue
 from collector.selectors.rounds import round_for_manager
 from collector.services.reviews import REVIEW_ACTIONS, appeal_decide, appeal_submit, question_review_decide
-from core.apis import MAX_ID, ApiErrorsMixin
+from core.apis import MAX_ID, ApiErrorsMixin, ListPagination, paginated
 
 
 class ReviewQuestionSerializer(serializers.Serializer):
@@ -47,10 +46,8 @@ class ReviewQuestionSerializer(serializers.Serializer):
 class ReviewQueueApi(ApiErrorsMixin, APIView):
     """The course manager's queue: in review and appealed questions (or one status)."""
 
-    class Pagination(PageNumberPagination):
+    class Pagination(ListPagination):
         page_size = 20
-        page_size_query_param = "page_size"
-        max_page_size = 100
 
     class FilterSerializer(serializers.Serializer):
         round_id = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
@@ -65,9 +62,7 @@ class ReviewQueueApi(ApiErrorsMixin, APIView):
         questions = review_queue(
             user=request.user, round_=round_, status=filters.validated_data.get("status")
         )
-        paginator = self.Pagination()
-        page = paginator.paginate_queryset(questions, request, view=self)
-        return paginator.get_paginated_response(ReviewQuestionSerializer(page, many=True).data)
+        return paginated(self, request, questions, lambda page: ReviewQuestionSerializer(page, many=True).data)
 
 
 class QuestionReviewApi(ApiErrorsMixin, APIView):

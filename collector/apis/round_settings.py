@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from collector.models import PeerValidation, Round
 from collector.presentation.hardware import precision_note
 from collector.selectors.hardware import worker_hardware_latest
@@ -20,7 +21,7 @@ from collector.services.round_settings import (
     round_scoring_settings,
     round_update,
 )
-from core.apis import ApiErrorsMixin
+from core.apis import ActionApi, ApiErrorsMixin, DetailApi
 from mlcore.configs import BF16_SETTINGS
 from modelhub.selectors import live_model_choices
 
@@ -94,17 +95,14 @@ class RoundSettingsSerializer(serializers.Serializer):
         })
 
 
-class RoundSettingsApi(ApiErrorsMixin, APIView):
+class RoundSettingsApi(DetailApi):
     """GET the round's settings; its instructors only."""
 
     OutputSerializer = RoundSettingsSerializer
-
-    def get(self, request: Request, round_id: int) -> Response:
-        round_ = round_for_manager(user=request.user, round_id=round_id)
-        return Response(RoundSettingsSerializer(round_).data)
+    lookup = staticmethod(round_for_manager)
 
 
-class RoundSettingsUpdateApi(ApiErrorsMixin, APIView):
+class RoundSettingsUpdateApi(ActionApi):
     """POST the settings to change (any subset; scoring settings too); they are checked together
     and saved all or nothing. New scoring settings apply to the next scoring run."""
 
@@ -123,13 +121,10 @@ class RoundSettingsUpdateApi(ApiErrorsMixin, APIView):
         scoring = ScoringSettingsSerializer(required=False)
 
     OutputSerializer = RoundSettingsSerializer
+    lookup = staticmethod(round_for_manager)
 
-    def post(self, request: Request, round_id: int) -> Response:
-        round_ = round_for_manager(user=request.user, round_id=round_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        round_ = round_update(round_=round_, **serializer.validated_data)
-        return Response(RoundSettingsSerializer(round_).data)
+    def perform(self, round_: Round, data: dict, user: User) -> Round:
+        return round_update(round_=round_, **data)
 
 
 class RoundQualitySettingsUpdateApi(ApiErrorsMixin, APIView):

@@ -8,13 +8,15 @@ GET  /api/rounds/<id>/                      settings, counts, newest scoring run
 GET  /api/rounds/<id>/questions/            the question table (?category=&fooled=&author_id=&q=)
 GET  /api/rounds/<id>/stats/                counts and the latest scoring results
 """
-from rest_framework import serializers, status
+from django.db.models import QuerySet
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from collector.apis.questions import PredictionSerializer
-from collector.models import CATEGORY_CHOICES, Round
+from collector.models import CATEGORY_CHOICES, Question, Round
 from collector.presentation.questions import prediction_payload, question_view
 from collector.presentation.scoring import scoring_run_payload
 from collector.presentation.training import training_job_payload
@@ -24,7 +26,7 @@ from collector.selectors.scoring import scoring_runs_latest
 from collector.selectors.training import training_jobs_latest
 from collector.services.round_settings import QUALITY_SETTING_FIELDS
 from collector.services.rounds import round_create
-from core.apis import MAX_ID, ApiErrorsMixin, ListPagination, paginated
+from core.apis import MAX_ID, ActionApi, ApiErrorsMixin, DetailApi, ListApi
 from courses.apis import CourseSerializer, course_summary
 from courses.models import Course
 from courses.selectors import course_detail_for_manager, course_for_manager
@@ -58,8 +60,10 @@ def round_summary(round_: Round) -> dict:
     }
 
 
-class CourseDetailApi(ApiErrorsMixin, APIView):
+class CourseDetailApi(DetailApi):
     """GET a course with its rounds (newest first); its instructors only."""
+
+    lookup = staticmethod(course_detail_for_manager)
 
     class OutputSerializer(CourseSerializer):
         rounds = RoundSummarySerializer(many=True)
@@ -68,12 +72,8 @@ class CourseDetailApi(ApiErrorsMixin, APIView):
             rounds = course_rounds(course=course)
             return serializers.Serializer.to_representation(self, {**course_summary(course), "rounds": rounds})
 
-    def get(self, request: Request, course_id: int) -> Response:
-        course = course_detail_for_manager(user=request.user, course_id=course_id)
-        return Response(self.OutputSerializer(course).data)
 
-
-class RoundCreateApi(ApiErrorsMixin, APIView):
+class RoundCreateApi(ActionApi):
     """POST a new round of the course; its instructors only. Without ``live_model`` the round
     starts with the default model (version 0)."""
 
@@ -94,29 +94,26 @@ class RoundCreateApi(ApiErrorsMixin, APIView):
         )
 
     OutputSerializer = RoundSummarySerializer
+    lookup = staticmethod(course_for_manager)
 
-    def post(self, request: Request, course_id: int) -> Response:
-        course = course_for_manager(user=request.user, course_id=course_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        round_ = round_create(course=course, **serializer.validated_data)
-        return Response(RoundSummarySerializer(round_).data, status=status.HTTP_201_CREATED)
+    def perform(self, course: Course, data: dict, user: User) -> Round:
+        return round_create(course=course, **data)
 
 
-class RoundOpenListApi(ApiErrorsMixin, APIView):
+class RoundOpenListApi(ListApi):
     """GET the rounds the signed-in user may write questions in now (their dashboard's list)."""
 
-    Pagination = ListPagination
     OutputSerializer = RoundSummarySerializer
 
-    def get(self, request: Request) -> Response:
-        rounds = rounds_open_for_author(user=request.user)
-        return paginated(self, request, rounds, lambda page: RoundSummarySerializer(page, many=True).data)
+    def items(self, request: Request) -> list[Round]:
+        return rounds_open_for_author(user=request.user)
 
 
-class RoundDetailApi(ApiErrorsMixin, APIView):
+class RoundDetailApi(DetailApi):
     """GET a round as its page shows it: settings, counts, the newest scoring run of each kind and
     the newest training jobs (for their full history see the scoring and training lists)."""
+
+    lookup = staticmethod(round_for_manager)
 
     class OutputSerializer(RoundSummarySerializer):
         course = serializers.DictField()
@@ -140,16 +137,10 @@ class RoundDetailApi(ApiErrorsMixin, APIView):
                 "training_jobs": [training_job_payload(job) for job in training_jobs_latest(round_=round_)],
             })
 
-    def get(self, request: Request, round_id: int) -> Response:
-        round_ = round_for_manager(user=request.user, round_id=round_id)
-        return Response(self.OutputSerializer(round_).data)
 
-
-class RoundQuestionListApi(ApiErrorsMixin, APIView):
+class RoundQuestionListApi(ListApi):
     """GET the round's questions, newest first, with the live model's answer and the credit each
     earns; filter by category, fooled or not, author and prompt text."""
-
-    Pagination = ListPagination
 
     class FilterSerializer(serializers.Serializer):
         category = serializers.ChoiceField(choices=CATEGORY_CHOICES, required=False)
@@ -183,14 +174,13 @@ class RoundQuestionListApi(ApiErrorsMixin, APIView):
                 "cv_credit": view.cv_credit, "credit": view.credit, "prediction": prediction_payload(question),
             })
 
-    def get(self, request: Request, round_id: int) -> Response:
+    def items(self, request: Request, round_id: int) -> QuerySet[Question]:
         round_ = round_for_manager(user=request.user, round_id=round_id)
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         data = filters.validated_data
-        questions = round_questions(round_=round_, category=data.get("category"), fooled=data["fooled"],
-                                              author_id=data.get("author_id"), search=data["q"].strip())
-        return paginated(self, request, questions, lambda page: self.OutputSerializer(page, many=True).data)
+        return round_questions(round_=round_, category=data.get("category"), fooled=data["fooled"],
+                               author_id=data.get("author_id"), search=data["q"].strip())
 
 
 class RoundStatsApi(ApiErrorsMixin, APIView):

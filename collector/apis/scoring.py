@@ -10,17 +10,19 @@ A worker runs each run; progress is also pushed over ``ws/rounds/<round_id>/scor
 cancel or resume that cannot happen now (too few questions, a run of that kind already going,
 already ended) is 409.
 """
-from rest_framework import serializers, status
+from django.db.models import QuerySet
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from collector.models import ScoringRun
+from accounts.models import User
+from collector.models import Round, ScoringRun
 from collector.presentation.scoring import scoring_run_payload
 from collector.selectors.rounds import round_for_manager
 from collector.selectors.scoring import scoring_run_for_manager, scoring_runs_of_round
 from collector.services.scoring import ScoringRefused, scoring_cancel, scoring_resume, scoring_start
-from core.apis import ApiErrorsMixin, ListPagination, paginated
+from core.apis import ActionApi, ApiErrorsMixin, Conflict, DetailApi, ListApi
 
 
 class ScoringRunSerializer(serializers.Serializer):
@@ -53,11 +55,7 @@ class ScoringRunSerializer(serializers.Serializer):
         })
 
 
-def _refused(message: str) -> Response:
-    return Response({"detail": message}, status=status.HTTP_409_CONFLICT)
-
-
-class ScoringStartApi(ApiErrorsMixin, APIView):
+class ScoringStartApi(ActionApi):
     """POST to queue cross-validation scoring (or the answer-only baseline) of every question in
     the round now; 409 while a run of that kind is going or with fewer questions than folds."""
 
@@ -69,38 +67,30 @@ class ScoringStartApi(ApiErrorsMixin, APIView):
         seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
 
     OutputSerializer = ScoringRunSerializer
+    lookup = staticmethod(round_for_manager)
 
-    def post(self, request: Request, round_id: int) -> Response:
-        round_ = round_for_manager(user=request.user, round_id=round_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+    def perform(self, round_: Round, data: dict, user: User) -> ScoringRun:
         try:
-            run = scoring_start(round_=round_, user=request.user, **serializer.validated_data)
+            return scoring_start(round_=round_, user=user, **data)
         except ScoringRefused as error:
-            return _refused(error.message)
-        return Response(ScoringRunSerializer(run).data, status=status.HTTP_201_CREATED)
+            raise Conflict(error.message) from None
 
 
-class ScoringRunListApi(ApiErrorsMixin, APIView):
+class ScoringRunListApi(ListApi):
     """GET the round's scoring runs, newest first."""
 
-    Pagination = ListPagination
     OutputSerializer = ScoringRunSerializer
 
-    def get(self, request: Request, round_id: int) -> Response:
+    def items(self, request: Request, round_id: int) -> QuerySet[ScoringRun]:
         round_ = round_for_manager(user=request.user, round_id=round_id)
-        runs = scoring_runs_of_round(round_=round_)
-        return paginated(self, request, runs, lambda page: ScoringRunSerializer(page, many=True).data)
+        return scoring_runs_of_round(round_=round_)
 
 
-class ScoringRunDetailApi(ApiErrorsMixin, APIView):
+class ScoringRunDetailApi(DetailApi):
     """GET one scoring run: its status, progress (fold, step, time left) and, once done, its summary."""
 
     OutputSerializer = ScoringRunSerializer
-
-    def get(self, request: Request, run_id: int) -> Response:
-        run = scoring_run_for_manager(user=request.user, run_id=run_id)
-        return Response(ScoringRunSerializer(run).data)
+    lookup = staticmethod(scoring_run_for_manager)
 
 
 class _ScoringRunControlApi(ApiErrorsMixin, APIView):
@@ -114,7 +104,7 @@ class _ScoringRunControlApi(ApiErrorsMixin, APIView):
         try:
             run = self.control(run_id=run.pk, user=request.user)
         except ScoringRefused as error:
-            return _refused(error.message)
+            raise Conflict(error.message) from None
         return Response(ScoringRunSerializer(run).data)
 
 

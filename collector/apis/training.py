@@ -6,17 +6,17 @@ GET  /api/training/jobs/<id>/                     one job: status, progress, err
 
 A worker runs each job; progress is also pushed over ``ws/rounds/<round_id>/scoring/``.
 """
-from rest_framework import serializers, status
+from django.db.models import QuerySet
+from rest_framework import serializers
 from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from collector.models import TrainingJob
+from accounts.models import User
+from collector.models import Round, TrainingJob
 from collector.presentation.training import training_job_payload
 from collector.selectors.rounds import round_for_manager
 from collector.selectors.training import training_job_for_manager, training_jobs_of_round
 from collector.services.training import training_job_start
-from core.apis import MAX_ID, ApiErrorsMixin, ListPagination, paginated
+from core.apis import MAX_ID, ActionApi, DetailApi, ListApi
 
 
 class TrainingJobSerializer(serializers.Serializer):
@@ -40,7 +40,7 @@ class TrainingJobSerializer(serializers.Serializer):
         })
 
 
-class TrainingStartApi(ApiErrorsMixin, APIView):
+class TrainingStartApi(ActionApi):
     """POST to queue training a new live model on every question of this round and the course's
     earlier rounds; optionally it then becomes the live model of ``make_live_round_id`` (a round of
     the same course). A name already registered or being trained is refused."""
@@ -51,35 +51,26 @@ class TrainingStartApi(ApiErrorsMixin, APIView):
                                                       allow_null=True, default=None)
 
     OutputSerializer = TrainingJobSerializer
+    lookup = staticmethod(round_for_manager)
 
-    def post(self, request: Request, round_id: int) -> Response:
-        round_ = round_for_manager(user=request.user, round_id=round_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        live_id = serializer.validated_data["make_live_round_id"]
-        live_round = None if live_id is None else round_for_manager(user=request.user, round_id=live_id)
-        job = training_job_start(round_=round_, name=serializer.validated_data["name"],
-                                               make_live_round=live_round, user=request.user)
-        return Response(TrainingJobSerializer(job).data, status=status.HTTP_201_CREATED)
+    def perform(self, round_: Round, data: dict, user: User) -> TrainingJob:
+        live_id = data["make_live_round_id"]
+        live_round = None if live_id is None else round_for_manager(user=user, round_id=live_id)
+        return training_job_start(round_=round_, name=data["name"], make_live_round=live_round, user=user)
 
 
-class TrainingJobListApi(ApiErrorsMixin, APIView):
+class TrainingJobListApi(ListApi):
     """GET the training jobs started from the round, newest first."""
 
-    Pagination = ListPagination
     OutputSerializer = TrainingJobSerializer
 
-    def get(self, request: Request, round_id: int) -> Response:
+    def items(self, request: Request, round_id: int) -> QuerySet[TrainingJob]:
         round_ = round_for_manager(user=request.user, round_id=round_id)
-        jobs = training_jobs_of_round(round_=round_)
-        return paginated(self, request, jobs, lambda page: TrainingJobSerializer(page, many=True).data)
+        return training_jobs_of_round(round_=round_)
 
 
-class TrainingJobDetailApi(ApiErrorsMixin, APIView):
+class TrainingJobDetailApi(DetailApi):
     """GET one training job: status, progress (epoch, step, time left), error, the model it made."""
 
     OutputSerializer = TrainingJobSerializer
-
-    def get(self, request: Request, job_id: int) -> Response:
-        job = training_job_for_manager(user=request.user, job_id=job_id)
-        return Response(TrainingJobSerializer(job).data)
+    lookup = staticmethod(training_job_for_manager)

@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.apis import ApiErrorsMixin
+from evaluation.models import AmbiguityDataset
 from evaluation.selectors.ambiguity_datasets import ambiguity_datasets
 from evaluation.selectors.reports import project_for_evaluation
 
@@ -13,14 +14,11 @@ from evaluation.selectors.reports import project_for_evaluation
 class AmbiguityDatasetListApi(ApiErrorsMixin, APIView):
     """GET: a project's uploaded question sets and occupation lists, newest first (ids to choose)."""
 
-    class OutputSerializer(serializers.Serializer):
-        id = serializers.IntegerField()
-        kind = serializers.CharField()
-        name = serializers.CharField()
-        items = serializers.IntegerField()
-        script = serializers.CharField()
-        sha256 = serializers.CharField()
-        created_at = serializers.DateTimeField()
+    class OutputSerializer(serializers.ModelSerializer):
+        class Meta:
+            model = AmbiguityDataset
+            fields = ("id", "kind", "name", "items", "script", "sha256", "created_at")
+            read_only_fields = fields  # an answer only: every field is always there
 
     def get(self, request: Request, project_id: int) -> Response:
         project = project_for_evaluation(user=request.user, project_id=project_id)

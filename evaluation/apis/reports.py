@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.apis import ApiErrorsMixin, ListPagination, file_response
+from core.apis import ApiErrorsMixin, Conflict, ListPagination, file_response
 from evaluation.reports.presentation import run_json, run_payload
 from evaluation.reports.sections import table_csv
 from evaluation.selectors import reports as report_selectors
@@ -61,7 +61,7 @@ def _queued(start, **kwargs) -> Response:
     try:
         run = start(**kwargs)
     except EvaluationRefused as error:
-        return Response({"detail": error.message}, status=status.HTTP_409_CONFLICT)
+        raise Conflict(error.message) from None
     return Response(run_payload(run), status=status.HTTP_201_CREATED)
 
 
