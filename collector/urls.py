@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import path
 
 from collector.views import (
     coach,
@@ -16,20 +16,6 @@ from collector.views import (
 from courses import student_password_views
 from courses import views as course_views
 
-# rounds/<id>/
-round_patterns = [
-    path("", rounds.round_detail, name="round_detail"),
-    path("write/", questions.round_write, name="round_write"),
-    path("settings/", round_settings.round_settings_edit, name="round_settings"),
-    path("scoring/", scoring.round_scoring_start, name="round_scoring_start"),
-    path("train/", training.round_model_train, name="round_model_train"),
-    path("grades.csv", grades.round_grades_download, name="round_grades_download"),
-    # Question quality: the owner's review, the report and the coach's model.
-    path("review/", reviews.review_queue, name="review_queue"),
-    path("quality/", quality.round_quality, name="round_quality"),
-    path("answer-only-model/", coach.round_answer_only_model, name="round_answer_only_model"),
-]
-
 app_name = "collector"
 urlpatterns = [
     path("dashboard/", home.dashboard, name="dashboard"),
@@ -38,11 +24,19 @@ urlpatterns = [
     path("courses/<int:course_id>/", rounds.course_detail, name="course_detail"),
     path("courses/<int:course_id>/students/<int:student_id>/password-reset/",
          student_password_views.student_password_reset, name="student_password_reset"),
-    path("rounds/<int:round_id>/", include(round_patterns)),
+    path("rounds/<int:round_id>/", rounds.round_detail, name="round_detail"),
+    path("rounds/<int:round_id>/write/", questions.round_write, name="round_write"),
+    path("rounds/<int:round_id>/settings/", round_settings.round_settings_edit, name="round_settings"),
+    path("rounds/<int:round_id>/scoring/", scoring.round_scoring_start, name="round_scoring_start"),
     path("scoring/runs/<int:run_id>/cancel/", scoring.scoring_run_cancel, name="scoring_run_cancel"),
     path("scoring/runs/<int:run_id>/resume/", scoring.scoring_run_resume, name="scoring_run_resume"),
-    # Question quality: blind validation and appeals.
+    path("rounds/<int:round_id>/train/", training.round_model_train, name="round_model_train"),
+    path("rounds/<int:round_id>/grades.csv", grades.round_grades_download, name="round_grades_download"),
+    # Question quality: blind validation, the owner's review, appeals, the report and the coach's model.
     path("validate/", validation.validate, name="validate"),
+    path("rounds/<int:round_id>/review/", reviews.review_queue, name="review_queue"),
+    path("rounds/<int:round_id>/quality/", quality.round_quality, name="round_quality"),
+    path("rounds/<int:round_id>/answer-only-model/", coach.round_answer_only_model, name="round_answer_only_model"),
     path("questions/<int:question_id>/review/", reviews.question_review, name="question_review"),
     path("questions/<int:question_id>/appeal/", reviews.appeal_submit, name="appeal_submit"),
     path("appeals/<int:appeal_id>/decide/", reviews.appeal_decide, name="appeal_decide"),
