@@ -1,8 +1,13 @@
 """The JSON socket base: strict JSON, dispatch on type, ping, and the 4403 refusal."""
+import pytest
 from channels.testing import WebsocketCommunicator
 
 from core.exceptions import AccessError
 from core.sockets import ClientError, JsonSocketConsumer
+
+# Channels closes stale database connections around each message (close_old_connections), which
+# touches the connection an earlier test in this process may have opened: allow it.
+pytestmark = pytest.mark.django_db
 
 
 class EchoConsumer(JsonSocketConsumer):

@@ -73,7 +73,7 @@ def test_bf16_is_auto_on_or_off_and_old_booleans_still_load() -> None:
 
 def test_fast_cv_preset() -> None:
     preset = FineTuneConfig.fast_cv()
-    assert preset.freeze_layers == 2 and preset.cache_frozen and preset.length_grouped
+    assert preset.freeze_layers == 3 and preset.cache_frozen and preset.length_grouped
     assert preset.bf16 == "auto" and preset.threads == 0
     assert (preset.epochs, preset.learning_rate, preset.batch_size) == (4, 5e-5, 8)  # the default schedule
     assert FineTuneConfig.fast_cv(seed=1).seed == 1

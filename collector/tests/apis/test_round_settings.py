@@ -6,7 +6,10 @@ from collector.models import Round
 from collector.services.round_settings import round_scoring_settings
 from collector.tests.factories import api_client
 from core.tests.factories import assert_settings_refused
+from mlcore.configs import FineTuneConfig
 from modelhub.services import model_version_register
+
+PRESET = FineTuneConfig.fast_cv()  # what a round uses unless its settings override it
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +40,7 @@ class RoundSettingsApiTests:
         round_.refresh_from_db()
         assert round_.weight_live == 0.5 and round_.title == "Round one"
         assert round_.scoring_config == {"epochs": 3}
-        assert response.data["scoring"]["epochs"] == 3 and response.data["scoring"]["freeze_layers"] == 2
+        assert response.data["scoring"]["epochs"] == 3 and response.data["scoring"]["freeze_layers"] == PRESET.freeze_layers
         # A second partial update keeps the first one's scoring change.
         api_client(instructor).post(url, {"scoring": {"learning_rate": 3e-5}}, format="json")
         assert Round.objects.get(pk=round_.pk).scoring_config == {"epochs": 3, "learning_rate": 3e-5}

@@ -6,8 +6,11 @@ from collector.models import Question, Round, ScoringRun
 from collector.services.round_settings import round_quality_settings_update, round_scoring_settings, round_update
 from collector.services.scoring import scoring_config_for
 from collector.tests.factories import validate
+from mlcore.configs import FineTuneConfig
 from modelhub.models import ModelVersion
 from modelhub.services import model_version_register
+
+PRESET = FineTuneConfig.fast_cv()  # what a round uses unless its settings override it
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +19,7 @@ pytestmark = pytest.mark.django_db
 class RoundUpdateTests:
     def test_stores_only_overrides_of_the_preset_and_scoring_uses_them(self, round_):
         settings_now = round_scoring_settings(round_=round_)
-        assert settings_now["freeze_layers"] == 2 and settings_now["epochs"] == 4  # the fast_cv preset
+        assert settings_now["freeze_layers"] == PRESET.freeze_layers and settings_now["epochs"] == 4  # the fast_cv preset
         updated = round_update(
             round_=round_, weight_cv=2.0, base_checkpoint="/models/base",
             scoring={**settings_now, "epochs": 3, "learning_rate": 3e-5},
@@ -24,7 +27,7 @@ class RoundUpdateTests:
         assert updated.scoring_config == {"epochs": 3, "learning_rate": 3e-5}
         assert Round.objects.get(pk=round_.pk).weight_cv == 2.0
         config = scoring_config_for(round_=updated, kind=ScoringRun.Kind.CROSS_VALIDATION)
-        assert (config.epochs, config.learning_rate, config.freeze_layers, config.cache_frozen) == (3, 3e-5, 2, True)
+        assert (config.epochs, config.learning_rate, config.freeze_layers, config.cache_frozen) == (3, 3e-5, PRESET.freeze_layers, True)
 
     def test_live_model_must_answer_multiple_choice(self, round_):
         qa = model_version_register(name="qa-1", kind=ModelVersion.Kind.QUESTION_ANSWERING, path="/m/qa")

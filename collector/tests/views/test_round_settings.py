@@ -5,7 +5,10 @@ from django.urls import reverse
 from collector.models import Round
 from collector.services.hardware import worker_hardware_record
 from collector.services.round_settings import round_scoring_settings
+from mlcore.configs import FineTuneConfig
 from mlcore.models.hardware import CpuReport, resolve_precision
+
+PRESET = FineTuneConfig.fast_cv()  # what a round uses unless its settings override it
 
 AVX2_WORKER = CpuReport("AMD EPYC 7B12", "AVX2", ("avx2",), 2, "2.13.0")
 
@@ -62,7 +65,7 @@ class RoundSettingsPageTests:
         client.force_login(instructor)
         page = client.get(settings_url(round_))
         assert page.status_code == 200
-        assert page.context["form"].initial["freeze_layers"] == 2
+        assert page.context["form"].initial["freeze_layers"] == PRESET.freeze_layers
         response = client.post(settings_url(round_), form_data(round_, weight_cv=3, epochs=2), follow=True)
         assert "Round settings saved" in response.content.decode()
         saved = Round.objects.get(pk=round_.pk)
