@@ -31,7 +31,6 @@ class BackgroundJob(models.Model):
         abstract = True
 
 
-
 def job_status_choices(**extra: tuple[str, str]) -> type[models.TextChoices]:
     """``BackgroundJob.Status`` and a job's own further states, given as ``NAME=(value, label)``.
 
