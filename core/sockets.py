@@ -57,7 +57,8 @@ class JsonSocketConsumer(AsyncJsonWebsocketConsumer):
 
     max_message_bytes = 16_000
     handlers: dict[str, str] = {}
-    unknown_type_message = gettext_lazy('Unknown message type %(type)s; expected "draft" or "ping".')
+    # %(expected)s: the socket's own message types and "ping", quoted.
+    unknown_type_message = gettext_lazy("Unknown message type %(type)s; expected %(expected)s.")
     message_language: str | None = None  # None: the site's language (settings.LANGUAGE_CODE)
 
     def accepting(self) -> bool:
@@ -108,7 +109,8 @@ class JsonSocketConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(kind, str) or kind not in self.handlers:
             if not isinstance(content, dict):
                 raise ClientError(_('Send a JSON object with a "type" field.'))
-            raise ClientError(str(self.unknown_type_message) % {"type": repr(kind)})
+            expected = _(" or ").join(f'"{name}"' for name in [*self.handlers, "ping"])
+            raise ClientError(str(self.unknown_type_message) % {"type": repr(kind), "expected": expected})
         await getattr(self, self.handlers[kind])(content)
 
 

@@ -41,7 +41,7 @@ async def test_messages_are_dispatched_on_their_type_and_mistakes_are_answered()
     for sent, message in [
         ("{nope", "Message is not valid JSON."),
         ('{"type": "echo"}', '"text" must be a string.'),
-        ('{"type": ["echo"]}', "Unknown message type ['echo']; expected \"draft\" or \"ping\"."),
+        ('{"type": ["echo"]}', "Unknown message type ['echo']; expected \"echo\" or \"ping\"."),
         ("[1, 2]", 'Send a JSON object with a "type" field.'),
         ('{"type": "echo", "text": "' + "x" * 200 + '"}', "Message too large (at most 100 characters)."),
     ]:
