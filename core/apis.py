@@ -6,7 +6,8 @@ into 400 with field errors and 403 with the service's message, so no input can c
 
 ``DetailApi``, ``ListApi`` and ``ActionApi`` (with ``ImportApi``) are the three shapes most APIs
 have: find one object, list a page, act on one object. A view on one of them names its selector,
-serializers and service call; anything less regular stays a plain ``APIView``.
+serializers and service call; anything less regular stays a plain ``APIView``. ``JobSerializer``
+is the part every background job's output shares.
 """
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
@@ -23,6 +24,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.exceptions import AccessError, ImportFailed
+from core.jobs import job_progress_shown
+from core.models import BackgroundJob
 
 # An import's problems shown in an API error, at most.
 MAX_ERRORS_SHOWN = 100
@@ -155,6 +158,37 @@ class ImportApi(ActionApi):
             return self.run_import(target, data)
         except ImportFailed as error:
             raise import_error(error) from None
+
+
+class JobSerializer(serializers.Serializer):
+    """A background job (``core.models.BackgroundJob``): the fields every job shows, then its own."""
+
+    # The job's model, whose ``Status`` the schema lists as the job's states.
+    job_model: type[BackgroundJob] = BackgroundJob
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=BackgroundJob.Status.choices)
+    progress = serializers.DictField()
+    error = serializers.CharField()
+    display = serializers.DictField()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["status"].choices = self.job_model.Status.choices  # a job may have more (a cancelled run)
+        return fields
+
+    def payload(self, job: Any) -> dict:
+        """The subclass's own fields and ``display`` (the job in words), usually built on the payload
+        its page and websocket show; a key here wins over the common one."""
+        raise NotImplementedError
+
+    def to_representation(self, job: BackgroundJob) -> dict:
+        return super().to_representation({
+            "id": job.pk, "status": job.status, "progress": job_progress_shown(job), "error": job.error,
+            "created_at": job.created_at, "finished_at": job.finished_at, **self.payload(job),
+        })
 
 
 class FormatParamNegotiation(DefaultContentNegotiation):

@@ -106,6 +106,12 @@ def job_claim(model: type[Job], job_id: int, *, progress: Callable[[dict], dict]
     return job
 
 
+def job_progress_shown(job: BackgroundJob) -> dict:
+    """The job's progress as its pages, websockets and APIs show it: without the worker's
+    ``host:pid`` (``owner``), which stays on the server."""
+    return {key: value for key, value in (job.progress or {}).items() if key != "owner"}
+
+
 def job_progress_save(job: BackgroundJob, **fields: Any) -> None:
     """Merge ``fields`` into the job's progress and beat its heartbeat."""
     job.progress = {**job.progress, **fields}

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collector.models import Question
-from collector.presentation.questions import prediction_payload, question_view
+from collector.presentation.questions import QuestionView, prediction_payload, question_view
 from collector.selectors.questions import questions_of_author
 from collector.selectors.rounds import round_get_optional
 from collector.services.questions import question_submit
@@ -27,6 +27,34 @@ class PredictionSerializer(serializers.Serializer):
     predicted_text = serializers.CharField(allow_null=True)
     fooled = serializers.BooleanField(allow_null=True)
     model_version = serializers.CharField(allow_null=True)
+
+
+class QuestionSerializer(serializers.Serializer):
+    """A question as the question lists show it: what its author wrote (prompt, the four
+    completions, the correct one's index, categories), the credit it earns and the live model's
+    answer."""
+
+    id = serializers.IntegerField()
+    prompt = serializers.CharField()
+    choices = serializers.ListField(child=serializers.CharField())
+    correct_index = serializers.IntegerField()
+    categories = serializers.ListField(child=serializers.CharField())
+    created_at = serializers.DateTimeField()
+    credit = serializers.FloatField()
+    prediction = PredictionSerializer()
+
+    def payload(self, question: Question, view: QuestionView) -> dict:
+        """The values of a subclass's own fields (the class docstring describes the lists in the schema)."""
+        raise NotImplementedError
+
+    def to_representation(self, question: Question) -> dict:
+        view = question_view(question)
+        return super().to_representation({
+            "id": question.pk, "prompt": question.prompt, "choices": question.choices,
+            "correct_index": question.correct_index, "categories": question.categories,
+            "created_at": question.created_at, "credit": view.credit, "prediction": prediction_payload(question),
+            **self.payload(question, view),
+        })
 
 
 class QuestionSubmitApi(ApiErrorsMixin, APIView):
@@ -66,36 +94,14 @@ class QuestionListApi(ListApi):
     class FilterSerializer(serializers.Serializer):
         round_id = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
-    class OutputSerializer(serializers.Serializer):
-        id = serializers.IntegerField()
+    class OutputSerializer(QuestionSerializer):
         round_id = serializers.IntegerField()
         round_name = serializers.CharField()
-        prompt = serializers.CharField()
-        choices = serializers.ListField(child=serializers.CharField())
-        correct_index = serializers.IntegerField()
-        categories = serializers.ListField(child=serializers.CharField())
         time_spent_seconds = serializers.IntegerField()
-        created_at = serializers.DateTimeField()
-        credit = serializers.FloatField()
-        prediction = PredictionSerializer()
 
-        def to_representation(self, question):
-            view = question_view(question)
-            return super().to_representation(
-                {
-                    "id": question.pk,
-                    "round_id": question.round_id,
-                    "round_name": question.round.name,
-                    "prompt": question.prompt,
-                    "choices": question.choices,
-                    "correct_index": question.correct_index,
-                    "categories": question.categories,
-                    "time_spent_seconds": question.time_spent_seconds,
-                    "created_at": question.created_at,
-                    "credit": view.credit,
-                    "prediction": prediction_payload(question),
-                }
-            )
+        def payload(self, question: Question, view: QuestionView) -> dict:
+            return {"round_id": question.round_id, "round_name": question.round.name,
+                    "time_spent_seconds": question.time_spent_seconds}
 
     def items(self, request: Request) -> QuerySet[Question]:
         filters = self.FilterSerializer(data=request.query_params)

@@ -15,9 +15,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from collector.apis.questions import PredictionSerializer
+from collector.apis.questions import QuestionSerializer
 from collector.models import CATEGORY_CHOICES, Question, Round
-from collector.presentation.questions import prediction_payload, question_view
+from collector.presentation.questions import QuestionView
 from collector.presentation.scoring import scoring_run_payload
 from collector.presentation.training import training_job_payload
 from collector.selectors.questions import round_questions
@@ -148,31 +148,17 @@ class RoundQuestionListApi(ListApi):
         author_id = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         q = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
 
-    class OutputSerializer(serializers.Serializer):
-        id = serializers.IntegerField()
+    class OutputSerializer(QuestionSerializer):
         author = serializers.CharField()
-        prompt = serializers.CharField()
-        choices = serializers.ListField(child=serializers.CharField())
-        correct_index = serializers.IntegerField()
-        categories = serializers.ListField(child=serializers.CharField())
         status = serializers.CharField()
         source = serializers.CharField()
-        created_at = serializers.DateTimeField()
         fooled_cv = serializers.FloatField(allow_null=True, help_text="Share of CV trials fooled; null until scored")
         live_credit = serializers.FloatField()
         cv_credit = serializers.FloatField()
-        credit = serializers.FloatField()
-        prediction = PredictionSerializer()
 
-        def to_representation(self, question):
-            view = question_view(question)
-            return super().to_representation({
-                "id": question.pk, "author": question.author.username, "prompt": question.prompt,
-                "choices": question.choices, "correct_index": question.correct_index,
-                "categories": question.categories, "status": question.status, "source": question.source,
-                "created_at": question.created_at, "fooled_cv": view.fooled_cv, "live_credit": view.live_credit,
-                "cv_credit": view.cv_credit, "credit": view.credit, "prediction": prediction_payload(question),
-            })
+        def payload(self, question: Question, view: QuestionView) -> dict:
+            return {"author": question.author.username, "status": question.status, "source": question.source,
+                    "fooled_cv": view.fooled_cv, "live_credit": view.live_credit, "cv_credit": view.cv_credit}
 
     def items(self, request: Request, round_id: int) -> QuerySet[Question]:
         round_ = round_for_manager(user=request.user, round_id=round_id)

@@ -22,37 +22,31 @@ from collector.presentation.scoring import scoring_run_payload
 from collector.selectors.rounds import round_for_manager
 from collector.selectors.scoring import scoring_run_for_manager, scoring_runs_of_round
 from collector.services.scoring import ScoringRefused, scoring_cancel, scoring_resume, scoring_start
-from core.apis import ActionApi, ApiErrorsMixin, Conflict, DetailApi, ListApi
+from core.apis import ActionApi, ApiErrorsMixin, Conflict, DetailApi, JobSerializer, ListApi
 
 
-class ScoringRunSerializer(serializers.Serializer):
+class ScoringRunSerializer(JobSerializer):
     """A scoring run: ``progress``/``summary`` as on the scoring websocket, ``display`` in words."""
 
-    id = serializers.IntegerField()
+    job_model = ScoringRun
+
     round_id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=ScoringRun.Kind.choices)
-    status = serializers.ChoiceField(choices=ScoringRun.Status.choices)
     folds = serializers.IntegerField()
     trials = serializers.IntegerField()
     seed = serializers.IntegerField()
     base_checkpoint = serializers.CharField()
     config = serializers.DictField(help_text="The fine-tuning settings every fold used")
     questions = serializers.IntegerField()
-    progress = serializers.DictField()
     summary = serializers.DictField()
-    error = serializers.CharField()
-    display = serializers.DictField()
-    created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
 
-    def to_representation(self, run: ScoringRun):
-        return super().to_representation({
+    def payload(self, run: ScoringRun) -> dict:
+        return {
             **scoring_run_payload(run), "round_id": run.round_id, "folds": run.folds, "trials": run.trials,
             "seed": run.seed, "base_checkpoint": run.base_checkpoint, "config": run.config,
-            "questions": len(run.question_ids or ()), "created_at": run.created_at, "started_at": run.started_at,
-            "finished_at": run.finished_at,
-        })
+            "questions": len(run.question_ids or ()), "started_at": run.started_at,
+        }
 
 
 class ScoringStartApi(ActionApi):

@@ -16,28 +16,25 @@ from collector.presentation.training import training_job_payload
 from collector.selectors.rounds import round_for_manager
 from collector.selectors.training import training_job_for_manager, training_jobs_of_round
 from collector.services.training import training_job_start
-from core.apis import MAX_ID, ActionApi, DetailApi, ListApi
+from core.apis import MAX_ID, ActionApi, DetailApi, JobSerializer, ListApi
 
 
-class TrainingJobSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+class TrainingJobSerializer(JobSerializer):
+    """A training job: ``progress`` as its worker reports it (epoch, step, time left), ``display`` in
+    words as on the round page and its websocket."""
+
+    job_model = TrainingJob
+
     round_id = serializers.IntegerField()
     name = serializers.CharField(help_text="Name of the model version it registers")
     make_live_round_id = serializers.IntegerField(allow_null=True)
-    status = serializers.ChoiceField(choices=TrainingJob.Status.choices)
-    progress = serializers.DictField()
-    error = serializers.CharField()
     model_version = serializers.CharField(allow_null=True, help_text="The registered model, once done")
-    display = serializers.DictField()
-    created_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
 
-    def to_representation(self, job: TrainingJob):
-        return super().to_representation({
+    def payload(self, job: TrainingJob) -> dict:
+        return {
             **training_job_payload(job), "round_id": job.round_id, "make_live_round_id": job.make_live_round_id,
-            "progress": job.progress or {}, "model_version": job.model_version.name if job.model_version else None,
-            "created_at": job.created_at, "finished_at": job.finished_at,
-        })
+            "model_version": job.model_version.name if job.model_version else None,
+        }
 
 
 class TrainingStartApi(ActionApi):

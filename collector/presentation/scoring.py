@@ -6,6 +6,7 @@ Pure functions over an already-fetched ``ScoringRun``; the accuracies are named 
 from collector.models import ScoringRun
 from collector.presentation.cv_accuracy import FOLD_MEAN_LABEL, POOLED_LABEL, fold_questions, small_folds_warning
 from collector.presentation.format import duration
+from core.jobs import job_progress_shown
 
 
 def scoring_run_payload(run: ScoringRun) -> dict:
@@ -16,7 +17,7 @@ def scoring_run_payload(run: ScoringRun) -> dict:
     same thing. The worker's host and
     pid (``progress["owner"]``) stay on the server.
     """
-    progress = {key: value for key, value in (run.progress or {}).items() if key != "owner"}
+    progress = job_progress_shown(run)
     summary = run.summary or {}
     return {
         "id": run.pk,

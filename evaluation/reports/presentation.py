@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from core.charts import ChartError, ChartView, chart_view
+from core.jobs import job_progress_shown
 from evaluation.models import EvaluationRun
 from evaluation.reports.format import Column, column, format_summary, format_table, shown_columns
 from evaluation.reports.meaning import section_meaning
@@ -46,7 +47,7 @@ def run_progress_text(run: EvaluationRun) -> str:
 
 def run_payload(run: EvaluationRun) -> dict:
     """``{id, status, progress, error, display, urls}``: the websocket message body and API summary."""
-    progress = {key: value for key, value in (run.progress or {}).items() if key != "owner"}
+    progress = job_progress_shown(run)
     return {
         "id": run.pk,
         "status": run.status,
