@@ -350,7 +350,8 @@ SPECTACULAR_SETTINGS = {
         "ScoringRunKindEnum": "collector.models.ScoringRun.Kind",
         "AnnotationSessionKindEnum": "annotation.models.AnnotationSession.Kind",
         "QuestionStatusEnum": "collector.models.QuestionStatus",
-        "JobStatusEnum": "collector.models.ScoringRun.Status",  # = TrainingJob.Status
+        # A scoring run's states (with cancelled); training jobs' four are TrainingJobStatusEnum.
+        "JobStatusEnum": "collector.models.ScoringRun.Status",
         "ParagraphStatusEnum": "annotation.models.Paragraph.Status",
         "QuestionFlagStatusEnum": "annotation.models.QuestionFlag.Status",
     },
