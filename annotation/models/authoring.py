@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from annotation.models.projects import Paragraph, Project
+from mlcore.data.spans import SpanError, check_span
 
 
 class AnnotationSession(models.Model):
@@ -124,8 +125,6 @@ class SpanAnswer(models.Model):
 
     def clean(self) -> None:
         # The one invariant of SQuAD data, checked here too so admin edits cannot break it.
-        from mlcore.data.spans import SpanError, check_span
-
         if self.question_id is None or self.answer_start is None:
             return
         try:
