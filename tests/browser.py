@@ -13,6 +13,7 @@ never changes the tracked images.
 """
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -66,8 +67,9 @@ class ForkSafeDaphneProcess(DaphneProcess):
     so every ``database_sync_to_async`` call of a consumer would wait forever. The inference
     services' batchers belong to the parent's event loops and are no use here either. And torch's
     OpenMP thread pool does not survive a fork: in the child of a process that already ran torch
-    on two threads, a forward on two threads hangs (or crashes while an ONNX engine is exported),
-    so the server's models run on one thread.
+    on two threads, a forward on two threads hangs, so the server's models run on one thread.
+    (The test process's live scorers and their ONNX Runtime sessions, which crashed the server when
+    it freed them, are set aside in every forked child by ``mlcore.models.incremental`` itself.)
     """
 
     def run(self) -> None:
@@ -85,7 +87,11 @@ class ForkSafeDaphneProcess(DaphneProcess):
 
 
 class BrowserTestCase(ChannelsLiveServerTestCase):
-    """Live Daphne + headless Chromium; ``build_model`` code builds the model into ``model_dir``."""
+    """Live Daphne + headless Chromium; ``build_model`` code builds the model into ``model_dir``.
+
+    A server that dies before the class ends (a crash in a background thread, say) fails the
+    class even if the tests after it did not need the server.
+    """
 
     host = "localhost"
     ProtocolServerProcess = ForkSafeDaphneProcess
@@ -117,12 +123,16 @@ class BrowserTestCase(ChannelsLiveServerTestCase):
         cls.browser.close()
         cls.playwright.stop()
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        super().tearDownClass()
+        super().tearDownClass()  # stops the server with SIGTERM
         if cls._saved_hf_offline is None:
             os.environ.pop("HF_HUB_OFFLINE", None)
         else:
             os.environ["HF_HUB_OFFLINE"] = cls._saved_hf_offline
         shutil.rmtree(cls.model_dir, ignore_errors=True)
+        exitcode = cls._server_process.exitcode
+        if exitcode != -signal.SIGTERM:  # e.g. -11, a segmentation fault
+            raise AssertionError(f"The live server of {cls.__name__} died before the tests ended (exit code "
+                                 f"{exitcode}); pytest -s shows its stderr")
 
     def new_page(self, viewport: dict[str, int] | None = None, timeout_ms: int = 30_000):
         """A page in a fresh browser context, closed after the test; console errors join ``self.console_errors``."""

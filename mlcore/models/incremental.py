@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import threading
 from collections.abc import Hashable, Sequence
 
@@ -195,9 +196,29 @@ _load_lock = threading.Lock()
 _built: set[tuple[object, str]] = set()
 
 
-@functools.lru_cache(maxsize=4)
-def _cached(scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, engine: str) -> IncrementalScorer:
+def _build(scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, engine: str) -> IncrementalScorer:
     return IncrementalScorer(scorer, engine=engine, cache=shared_cache)
+
+
+_cached = functools.lru_cache(maxsize=4)(_build)
+# The parent's live scorers in a forked child: referenced for good, never used or freed there.
+_inherited: list[object] = []
+
+
+def _start_afresh_after_fork() -> None:
+    # An ONNX Runtime session does not survive a fork: the child has none of its pool's threads,
+    # so a run there waits forever, and freeing it (an eviction from _cached, clear_incremental)
+    # waits on or joins the parent's threads: a hang or a segmentation fault (the browser tests'
+    # forked Daphne crashed in load_incremental, evicting a live scorer the test process had built).
+    # So a child builds its own live scorers, and keeps the inherited ones, unused, until it exits.
+    global _cached, _load_lock
+    _inherited.append(_cached)
+    _cached = functools.lru_cache(maxsize=4)(_build)
+    _built.clear()
+    _load_lock = threading.Lock()  # a parent thread building an engine may have held it at the fork
+
+
+os.register_at_fork(after_in_child=_start_afresh_after_fork)
 
 
 def incremental_loaded(scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, *, engine: str = "auto") -> bool:
