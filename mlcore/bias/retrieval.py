@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from mlcore.bias.ambiguity import (
     WIKIPEDIA_FEMALE_SHARE,
@@ -28,9 +28,7 @@ from mlcore.bias.ambiguity import (
 from mlcore.bias.ambiguity_data import dominant_script
 from mlcore.bias.gender import GenderLookup, answer_group, best_reader_answer, reader_propagation, subject_groups
 from mlcore.bias.retrievers import Hit, Retriever
-
-if TYPE_CHECKING:
-    from mlcore.models.qa import ExtractiveQAModel
+from mlcore.models.qa import ExtractiveQAModel, QAExample
 
 __all__ = [
     "Passage",
@@ -85,8 +83,6 @@ class QAModelReader:
         return self.model.spec.name
 
     def best_spans(self, question: str, contexts: Sequence[str]) -> list[tuple[str, float]]:
-        from mlcore.models.qa import QAExample
-
         predictions = self.model.predict([QAExample(question, c) for c in contexts])
         return [(p.text, float(p.score)) for p in predictions if p.has_answer and p.score is not None]
 

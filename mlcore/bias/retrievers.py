@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from mlcore.bias.stopwords import STOP_WORDS
-from mlcore.configs import PACKAGED_MINILM
+from mlcore.configs import PACKAGED_MINILM, ScorerKind, ScorerSpec, ZeroShotConfig
 
 if TYPE_CHECKING:
     from mlcore.models.inference import ZeroShotEmbeddingScorer
@@ -148,8 +148,8 @@ class BM25Retriever:
 
 @functools.lru_cache(maxsize=2)
 def _embedder(path: str, name: str, max_length: int) -> ZeroShotEmbeddingScorer:
-    # Reuses the zero-shot scorer's mean pooling + L2 normalisation; cached per process.
-    from mlcore.configs import ScorerKind, ScorerSpec, ZeroShotConfig
+    # Reuses the zero-shot scorer's mean pooling + L2 normalisation; cached per process. Imported
+    # here: torch comes with it, and BM25 alone must not pay for it.
     from mlcore.models.inference import ZeroShotEmbeddingScorer
 
     spec = ScorerSpec(kind=ScorerKind.ZERO_SHOT, path=path, name=name)
