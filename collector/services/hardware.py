@@ -12,7 +12,7 @@ import socket
 from django.utils import timezone
 
 from collector.models import WorkerHardware
-from mlcore.models.hardware import HardwareResolution
+from mlcore.models.hardware import HardwareResolution, hardware_for
 
 logger = logging.getLogger(__name__)
 
@@ -32,8 +32,6 @@ def worker_hardware_report() -> WorkerHardware | None:
     The first call in a process imports torch and may run the bfloat16 probe (about a second);
     later calls reuse the cached result.
     """
-    from mlcore.models.hardware import hardware_for
-
     try:
         resolution = hardware_for("auto")
         return worker_hardware_record(resolution=resolution)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mlcore.models.loading import LoadOnceCache
+from mlcore.models.loading import LoadOnceCache, ModelLoadError, load_pretrained, resolve_checkpoint, weights_revision
 
 __all__ = [
     "ExtractiveQAModel",
@@ -182,13 +182,9 @@ class ExtractiveQAModel:
             return
         from transformers import AutoModelForQuestionAnswering
 
-        from mlcore.models.loading import load_pretrained, resolve_checkpoint, weights_revision
-
         path = resolve_checkpoint(self.spec.path)
         self.tokenizer_, self.model_ = load_pretrained(AutoModelForQuestionAnswering, path, self.spec.name)
         if not getattr(self.tokenizer_, "is_fast", False):
-            from mlcore.models.loading import ModelLoadError
-
             raise ModelLoadError(f"Could not load model {self.spec.name!r}: its tokenizer has no fast version")
         self.revision_ = self.spec.revision or weights_revision(path)
 

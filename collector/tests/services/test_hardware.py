@@ -37,6 +37,6 @@ def test_report_records_this_process_under_its_host_name():
 
 
 def test_a_failing_report_is_logged_not_raised(caplog):
-    with mock.patch("mlcore.models.hardware.hardware_for", side_effect=RuntimeError("no torch")):
+    with mock.patch("collector.services.hardware.hardware_for", side_effect=RuntimeError("no torch")):
         assert worker_hardware_report() is None
     assert "Could not record this worker's hardware" in caplog.text and not WorkerHardware.objects.exists()
