@@ -3,6 +3,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from annotation.models import Project
+from mlcore.models.qa import ExtractiveQAModel, QAConfig, QAExample, QASpec
 from mlcore.stats.squad_metrics import SquadQuestion, squad_evaluate
 from modelhub.models import ModelVersion
 from modelhub.training import model_version_name_check, model_version_train_and_register
@@ -16,8 +17,6 @@ def qa_model_name_check(*, name: str) -> None:
 def qa_model_evaluate(*, path: str, name: str, questions: Sequence[SquadQuestion], language: str = "en",
                       max_length: int = 384, doc_stride: int = 128) -> dict:
     """SQuAD 2.0 scores (percent) of a saved checkpoint on gold questions."""
-    from mlcore.models.qa import ExtractiveQAModel, QAConfig, QAExample, QASpec
-
     model = ExtractiveQAModel(QASpec(path, name), QAConfig(max_length=max_length, doc_stride=doc_stride))
     predictions = model.predict([QAExample(q.question, q.context) for q in questions])
     result = squad_evaluate(questions, {q.qid: p.text for q, p in zip(questions, predictions, strict=True)},
@@ -35,6 +34,7 @@ def qa_model_train(*, name: str, questions: Sequence[SquadQuestion], base: str |
     ``project`` gets the new version as its model in the loop. Raises ValidationError for a bad
     name, ValueError for unusable data and ``mlcore.models.loading.ModelLoadError`` for a bad base.
     """
+    # Imported here: it brings torch and transformers, which only training needs.
     from mlcore.models.qa_finetune import QAFineTuneConfig, QuestionAnsweringTrainer
 
     config = config or QAFineTuneConfig()
