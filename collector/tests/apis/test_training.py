@@ -10,8 +10,6 @@ from courses.services import course_create
 pytestmark = pytest.mark.django_db
 
 
-
-
 class TrainingApiTests:
     def test_start_list_and_read_a_job(self, instructor, graded_round, closed_round):
         client = api_client(instructor)
@@ -23,6 +21,14 @@ class TrainingApiTests:
         assert client.get(reverse("api:training_job_list", args=[graded_round.pk])).json()["count"] == 1
         detail = client.get(reverse("api:training_job_detail", args=[job.pk])).json()
         assert detail["make_live_round_id"] == closed_round.pk and detail["model_version"] is None
+
+    def test_a_running_job_shows_its_progress_but_not_its_worker(self, instructor, graded_round):
+        job = TrainingJob.objects.create(round=graded_round, name="m0", status=TrainingJob.Status.RUNNING,
+                                         progress={"owner": "worker-7:4242", "epoch": 1, "step": 3, "total_steps": 12})
+        detail = api_client(instructor).get(reverse("api:training_job_detail", args=[job.pk])).json()
+        # The worker's host:pid stays on the server, as for scoring runs and evaluation reports.
+        assert detail["progress"] == {"epoch": 1, "step": 3, "total_steps": 12}
+        assert detail["status"] == "running" and detail["display"]["progress"] == "Epoch 1 · step 3/12"
 
     @pytest.mark.parametrize(("body", "field"), [({}, "name"), ({"name": "bad name"}, "name"),
                                                  ({"name": "ok", "make_live_round_id": "x"}, "make_live_round_id")])
