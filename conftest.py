@@ -99,6 +99,14 @@ def course(instructor):
 
 
 @pytest.fixture
+def other_course(other_instructor):
+    """Another instructor's course."""
+    from courses.services import course_create
+
+    return course_create(owner=other_instructor, name="Vision 201")
+
+
+@pytest.fixture
 def student(course):
     """A student enrolled in ``course``."""
     from courses.services import course_join

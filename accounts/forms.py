@@ -79,6 +79,7 @@ class _RateLimitedSignIn:
 
     def clean(self) -> dict:
         username = self.cleaned_data.get("username") or ""
+        # The client's address, also behind trusted proxies (core.proxies.TrustedProxyMiddleware).
         address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
         state = login_limits.login_limit_state(username=username, address=address)
         if state.blocked:

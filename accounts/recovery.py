@@ -16,7 +16,12 @@ from django.utils import translation
 
 from accounts.forms import PasswordResetForm
 from accounts.languages import user_language
-from accounts.recovery_services import RESET_EMAIL_TEMPLATE, RESET_SUBJECT_TEMPLATE, reset_link_days
+from accounts.recovery_services import (
+    RESET_EMAIL_TEMPLATE,
+    RESET_SUBJECT_TEMPLATE,
+    password_reset_complete,
+    reset_link_days,
+)
 from core.i18n import chosen_language
 
 # The language of the set-password page, kept for the "password changed" page after it.
@@ -67,6 +72,12 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
             _speak(request, language)
             request.session[RESET_LANGUAGE_SESSION_KEY] = language
         return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form) -> HttpResponse:
+        # Django's form_valid, with the write (password and API token) in the service.
+        password_reset_complete(user=form.user, password=form.cleaned_data["new_password1"])
+        del self.request.session[auth_views.INTERNAL_RESET_SESSION_TOKEN]
+        return redirect(self.get_success_url())
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):

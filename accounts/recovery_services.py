@@ -2,11 +2,13 @@
 from django.conf import settings
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from accounts.forms import PasswordResetForm
 from accounts.models import User
+from accounts.tokens import api_token_revoke
 
 RESET_EMAIL_TEMPLATE = "accounts/password_reset_email.txt"
 RESET_SUBJECT_TEMPLATE = "accounts/password_reset_subject.txt"
@@ -44,3 +46,17 @@ def password_reset_send(*, user: User, domain: str, use_https: bool, sent_by: Us
     }
     # The form's send_mail renders subject and body exactly as the public reset view does, in the user's language.
     PasswordResetForm().send_mail(RESET_SUBJECT_TEMPLATE, RESET_EMAIL_TEMPLATE, context, None, user.email)
+
+
+@transaction.atomic
+def password_reset_complete(*, user: User, password: str) -> None:
+    """Set the password chosen through an emailed reset link, and revoke ``user``'s API token.
+
+    A reset is how an account is taken back after its password leaked, so whatever else may have
+    leaked with it stops working too: a token would otherwise keep the API open to whoever holds
+    it. (Changing a known password from the settings page keeps the token.) ``password`` has
+    passed the validators of the set-password form.
+    """
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    api_token_revoke(user=user)

@@ -18,6 +18,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from core.i18n import digits
+from core.validators import json_error_reason, text_problem
+from mlcore.data.bounded_json import load_json
 from mlcore.data.spans import Span, SpanError, check_span, span_from_utf16
 
 #: Largest import file (articles or SQuAD JSON) the pages and the API accept.
@@ -44,9 +46,17 @@ def span_message(error: SpanError) -> str:
     return _(error.template) % params if params else _(error.template)
 
 
+def _check_text(field: str, value: str) -> None:
+    """The one text rule (``core.validators``): no NUL, no lone surrogate."""
+    problem = text_problem(value)
+    if problem is not None:
+        raise ValidationError({field: problem})
+
+
 def clean_question_text(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValidationError({"question": _("The question is empty.")})
+    _check_text("question", value)
     text = value.strip()
     if len(text) > settings.STUMPER_MAX_SPAN_QUESTION_CHARS:
         raise ValidationError({"question": _("The question is too long (at most %(count)s characters).")
@@ -118,6 +128,7 @@ def clean_draft(draft: Any) -> dict:
     question = draft.get("question", "")
     if not isinstance(question, str) or len(question) > settings.STUMPER_MAX_SPAN_QUESTION_CHARS * 2:
         raise ValidationError({"draft": _("The draft question must be text of reasonable length.")})
+    _check_text("draft", question)
     selection = draft.get("selection")
     if selection is not None and (
         not isinstance(selection, Mapping) or set(selection) != {"start16", "end16"}
@@ -156,9 +167,8 @@ def read_upload_json(upload) -> Any:
     """An uploaded JSON file (SQuAD-2.0 / PQuAD), parsed; the parser's complaint names the place."""
     text = read_upload_text(upload)
     try:
-        return json.loads(text)
+        return load_json(text)  # bounded: deep nesting or a 5,000-digit number is refused here
     except json.JSONDecodeError as error:
         raise ValidationError(_("Not valid JSON: %(reason)s at line %(line)s, column %(column)s.")
-                              % {"reason": error.msg, "line": digits(error.lineno), "column": digits(error.colno)}) from None
-    except RecursionError:  # nesting no SQuAD file has, e.g. [[[[...]]]]
-        raise ValidationError(_("Not valid SQuAD JSON: it is nested too deeply.")) from None
+                              % {"reason": json_error_reason(error), "line": digits(error.lineno),
+                                 "column": digits(error.colno)}) from None

@@ -4,7 +4,8 @@ Neither a read nor a write, so not in ``services/`` or ``selectors/``: the autho
 API, the websocket drafts, the review's edits and imports share ``clean_question``; the quality
 loop's free texts (comments, reasons, appeals) go through ``clean_free_text``. Every failure is a
 ``ValidationError`` keyed by field, with a message a student understands; ``first_message`` turns
-one into a single line (websocket, CLI, flash messages).
+one into a single line (websocket, CLI, flash messages). Text follows the one rule of
+``core.validators`` (no NUL, no lone surrogate), as the API's fields do.
 """
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from collector.models import LETTERS, NUM_CHOICES
+from core.validators import text_problem, validate_text
 from mlcore.configs import CATEGORIES
 
 
@@ -27,6 +29,7 @@ class CleanQuestion:
 def _clean_text(value: Any, *, label: str, limit: int) -> str:
     if not isinstance(value, str):
         raise ValidationError(f"{label} must be text.")
+    validate_text(value)
     text = value.strip()
     if not text:
         raise ValidationError(f"{label} is empty.")
@@ -128,6 +131,9 @@ def clean_free_text(value, *, field: str, label: str, limit: int, required: bool
         value = ""
     if not isinstance(value, str):
         raise ValidationError({field: f"{label} must be text."})
+    problem = text_problem(value)
+    if problem is not None:
+        raise ValidationError({field: problem})
     text = value.strip()
     if required and not text:
         raise ValidationError({field: f"{label} is required."})

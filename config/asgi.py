@@ -10,13 +10,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.library_logging import quiet_model_loading_as_configured  # noqa: E402
 from config.preload import preload_in_background  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from core.sockets import SocketRouter  # noqa: E402
+from core.websocket_origin import SameOriginValidator  # noqa: E402
 
 
 class PreloadModels:
@@ -52,6 +53,6 @@ class PreloadModels:
 application = PreloadModels(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(SocketRouter(websocket_urlpatterns))),
     }
 ))

@@ -115,4 +115,9 @@ def logging_settings(*, level: str = "INFO", log_format: str = "plain") -> dict:
             }
         },
         "root": {"handlers": ["console"], "level": level},
+        # Django's own handlers on its "django" logger go: with DEBUG on, its console handler printed
+        # every refusal a second time, with the traceback that the filter above keeps out (and,
+        # with DEBUG off, its mail_admins handler has no ADMINS to write to). Records reach the
+        # handler above through the root.
+        "loggers": {"django": {"handlers": [], "propagate": True}},
     }

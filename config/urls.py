@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from accounts import urls as account_urls
 from accounts.forms import RateLimitedAdminAuthenticationForm
@@ -29,13 +29,15 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the crowdworker's language switch
     # OpenAPI 3 schema of every /api/ endpoint, and browsable docs generated from it.
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
+    # The split view serves Swagger UI's start-up script as a file (?script), not inline (the CSP).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api_schema"), name="api_redoc"),
     # The weighted exports are evaluation's views under the collector's and annotation's URLs and
     # names (evaluation/export_urls.py).
     path("api/", app_urls(collector_api_urls, *export_urls.round_api_urlpatterns)),
     path("api/annotation/", app_urls(annotation_api_urls, *export_urls.project_api_urlpatterns)),
     path("api/evaluation/", include("evaluation.api_urls")),
+    path("api/models/", include("modelhub.api_urls")),
     path("api/lti/", include("lti.api_urls")),
     path("lti/", include("lti.urls")),
     path("annotation/", app_urls(annotation_urls, *export_urls.project_urlpatterns)),

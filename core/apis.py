@@ -8,13 +8,20 @@ into 400 with field errors and 403 with the service's message, so no input can c
 have: find one object, list a page, act on one object. A view on one of them names its selector,
 serializers and service call; anything less regular stays a plain ``APIView``. ``JobSerializer``
 is the part every background job's output shares.
+
+Every download is named through ``content_disposition``, which makes any name (a project's, with
+quotes or a line break) safe. The API's JSON parser is ``core.parsers.BoundedJSONParser``.
 """
+import re
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpResponse, JsonResponse
+from django.utils.http import content_disposition_header
 from rest_framework import exceptions, serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
@@ -24,7 +31,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.exceptions import AccessError, ImportFailed
-from core.jobs import job_progress_shown
+from core.jobs import job_progress_shown, job_stall
 from core.models import BackgroundJob
 
 # An import's problems shown in an API error, at most.
@@ -69,6 +76,8 @@ class ApiErrorsMixin:
         elif isinstance(exc, DjangoValidationError):
             detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
             exc = exceptions.ValidationError(detail=detail)
+        elif isinstance(exc, RequestDataTooBig):  # Django's cap, met reading the body: JSON, not its HTML 400
+            exc = RequestTooLarge(f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes.")
         return super().handle_exception(exc)
 
 
@@ -79,6 +88,14 @@ class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = "This cannot be done now."
     default_code = "conflict"
+
+
+class RequestTooLarge(exceptions.APIException):
+    """413: a request body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "request_too_large"
 
 
 class ListPagination(PageNumberPagination):
@@ -105,7 +122,8 @@ class DetailApi(ApiErrorsMixin, APIView):
     lookup: Callable[..., Any]
 
     def get(self, request: Request, **ids: int) -> Response:
-        return Response(self.OutputSerializer(self.lookup(user=request.user, **ids)).data)
+        target = self.lookup(user=request.user, **ids)
+        return Response(self.OutputSerializer(target, context={"request": request}).data)
 
 
 class ListApi(ApiErrorsMixin, APIView):
@@ -137,10 +155,11 @@ class ActionApi(ApiErrorsMixin, APIView):
 
     def post(self, request: Request, **ids: int) -> Response:
         target = self.lookup(user=request.user, **ids)
-        serializer = self.InputSerializer(data=request.data)
+        # The request in the context: a field may offer only what this user may choose.
+        serializer = self.InputSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         result = self.perform(target, serializer.validated_data, request.user)
-        return Response(self.OutputSerializer(result).data, status=self.success_status)
+        return Response(self.OutputSerializer(result, context={"request": request}).data, status=self.success_status)
 
 
 class ImportApi(ActionApi):
@@ -170,6 +189,8 @@ class JobSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=BackgroundJob.Status.choices)
     progress = serializers.DictField()
     error = serializers.CharField()
+    stalled = serializers.BooleanField(help_text="Running, but no worker has reported for STUMPER_JOB_STALL_SECONDS "
+                                                 "(display.stalled says how long)")
     display = serializers.DictField()
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -187,7 +208,7 @@ class JobSerializer(serializers.Serializer):
     def to_representation(self, job: BackgroundJob) -> dict:
         return super().to_representation({
             "id": job.pk, "status": job.status, "progress": job_progress_shown(job), "error": job.error,
-            "created_at": job.created_at, "finished_at": job.finished_at, **self.payload(job),
+            "stalled": bool(job_stall(job)), "created_at": job.created_at, "finished_at": job.finished_at, **self.payload(job),
         })
 
 
@@ -198,17 +219,39 @@ class FormatParamNegotiation(DefaultContentNegotiation):
     settings = SimpleNamespace(URL_FORMAT_OVERRIDE=None)  # the only setting the negotiation reads
 
 
-def file_response(content: str, *, content_type: str, filename: str) -> HttpResponse:
+# What a file name keeps: letters and digits of any script, '_', '.' and '-'; the rest becomes '-'.
+_UNSAFE_IN_FILENAME = re.compile(r"[^\w.-]+")
+MAX_FILENAME_CHARS = 150
+
+
+def safe_filename(name: str) -> str:
+    """``name`` as a file name every browser and system takes: no quotes, slashes, line breaks or
+    spaces (each run becomes ``-``), no leading dot, at most ``MAX_FILENAME_CHARS`` before the
+    extension, which is kept."""
+    stem, dot, extension = name.rpartition(".")
+    if not dot or not extension.isalnum() or len(extension) > 10:
+        stem, extension = name, ""
+    stem = _UNSAFE_IN_FILENAME.sub("-", stem).strip(".-")[:MAX_FILENAME_CHARS].rstrip(".-") or "download"
+    return f"{stem}.{extension}" if extension else stem
+
+
+def content_disposition(filename: str) -> str:
+    """The ``Content-Disposition`` of a download named after ``filename`` (made safe; a name in
+    another script goes in RFC 6266's ``filename*``)."""
+    return content_disposition_header(True, safe_filename(filename))
+
+
+def file_response(content: str | bytes, *, content_type: str, filename: str) -> HttpResponse:
     """A download, as the HTML pages send it (DRF's renderers are for JSON only)."""
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition(filename)
     return response
 
 
 def json_file_response(document: Any, *, filename: str) -> HttpResponse:
     """A JSON download (indented, non-ASCII text as it is), as the pages' "JSON" links send it."""
     response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition(filename)
     return response
 
 

@@ -21,7 +21,6 @@ or ``"float"``. Charts stored by older runs lack the optional keys and get defau
 """
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -29,6 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
+
+from core.csv_safety import SpreadsheetWriter
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"  # an identifier: vega-embed never fetches it
 WIDTH = 480  # plot width of every chart, in CSS pixels
@@ -75,10 +76,13 @@ class ChartView:
 
     @property
     def csv_href(self) -> str:
+        # Labels are user text (features, names): the download is guarded as every CSV we write.
         out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=list(self.data[0]) if self.data else ["label"], lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(self.data)
+        # Every key of any row, in order of appearance: a bar's optional "detail" may start later.
+        fields = list(dict.fromkeys(key for row in self.data for key in row)) or ["label"]
+        writer = SpreadsheetWriter(out)
+        writer.writerow(fields)
+        writer.writerows([row.get(name) for name in fields] for row in self.data)
         return "data:text/csv;charset=utf-8," + quote(out.getvalue())
 
     @property

@@ -10,6 +10,10 @@ exists (a killed worker is noticed at once, not after the stale period). A job t
 
 Services enqueue their task by name (``task_delay``), so a service module never imports its
 tasks module: the tasks import the services, not the other way round.
+
+A running job whose heartbeat is older than ``STUMPER_JOB_STALL_SECONDS`` is shown as stalled
+(``job_stall``, ``job_display``): every job's page, websocket and API say "stalled: no worker has
+reported for N minutes" rather than the last "about 0:43 left" its dead worker wrote.
 """
 import logging
 import os
@@ -20,9 +24,12 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from celery import Task, current_app
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
+from core.i18n import digits
 from core.models import BackgroundJob
 
 logger = logging.getLogger(__name__)
@@ -110,6 +117,31 @@ def job_progress_shown(job: BackgroundJob) -> dict:
     """The job's progress as its pages, websockets and APIs show it: without the worker's
     ``host:pid`` (``owner``), which stays on the server."""
     return {key: value for key, value in (job.progress or {}).items() if key != "owner"}
+
+
+def job_stall(job: BackgroundJob, *, now: datetime | None = None) -> str:
+    """"stalled: no worker has reported for N minutes" (in the active language) when the job is
+    running and its worker has not beaten the heartbeat for ``STUMPER_JOB_STALL_SECONDS``; else "".
+
+    The one test of a stalled job: ``job_display`` and ``core.apis.JobSerializer`` use it, so
+    every job's page, websocket and API agree.
+    """
+    if job.status != BackgroundJob.Status.RUNNING:
+        return ""
+    last = job.heartbeat_at or job.started_at
+    silent = ((now or timezone.now()) - last).total_seconds() if last is not None else None
+    if silent is None or silent < settings.STUMPER_JOB_STALL_SECONDS:
+        return ""
+    minutes = max(1, int(silent // 60))
+    return ngettext("stalled: no worker has reported for %(minutes)s minute",
+                    "stalled: no worker has reported for %(minutes)s minutes", minutes) % {"minutes": digits(minutes)}
+
+
+def job_display(job: BackgroundJob, display: dict) -> dict:
+    """A job's ``display`` (its status and progress in words) with ``stalled`` (``job_stall``):
+    a stalled job's progress line says so instead of what its silent worker last wrote."""
+    stalled = job_stall(job)
+    return {**display, "stalled": stalled, **({"progress": stalled} if stalled else {})}
 
 
 def job_progress_save(job: BackgroundJob, **fields: Any) -> None:

@@ -1,7 +1,7 @@
 """The websocket base classes every app's consumers are built on.
 
 ``JsonSocketConsumer``: a message must be a JSON object of at most ``max_message_bytes``
-characters with a ``type`` naming one of the consumer's ``handlers``; anything else is answered
+characters (read by the one bounded JSON reader: depth and numbers limited) with a ``type`` naming one of the consumer's ``handlers``; anything else is answered
 with ``{"type": "error", "message": ...}`` and the socket stays open. ``{"type": "ping"}`` is
 answered with a pong. A connection the user may not open gets an error, then close code 4403.
 
@@ -25,8 +25,10 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.routing import URLRouter
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
+from django.urls import Resolver404
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -34,10 +36,40 @@ from django.utils.translation import gettext_lazy
 from core.exceptions import AccessError
 from core.i18n import digits
 from core.ratelimit import draft_limiter
+from core.validators import json_error_reason
+from mlcore.data.bounded_json import JsonLimitError, load_json
 from mlcore.models.serving import BatcherOverloaded, InferenceFailed
 
 logger = logging.getLogger(__name__)
 REFUSED_CLOSE_CODE = 4403
+
+
+class SocketRouter(URLRouter):
+    """Channels' ``URLRouter`` that refuses a websocket to a path no route matches: the handshake
+    is closed (the client sees 403) and one line is logged, where ``URLRouter`` raises
+    ``ValueError``, which the server answers with a 500 and a traceback."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "websocket" and "path_remaining" not in scope and not self.routes_path(scope):
+            logger.warning("Websocket refused: no route for %r", scope.get("path"))
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close"})  # before accepting: the handshake is refused
+            return
+        await super().__call__(scope, receive, send)
+
+    def routes_path(self, scope) -> bool:
+        """Whether one of the routes matches the scope's path (as ``URLRouter`` matches it)."""
+        path, root = scope.get("path") or "", scope.get("root_path", "")
+        if root and not path.startswith(root):
+            return False
+        path = path[len(root):].lstrip("/")
+        for route in self.routes:
+            try:
+                if route.pattern.match(path):
+                    return True
+            except Resolver404:
+                pass
+        return False
 
 
 class ClientError(Exception):
@@ -94,7 +126,10 @@ class JsonSocketConsumer(AsyncJsonWebsocketConsumer):
                     raise ClientError(_("Message too large (at most %(count)s characters).")
                                       % {"count": digits(self.max_message_bytes)})
                 try:
-                    content = json.loads(text_data)
+                    content = load_json(text_data)
+                except JsonLimitError as error:  # nested too deep, a 5,000-digit number, NaN
+                    raise ClientError(_("Message is not valid JSON: %(reason)s.")
+                                      % {"reason": json_error_reason(error)}) from None
                 except json.JSONDecodeError:
                     raise ClientError(_("Message is not valid JSON.")) from None
                 await self.receive_json(content)

@@ -32,6 +32,7 @@ HEALTHCHECK --interval=10s --timeout=10s --start-period=60s --retries=12 \
     CMD python -c "import http.client,sys; c=http.client.HTTPConnection('127.0.0.1',8000,timeout=5); c.request('GET','/healthz/'); sys.exit(c.getresponse().status!=200)"
 
 # Migrations are a separate one-shot step (compose's "migrate" service), so that several web
-# replicas never race to migrate. --proxy-headers: the client address and scheme come from the
-# load balancer's X-Forwarded-For / X-Forwarded-Proto.
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "config.asgi:application"]
+# replicas never race to migrate. No --proxy-headers: daphne would believe X-Forwarded-For from
+# anyone. The client's address comes from the proxies named in STUMPER_TRUSTED_PROXIES
+# (core/proxies.py), the scheme from X-Forwarded-Proto (SECURE_PROXY_SSL_HEADER, production.py).
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]

@@ -1,13 +1,14 @@
-"""Register an LMS by API (POST /api/lti/platforms/) and list the registrations."""
-from django.core.exceptions import ValidationError as DjangoValidationError
+"""LMS registrations by API: register, list (your own), change, remove."""
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.apis import ApiErrorsMixin, Conflict
 from lti import selectors
 from lti.models import Platform
-from lti.services.registration import platform_register
+from lti.services.registration import PlatformTaken, platform_delete, platform_register, platform_update
 
 
 class PlatformOutputSerializer(serializers.ModelSerializer):
@@ -21,14 +22,31 @@ class PlatformOutputSerializer(serializers.ModelSerializer):
                   "auth_audience", "key_set_url", "frame_origins")
 
 
-class PlatformListApi(APIView):
+def _instructors_only(request: Request) -> None:
+    if not request.user.is_instructor:
+        raise PermissionDenied("Only instructors and admins manage LMS registrations.")
+
+
+def _managed(request: Request, platform_id: int) -> Platform:
+    _instructors_only(request)
+    platform = selectors.platform_managed(user=request.user, platform_id=platform_id)
+    if platform is None:  # someone else's or none: the same answer
+        raise NotFound("You have no LMS registration with this id.")
+    return platform
+
+
+class PlatformListApi(ApiErrorsMixin, APIView):
+    """Your own registrations."""
+
     def get(self, request):
-        if not request.user.is_instructor:
-            raise PermissionDenied("Only instructors and admins see LMS registrations.")
-        return Response(PlatformOutputSerializer(selectors.platforms_list(), many=True).data)
+        _instructors_only(request)
+        return Response(PlatformOutputSerializer(selectors.platforms_of(user=request.user), many=True).data)
 
 
-class PlatformRegisterApi(APIView):
+class PlatformRegisterApi(ApiErrorsMixin, APIView):
+    """Register an LMS (201), or update yours with the same issuer + client id; 409 if that pair is another
+    account's."""
+
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=200)
         issuer = serializers.URLField(max_length=500)
@@ -41,12 +59,40 @@ class PlatformRegisterApi(APIView):
         frame_origins = serializers.ListField(child=serializers.CharField(max_length=300), required=False, default=list)
 
     def post(self, request):
-        if not request.user.is_instructor:
-            raise PermissionDenied("Only instructors and admins can register an LMS.")
+        _instructors_only(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
             platform = platform_register(created_by=request.user, **serializer.validated_data)
-        except DjangoValidationError as exc:
-            raise ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages) from exc
+        except PlatformTaken as exc:
+            raise Conflict(exc.message) from exc
         return Response(PlatformOutputSerializer(platform).data, status=status.HTTP_201_CREATED)
+
+
+class PlatformUpdateApi(ApiErrorsMixin, APIView):
+    """Change the given fields of your registration (issuer and client id stay)."""
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=200, required=False)
+        deployment_ids = serializers.ListField(child=serializers.CharField(max_length=255), min_length=1,
+                                               required=False)
+        auth_login_url = serializers.URLField(max_length=500, required=False)
+        auth_token_url = serializers.URLField(max_length=500, required=False)
+        key_set_url = serializers.URLField(max_length=500, required=False)
+        auth_audience = serializers.CharField(max_length=500, required=False, allow_blank=True)
+        frame_origins = serializers.ListField(child=serializers.CharField(max_length=300), required=False)
+
+    def post(self, request, platform_id: int):
+        platform = _managed(request, platform_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        platform = platform_update(user=request.user, platform=platform, **serializer.validated_data)
+        return Response(PlatformOutputSerializer(platform).data)
+
+
+class PlatformDeleteApi(ApiErrorsMixin, APIView):
+    """Remove your registration, with the LMS courses, links, rosters and grade records its launches made."""
+
+    def post(self, request, platform_id: int):
+        platform_delete(user=request.user, platform=_managed(request, platform_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -16,6 +16,7 @@ RESOURCE_LINK = LTI + "resource_link"
 ROLES = LTI + "roles"
 CONTEXT = LTI + "context"
 CUSTOM = LTI + "custom"
+LIS = LTI + "lis"  # Core §5.4.5: the SIS ids of the user and course, e.g. ``person_sourcedid``
 DEEP_LINKING_SETTINGS = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
 NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 AGS_ENDPOINT = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"

@@ -3,11 +3,13 @@ the NRPS roster and the per-student state of the AGS grade passback."""
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from annotation.models import Project
 from collector.models import Round
 from courses.models import Course
+from lti.outbound import url_problem
 
 
 class Platform(models.Model):
@@ -39,6 +41,22 @@ class Platform(models.Model):
         origins = {_origin(self.issuer), _origin(self.auth_login_url), *map(_origin, self.frame_origins)}
         return sorted(origin for origin in origins if origin)
 
+    def service_hosts(self) -> frozenset[str]:
+        """The hosts the tool may call for this LMS: those of its issuer, auth, token and key set URLs and
+        its web origins (Canvas cloud serves a course's roster and line items from the school's origin)."""
+        urls = [self.issuer, self.auth_login_url, self.auth_token_url, self.key_set_url, *self.frame_origins]
+        return frozenset(host for host in (urlsplit(url or "").hostname for url in urls) if host)
+
+    def clean(self) -> None:
+        # The tool fetches the token and key set URLs itself (lti/outbound.py); the others only browsers use.
+        errors = {name: problem for name, fetched in _URL_FIELDS
+                  if (problem := url_problem(getattr(self, name), fetched=fetched))}
+        if errors:
+            raise ValidationError(errors)
+
+
+_URL_FIELDS = (("issuer", False), ("auth_login_url", False), ("auth_token_url", True), ("key_set_url", True))
+
 
 def _origin(url: str) -> str:
     parts = urlsplit(url or "")
@@ -60,11 +78,15 @@ class ToolKey(models.Model):
 
 
 class LtiIdentity(models.Model):
-    """A Stumper account linked to an LMS user by issuer + subject (never by e-mail)."""
+    """A Stumper account linked to an LMS user by issuer + subject (never by e-mail), with the ids the
+    latest launch gave, which grade files use to tell the LMS who a row is."""
 
     platform = models.ForeignKey(Platform, on_delete=models.CASCADE, related_name="identities")
     subject = models.CharField(max_length=255)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_identities")
+    person_sourcedid = models.CharField("LIS person sourcedid", max_length=255, blank=True,
+                                        help_text="The SIS id of the user (Canvas: SIS User ID), from the launch")
+    email = models.CharField(max_length=254, blank=True, help_text="The e-mail address the LMS sent at the last launch")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

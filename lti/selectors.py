@@ -1,17 +1,34 @@
 """Reads of the lti app."""
-from django.db.models import Q, QuerySet
+from collections.abc import Sequence
+
+from django.db.models import F, Q, QuerySet
 
 from accounts.models import User
 from annotation.models import Project
 from annotation.selectors.projects import projects_of_owner
 from annotation.selectors.worker_home import paragraphs_finished_counts
+from collector.presentation.grades import lineitem_label
 from collector.selectors.questions import course_question_counts
+from core.registry import Gradebook, GradebookIdentity
 from courses.models import Course
 from lti.models import ContextLink, GradeSync, LtiIdentity, Platform, ResourceLink, RosterMember
 
 
-def platforms_list() -> QuerySet[Platform]:
-    return Platform.objects.order_by("name", "id")
+def platform_may_manage(user: User, platform: Platform) -> bool:
+    """A registration is its creator's; a staff superuser may manage every one (the admin shows them all)."""
+    return user.is_authenticated and (platform.created_by_id == user.pk or (user.is_staff and user.is_superuser))
+
+
+def platforms_of(*, user: User) -> QuerySet[Platform]:
+    """The LMS registrations ``user`` made (the settings page and the API list these, for everyone)."""
+    return Platform.objects.filter(created_by=user).order_by("name", "id")
+
+
+def platform_managed(*, user: User, platform_id: int) -> Platform | None:
+    """The registration ``platform_id`` if ``user`` may see and change it; None whether it is someone
+    else's or does not exist, so that the answer says nothing about other accounts' registrations."""
+    platform = Platform.objects.filter(pk=platform_id).first()
+    return platform if platform is not None and platform_may_manage(user, platform) else None
 
 
 def _assignment(round_id: int | None, project_id: int | None, via: str = "") -> Q:
@@ -75,3 +92,19 @@ def roster_progress(*, context: ContextLink) -> list[dict]:
         rows.append({"member": member, "user": user, "questions": n_questions, "paragraphs": n_paragraphs,
                      "started": bool(n_questions or n_paragraphs)})
     return rows
+
+
+def round_gradebook(*, round_id: int, user_ids: Sequence[int]) -> Gradebook:
+    """The LMS side of a round's grade file (``core.registry``'s gradebook hook, registered in ``LtiConfig.ready``):
+    each student's ids from their latest launch, preferring the platform of the round's LMS assignment, and that
+    assignment's gradebook column: its title as the LMS last sent it, else the label deep linking gave it."""
+    graded = (ResourceLink.objects.select_related("round", "context").exclude(lineitem_url="")
+              .filter(round_id=round_id, context__course_id=F("round__course_id")).order_by("-pk").first())
+    platform_id = graded.context.platform_id if graded is not None else None
+    identities: dict[int, GradebookIdentity] = {}
+    for identity in sorted(LtiIdentity.objects.filter(user_id__in=user_ids),
+                           key=lambda identity: (identity.platform_id != platform_id, -identity.pk)):
+        identities.setdefault(identity.user_id, GradebookIdentity(
+            sis_user_id=identity.person_sourcedid, lms_user_id=identity.subject, email=identity.email))
+    label = (graded.title or lineitem_label(graded.round)) if graded is not None else ""
+    return Gradebook(identities=identities, lineitem_label=label)

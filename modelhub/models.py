@@ -1,5 +1,10 @@
 """The model registry: every model the apps serve or train, where its weights are, how it did.
 
+A model fine-tuned on a course's questions belongs to that course (``course``): only its
+instructors see it and may serve it, unless they share it with every instructor (``shared``).
+A model without a course (the packaged version 0, one the operator registered) is public
+(``modelhub.selectors.models_usable_by``).
+
 The table keeps the name it had in the collector app (``db_table``), so an existing database
 moved to this app without copying a row (migration ``modelhub/0001``).
 """
@@ -21,6 +26,15 @@ class ModelVersion(models.Model):
     metrics = models.JSONField(default=dict, blank=True)
     description = models.TextField(blank=True)
     base = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="derived")
+    # PROTECT: a course is not deleted from under its models (SET_NULL would make them public).
+    course = models.ForeignKey(
+        "courses.Course", null=True, blank=True, on_delete=models.PROTECT, related_name="trained_models",
+        help_text="The course whose questions trained it: only its instructors see and serve it unless shared. "
+                  "Blank: public (a packaged model or one the operator registered).",
+    )
+    shared = models.BooleanField(
+        default=False, help_text="Every instructor may see it and serve it in their rounds, not only its course's.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,18 +1,60 @@
-"""Reads of the model registry."""
-from django.db.models import QuerySet
+"""Reads of the model registry, and who may see and serve which model (``models_usable_by``)."""
+from collections.abc import Iterable
 
+from django.db.models import Q, QuerySet
+
+from core.exceptions import AccessError
 from modelhub.models import ModelVersion
+
+#: The kinds a round's live model can be (they answer multiple choice).
+LIVE_MODEL_KINDS = (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE)
+NO_SUCH_MODEL = "There is no such model version."
 
 
 def model_version_get(*, model_id: int) -> ModelVersion:
     return ModelVersion.objects.get(pk=model_id)
 
 
-def live_model_choices() -> QuerySet[ModelVersion]:
-    """Model versions that can serve as a round's live model (they answer multiple choice)."""
-    return ModelVersion.objects.filter(
-        kind__in=[ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE]
-    ).order_by("-created_at")
+def models_usable_by(*, user=None, course_id: int | None = None,
+                     kinds: Iterable[str] | None = None) -> QuerySet[ModelVersion]:
+    """The versions that ``user`` may see and serve, newest first: the public ones (no course: the
+    packaged version 0, models the operator registered), the shared ones, and those trained for a
+    course ``user`` teaches (staff: every one). With ``course_id`` also those trained for that
+    course (what the system, e.g. a training job, may put live in the course's rounds).
+
+    The one rule of the registry: the model list, the round settings' choices and the services
+    that put a model live all read it. Whether ``user`` teaches a course is ``courses.selectors``'
+    rule (owner or instructor), written here as lookups since modelhub does not import courses.
+    """
+    versions = ModelVersion.objects.select_related("course")
+    if kinds is not None:
+        versions = versions.filter(kind__in=list(kinds))
+    if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
+        return versions.order_by("-created_at", "-pk")
+    usable = Q(course__isnull=True) | Q(shared=True)
+    if course_id is not None:
+        usable |= Q(course_id=course_id)
+    if user is not None and user.is_authenticated:
+        usable |= Q(course__owner=user) | Q(course__instructors=user)
+    return versions.filter(usable).distinct().order_by("-created_at", "-pk")
+
+
+def model_version_usable(*, model_version: ModelVersion, user=None, course_id: int | None = None) -> bool:
+    """True when ``models_usable_by`` (same arguments) holds ``model_version``."""
+    return models_usable_by(user=user, course_id=course_id).filter(pk=model_version.pk).exists()
+
+
+def model_version_for_user(*, user, model_id: int) -> ModelVersion:
+    """The version if ``user`` may see it; else AccessError, the same for one that does not exist."""
+    version = models_usable_by(user=user).filter(pk=model_id).first()
+    if version is None:
+        raise AccessError(NO_SUCH_MODEL)
+    return version
+
+
+def live_model_choices(*, user=None, course_id: int | None = None) -> QuerySet[ModelVersion]:
+    """Model versions ``user`` may make a round's live model (``models_usable_by`` that answer multiple choice)."""
+    return models_usable_by(user=user, course_id=course_id, kinds=LIVE_MODEL_KINDS)
 
 
 def model_version_by_name_or_path(*, base: str) -> tuple[str, ModelVersion | None]:

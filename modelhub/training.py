@@ -68,8 +68,12 @@ def model_version_train_and_register(
     measure: Callable[[Any, Path, str], dict],
     description: Callable[[str], str],
     attach: Callable[[ModelVersion], None] | None = None,
+    course_id: int | None = None,
 ) -> ModelVersion:
     """Train a version ``name`` of ``kind`` from ``base`` (default ``STUMPER_BASE_CHECKPOINT``).
+
+    ``course_id``: the course whose questions it is trained on; the version is that course's
+    instructors' (``modelhub.selectors.models_usable_by``). None: public.
 
     ``fit(base_path)`` returns the fitted trainer; its weights go to ``STUMPER_MODEL_DIR/<name>``
     (an earlier training of the same name is replaced whole, with a new revision).
@@ -84,7 +88,8 @@ def model_version_train_and_register(
     metrics = measure(trainer, directory, revision)
     with transaction.atomic():
         version = model_version_register(name=name, kind=kind, path=str(directory), revision=revision,
-                                         metrics=metrics, description=description(base_path), base=base_version)
+                                         metrics=metrics, description=description(base_path), base=base_version,
+                                         course_id=course_id)
         if attach is not None:
             attach(version)
     return version

@@ -53,14 +53,15 @@ install_requirements() {
 }
 
 # The env file $1 (default .env) with a fresh random SECRET_KEY, unless it exists; settings refuse
-# to start without a key.
+# to start without a key. DEBUG=false: an error shows a friendly page, its traceback goes to the
+# log; DEBUG=true is the developer's switch (docs/configuration.md).
 ensure_env_file() {
     local file="${1:-$ROOT/.env}"
     if [ ! -f "$file" ]; then
         log "Writing ${file#"$ROOT"/} with a new random SECRET_KEY"
         local key
         key="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(50))')"
-        (umask 077 && printf '# Written by scripts/start.sh; see docs/configuration.md.\nSECRET_KEY=%s\nDEBUG=true\n' "$key" >"$file")
+        (umask 077 && printf '# Written by scripts/start.sh; see docs/configuration.md.\nSECRET_KEY=%s\n# true shows tracebacks in the browser: for development only, never where others connect.\nDEBUG=false\n' "$key" >"$file")
     fi
 }
 

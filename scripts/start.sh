@@ -5,8 +5,9 @@
 #   PORT=8777 bash scripts/start.sh
 #
 # Needs only Python 3.11: creates .venv, installs requirements.txt, writes .env (random
-# SECRET_KEY), migrates the SQLite database in var/, seeds the demo, then runs the three processes
-# until Ctrl+C. Logs: var/log/web.log, var/log/worker.log and var/log/beat.log.
+# SECRET_KEY, DEBUG=false), migrates the SQLite database in var/, seeds the demo, then runs the three
+# processes until Ctrl+C, starting again any that exits (with a line here). Logs: var/log/web.log,
+# var/log/worker.log and var/log/beat.log.
 #
 # Environment (all optional; tests/test_start_script.py runs it with all three):
 #   PORT                the web server's port (8000)
@@ -69,20 +70,31 @@ trap stop_all EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# The three processes, each (re)started by its function; supervise() restarts one that exits.
+start_web() {
+    "$VENV/bin/daphne" -b 127.0.0.1 -p "$PORT" config.asgi:application >>"$LOG_DIR/web.log" 2>&1 &
+    WEB_PID=$!
+}
+start_worker() {
+    # One worker serves every queue here; scaled out, each queue gets workers of its own (docs/production.md).
+    "$VENV/bin/celery" -A config worker -l info --pool=threads --concurrency=2 -Q default,training,inference \
+        >>"$LOG_DIR/worker.log" 2>&1 &
+    WORKER_PID=$!
+}
+start_beat() {
+    # Beat sends the periodic tasks of CELERY_BEAT_SCHEDULE (the LMS roster sync) to the worker; one beat per site.
+    # Its schedule file (when each task last ran) lives in var/.
+    "$VENV/bin/celery" -A config beat -l info --schedule "$STUMPER_VAR_DIR/celerybeat-schedule" \
+        >>"$LOG_DIR/beat.log" 2>&1 &
+    BEAT_PID=$!
+}
+
 log "Starting the web server on port $PORT (log: $LOGS/web.log)"
-"$VENV/bin/daphne" -b 127.0.0.1 -p "$PORT" config.asgi:application >>"$LOG_DIR/web.log" 2>&1 &
-WEB_PID=$!
+start_web
 log "Starting the Celery worker (log: $LOGS/worker.log)"
-# One worker serves every queue here; scaled out, each queue gets workers of its own (docs/production.md).
-"$VENV/bin/celery" -A config worker -l info --pool=threads --concurrency=2 -Q default,training,inference \
-    >>"$LOG_DIR/worker.log" 2>&1 &
-WORKER_PID=$!
+start_worker
 log "Starting Celery beat (log: $LOGS/beat.log)"
-# Beat sends the periodic tasks of CELERY_BEAT_SCHEDULE (the LMS roster sync) to the worker; one beat per site.
-# Its schedule file (when each task last ran) lives in var/.
-"$VENV/bin/celery" -A config beat -l info --schedule "$STUMPER_VAR_DIR/celerybeat-schedule" \
-    >>"$LOG_DIR/beat.log" 2>&1 &
-BEAT_PID=$!
+start_beat
 
 if ! wait_for_http "http://127.0.0.1:$PORT/" 90 || ! kill -0 "$WEB_PID" 2>/dev/null; then
     tail -n 30 "$LOG_DIR/web.log" >&2 || true
@@ -104,15 +116,43 @@ $(printf '%s\n' "$SEED_OUTPUT" | sed -n '/^Demo logins:/,$p' | tail -n +2 | sed 
 
 MSG
 
-# Run until Ctrl+C or until one of the three processes dies (then stop the others too).
-while kill -0 "$WEB_PID" 2>/dev/null && kill -0 "$WORKER_PID" 2>/dev/null && kill -0 "$BEAT_PID" 2>/dev/null; do
+# Run until Ctrl+C. A process that exits is started again, with a line here, so losing the worker
+# (out of memory, a crash) does not stop the site: after a quick exit the next start waits longer
+# (1, 2, 4 ... 30 s); one that exits RESTART_LIMIT times in a row within seconds of starting is
+# a crash loop: then everything stops, with the end of its log.
+RESTART_LIMIT=5
+QUICK_EXIT_SECONDS=30
+declare -A STARTED_AT=([web]=$SECONDS [worker]=$SECONDS [beat]=$SECONDS) QUICK_EXITS=([web]=0 [worker]=0 [beat]=0) \
+    RESTART_AT=([web]=0 [worker]=0 [beat]=0)
+supervise() {
+    local name=$1 pid=$2 code=0
+    if [ "${RESTART_AT[$name]}" -gt 0 ]; then  # exited earlier: start it once its wait is over
+        [ "$SECONDS" -ge "${RESTART_AT[$name]}" ] || return 0
+        RESTART_AT[$name]=0
+        STARTED_AT[$name]=$SECONDS
+        "start_$name"
+        return 0
+    fi
+    kill -0 "$pid" 2>/dev/null && return 0
+    wait "$pid" 2>/dev/null || code=$?
+    if [ $((SECONDS - STARTED_AT[$name])) -lt "$QUICK_EXIT_SECONDS" ]; then
+        QUICK_EXITS[$name]=$((QUICK_EXITS[$name] + 1))
+    else
+        QUICK_EXITS[$name]=1
+    fi
+    if [ "${QUICK_EXITS[$name]}" -gt "$RESTART_LIMIT" ]; then
+        echo "The $name process exited $RESTART_LIMIT times in a row (code $code); last lines of $LOGS/$name.log:" >&2
+        tail -n 20 "$LOG_DIR/$name.log" >&2 || true
+        exit 1
+    fi
+    local delay=$((1 << (QUICK_EXITS[$name] - 1)))
+    [ "$delay" -le 30 ] || delay=30
+    log "$name exited (code $code); restarting in ${delay} s (log: $LOGS/$name.log)"
+    RESTART_AT[$name]=$((SECONDS + delay))
+}
+while true; do
+    supervise web "$WEB_PID"
+    supervise worker "$WORKER_PID"
+    supervise beat "$BEAT_PID"
     sleep 1
 done
-for process in "the web server:$WEB_PID:web" "the worker:$WORKER_PID:worker" "Celery beat:$BEAT_PID:beat"; do
-    IFS=: read -r name pid file <<<"$process"
-    if ! kill -0 "$pid" 2>/dev/null; then
-        echo "${name^} stopped; last lines of $LOGS/$file.log:" >&2
-        tail -n 20 "$LOG_DIR/$file.log" >&2 || true
-    fi
-done
-exit 1

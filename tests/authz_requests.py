@@ -19,6 +19,7 @@ BODIES = {
     "api:course_create": {"name": "Matrix course"},
     "api:round_create": {"name": "matrix-round"},
     "api:training_start": {"name": "matrix-model"},
+    "modelhub_api:model_share": {"shared": True},
     "collector:question_review": {"action": "accept"},
     "collector:appeal_submit": {"message": "Please look again."},
     "collector:appeal_decide": {"decision": "uphold"},
@@ -72,4 +73,6 @@ KWARGS_BY_NAME = {
     "evaluation_id": "model_evaluation.pk",
     "session_id": "annotation_session.pk", "paragraph_id": "paragraph.pk", "flag_id": "flag.pk",
     "invite_id": "project_invite.pk",
+    "platform_id": "platform.pk",
+    "model_id": "course_model.pk",
 }

@@ -27,6 +27,8 @@ from collector.models import Appeal, TrainingJob
 from collector.services.questions import question_submit
 from collector.tests.factories import finished_scoring_run, make_user, question_data
 from courses.services import course_create, course_join
+from lti.services.registration import platform_register
+from modelhub.services import model_version_register
 
 ROLES = ("anon", "student", "other_student", "crowd", "instructor", "other_instructor")
 # Redirects: to a sign-in page; with an error message (the view refused and said why); other.
@@ -90,10 +92,17 @@ class World:
         self.appeal = Appeal.objects.create(question=self.question, author=student, message="Please look again.")
         self.scoring_run = finished_scoring_run(open_round, {self.question.pk: [True]})
         self.training_job = TrainingJob.objects.create(round=open_round, name="matrix-job", status="failed")
+        self.course_model = model_version_register(name="matrix-course-a-model", kind="multiple_choice",
+                                                   path="/m/matrix", course_id=self.course.pk)
         self.evaluation_run = EvaluationRun.objects.create(target="round", round=open_round, status="done")
         self.model_evaluation = ModelEvaluation.objects.create(
             target="round", round=open_round, model_version=open_round.live_model, status="done", snapshot_id="0" * 64)
         self._annotation(instructor, crowdworker)
+        # A's instructor's LMS registration (not the issuer + client id that lti_platform_register's body names).
+        self.platform = platform_register(
+            created_by=instructor, name="Matrix A LMS", issuer="https://lms-a.example", client_id="a1",
+            deployment_ids=["d1"], auth_login_url="https://lms-a.example/auth",
+            auth_token_url="https://lms-a.example/token", key_set_url="https://lms-a.example/jwks")
 
     def _annotation(self, instructor, crowdworker) -> None:
         self.project = make_project(instructor, name="Project A", questions_min=1, questions_max=4)

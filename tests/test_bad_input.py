@@ -2,8 +2,11 @@
 
 Every case must get a clear error (a 4xx with a message, a form re-shown with its error, a
 websocket error message, or a CommandError naming the problem), never a 500, and must store
-nothing: the counts of users, courses, rounds, questions and predictions are compared before
-and after each case.
+nothing: the counts of users, courses, rounds, questions, predictions and the annotation and
+evaluation rows imports write are compared before and after each case.
+
+The edges (JSON nested 5,000 deep, a 5,000-digit number, NaN, a NUL, a lone surrogate) sent to
+every other way in are in ``test_bad_input_edges.py``.
 """
 import html
 import json
@@ -17,16 +20,22 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from annotation.models import Article, Paragraph, SpanAnswer, SpanQuestion
 from collector.consumers import AuthorConsumer
 from collector.models import Prediction, Question, Round
 from courses.models import Course
+from evaluation.models import AmbiguityDataset, EvaluationRun
 
 CHOICES = ["was very hungry.", "was not hungry at all.", "gave the pizza away.", "ate a salad."]
 GOOD = {"prompt": "The man ate the whole pizza. He", "choices": CHOICES, "correct_index": 0}
 
 
+STORED = (User, Course, Round, Question, Prediction, Article, Paragraph, SpanQuestion, SpanAnswer, AmbiguityDataset,
+          EvaluationRun)
+
+
 def counts() -> tuple[int, ...]:
-    return tuple(model.objects.count() for model in (User, Course, Round, Question, Prediction))
+    return tuple(model.objects.count() for model in STORED)
 
 
 # --- REST API: POST /api/questions/submit/ ------------------------------------------------------
@@ -188,6 +197,15 @@ WS_CASES = {
     "token not uuid": (json.dumps({"type": "draft", "prompt": "A b.", "choices": CHOICES, "token": "zz"}), '"token"'),
     "answer out of range": (json.dumps({"type": "draft", "prompt": "A b.", "choices": CHOICES, "answer": 9}), None),
     "too large": (json.dumps({"type": "draft", "prompt": "x" * 20000, "choices": CHOICES}), "too large"),
+    "nested 5,000 deep": ("[" * 5000, "nested deeper than 64 levels"),
+    "seq of 5,000 digits": (json.dumps({"type": "draft", "prompt": "A b.", "choices": CHOICES, "seq": 1})
+                            .replace('"seq": 1', '"seq": ' + "9" * 5000), "more than 50 digits"),
+    "seq NaN": (json.dumps({"type": "draft", "prompt": "A b.", "choices": CHOICES, "seq": float("nan")}),
+                "NaN is not a JSON number"),
+    "nul in the prompt": (json.dumps({"type": "draft", "prompt": "The man\x00 ate. He", "choices": CHOICES}),
+                          "Null characters are not allowed"),
+    "lone surrogate in a choice": (json.dumps({"type": "draft", "prompt": "A b.", "choices": ["SUR", *CHOICES[1:]]})
+                                   .replace("SUR", "\\ud800"), "Surrogate characters are not allowed"),
 }
 
 
@@ -246,3 +264,4 @@ def test_an_import_file_that_is_not_utf8_is_refused(round_, tmp_path):
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("import_codah", str(path), "--round", round_.name)
     assert counts() == before
+

@@ -8,17 +8,18 @@ from pathlib import Path
 import pytest
 import torch
 
+from mlcore.tests.shared_data import shared_data
+
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data" / "codah"
 
 
-@pytest.mark.skipif(not (DATA / "full_data.tsv").is_file(), reason="the CODAH reference data is not here")
 def test_quick_run_writes_the_headline_keys(tmp_path):
+    codah = shared_data("codah", "full_data.tsv").parent
     out = tmp_path / "cv_scoring.json"
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     result = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "cv_scoring.py"), "--quick", "--threads", "1", "--out", str(out),
-         "--json"],
+         "--json", "--data", str(codah)],
         capture_output=True, text=True, env=env, timeout=600,
     )
     assert result.returncode == 0, result.stderr[-3000:]

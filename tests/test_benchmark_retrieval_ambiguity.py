@@ -4,19 +4,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from mlcore.tests.shared_data import shared_data
 
 ROOT = Path(__file__).resolve().parent.parent
-# ../shared/data next to a checkout, or next to the folder of worktrees (/work/wt/<name>).
-SQUAD = next((base / "shared" / "data" / "squad2-subset" / "dev-subset-v2.0.json" for base in (ROOT.parent, ROOT.parent.parent)
-              if (base / "shared" / "data").is_dir()), ROOT.parent / "shared")
 
 
-@pytest.mark.skipif(not SQUAD.is_file(), reason="needs ../shared/data/squad2-subset")
 def test_quick_run_agrees_with_pure_python_and_writes_its_keys(tmp_path):
+    squad = shared_data("squad2-subset", "dev-subset-v2.0.json")
     out = tmp_path / "retrieval_ambiguity.json"
     result = subprocess.run([sys.executable, "benchmarks/retrieval_ambiguity.py", "--quick", "--out", str(out), "--json",
-                             "--squad", str(SQUAD)],
+                             "--squad", str(squad)],
                             cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     printed = json.loads(result.stdout)

@@ -97,7 +97,7 @@ class PersianAnnotationEndToEndTests(BrowserTestCase):
         page.locator("#model-answer").wait_for(state="visible")
         # The model may first answer the draft sent before the answer was marked ("mark your
         # answer to compare"); the draft with the selection follows after the debounce.
-        page.wait_for_function("document.getElementById('model-verdict').textContent.includes('F1')")
+        page.wait_for_function("() => document.getElementById('model-verdict').textContent.includes('F1')")
         verdict = page.locator("#model-verdict").inner_text()
         assert "fooled" in verdict, verdict
         page.get_by_role("button", name="Add question").click()
@@ -113,7 +113,7 @@ class PersianAnnotationEndToEndTests(BrowserTestCase):
         assert Z in keyboard_text and CONTEXT.endswith(keyboard_text), keyboard_text
 
         # A reload keeps the half-finished question (saved on the server) and its selection.
-        page.wait_for_function("document.getElementById('save-state').textContent === 'Draft saved.'")
+        page.wait_for_function("() => document.getElementById('save-state').textContent === 'Draft saved.'")
         page.reload()
         assert page.get_by_label("Question", exact=True).input_value() == "در آن‌جا چه می‌کنند؟"
         assert page.locator("#selection-text").inner_text() == keyboard_text

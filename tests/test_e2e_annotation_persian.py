@@ -94,7 +94,7 @@ class PersianWorkerPagesTests(BrowserTestCase):
         page.get_by_role("link", name=f"ادامهٔ نوشتن پرسش{Z}ها").click()
         page.wait_for_url(self.url("annotation:session", self.session.pk))
         # The timer counts time on the paragraph from the server's heartbeats (none yet before the page).
-        page.wait_for_function("document.getElementById('elapsed').textContent === '۰:۰۰'")
+        page.wait_for_function("() => document.getElementById('elapsed').textContent === '۰:۰۰'")
         for _ in range(50):
             self.session.refresh_from_db()
             if self.session.last_active_at is not None:
@@ -135,7 +135,7 @@ class PersianWorkerPagesTests(BrowserTestCase):
         assert current.first.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(31, 95, 209)"
         chosen = page.locator("#selection-text").inner_text()
         assert chosen and CONTEXT.endswith(chosen) and current.first.inner_text() in chosen
-        page.wait_for_function("document.getElementById('save-state').textContent.length > 0")
+        page.wait_for_function("() => document.getElementById('save-state').textContent.length > 0")
         assert page.locator("#model-status").inner_text() == f"برای این پروژه مدلی تنظیم نشده است: پرسش{Z}هایتان را مثل همیشه بنویسید."
         self.shoot("crowd-annotation-fa")
         assert not self.console_errors, self.console_errors
@@ -146,7 +146,7 @@ class PersianWorkerPagesTests(BrowserTestCase):
         page.get_by_role("button", name="English").click()
         page.get_by_role("button", name="Add question").wait_for()
         assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["en", "ltr"]
-        page.wait_for_function("document.getElementById('question-count').textContent === '(3 of 3–6)'")
+        page.wait_for_function("() => document.getElementById('question-count').textContent === '(3 of 3–6)'")
         page.goto(self.url("annotation:task_list"))
         page.get_by_role("heading", name="Annotation tasks").wait_for()
         assert AnnotationSession.objects.filter(pk=self.session.pk, status="in_progress").exists()
@@ -156,7 +156,7 @@ class PersianWorkerPagesTests(BrowserTestCase):
         page = self.page
         page.locator("#paragraph").focus()
         page.keyboard.press("Escape")  # no selection: the server says to mark the answer
-        page.wait_for_function("document.getElementById('selection-text').classList.contains('is-empty')")
+        page.wait_for_function("() => document.getElementById('selection-text').classList.contains('is-empty')")
         page.get_by_role("button", name="افزودن پرسش").click()
         errors = page.locator("#form-errors")
         errors.wait_for()
@@ -164,7 +164,7 @@ class PersianWorkerPagesTests(BrowserTestCase):
         page.locator("details.discard summary").click()
         page.locator("#discard-reason").select_option("other")  # "other" needs a note, says the server
         page.locator("#discard-form button[type=submit]").click()
-        page.wait_for_function("document.getElementById('form-errors').textContent.includes('در چند کلمه')")
+        page.wait_for_function("() => document.getElementById('form-errors').textContent.includes('در چند کلمه')")
         assert errors.inner_text() == "در چند کلمه بنویسید چرا این پاراگراف باید کنار گذاشته شود."
         replies = page.evaluate("""async (path) => {
             const { connectSocket } = await import("/static/js/lib/socket.js");

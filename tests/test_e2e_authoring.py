@@ -49,7 +49,7 @@ class AuthoringEndToEndTests(BrowserTestCase):
         page = self.page
         page.wait_for_selector(".choice-row.is-pick")
         page.wait_for_selector("#verdict.verdict-fooled, #verdict.verdict-not-fooled")
-        page.wait_for_function("!document.getElementById('author-form').classList.contains('is-stale')")
+        page.wait_for_function("() => !document.getElementById('author-form').classList.contains('is-stale')")
         values = page.locator(".prob-value").all_text_contents()
         return [int(value.rstrip("%")) for value in values]
 
@@ -91,7 +91,7 @@ class AuthoringEndToEndTests(BrowserTestCase):
         assert page.get_by_label("Completion D", exact=True).input_value() == CHOICES[3]
         assert page.locator("#id_answer_0").is_checked() and page.get_by_label("Negation").is_checked()
         assert self.wait_for_prediction() == percentages
-        page.wait_for_function("Number(document.getElementById('time-spent').textContent.split(':')[1]) >= 1")
+        page.wait_for_function("() => Number(document.getElementById('time-spent').textContent.split(':')[1]) >= 1")
         self.screenshot(page, "author", docs=False, full_page=True)
 
         page.keyboard.press("Control+Enter")
@@ -162,7 +162,7 @@ class AuthoringEndToEndTests(BrowserTestCase):
                                     "model_version": "tiny-bert-e2e", "fooled": None, "seq": drafts[0]["seq"],
                                     "coach": {"warnings": []}}))
         page.wait_for_selector(".choice-row.is-pick")
-        page.wait_for_function("!document.getElementById('author-form').classList.contains('is-stale')")
+        page.wait_for_function("() => !document.getElementById('author-form').classList.contains('is-stale')")
         assert page.locator(".prob-value").all_text_contents() == ["10%", "60%", "20%", "10%"]
 
         # Answered and unchanged: focus changes send nothing; a real edit sends exactly one draft.

@@ -119,7 +119,7 @@ class InstructorPagesEndToEndTests(BrowserTestCase):
         page.locator(f"{card} [data-field=resume-form] button").click()
         page.wait_for_load_state()
         assert ScoringRun.objects.get().status == "queued"
-        page.wait_for_function("document.querySelector('.scoring-form[data-kind=cross_validation] button').disabled")
+        page.wait_for_function("() => document.querySelector('.scoring-form[data-kind=cross_validation] button').disabled")
         assert self.console_errors == []
 
     def test_authoring_cue_tally_errors_and_verdict_in_view(self) -> None:
@@ -146,7 +146,7 @@ class InstructorPagesEndToEndTests(BrowserTestCase):
         for position, text in enumerate(CHOICES):
             page.get_by_label(f"Completion {'ABCD'[position]}", exact=True).fill(text)
         page.get_by_label("Completion D", exact=True).press("Alt+1")
-        page.wait_for_function("document.querySelector('#verdict').textContent.length > 0")
+        page.wait_for_function("() => document.querySelector('#verdict').textContent.length > 0")
         page.wait_for_timeout(600)
         answer(drafts[-1], 2)
         page.wait_for_selector("#verdict.verdict-fooled")

@@ -136,7 +136,7 @@ class ReportChartsEndToEndTests(BrowserTestCase):
     def test_the_socket_client_module_connects_and_gives_up_on_4403(self) -> None:
         page = self.signed_in()
         page.goto(self.live_server_url + reverse("collector:round_detail", args=[self.round.pk]))
-        page.wait_for_function("document.getElementById('scoring-connection').textContent === 'Live updates on.'")
+        page.wait_for_function("() => document.getElementById('scoring-connection').textContent === 'Live updates on.'")
         # The same module on a socket this user may not use: the server closes with 4403, no retry.
         result = page.evaluate("""async (path) => {
             const { connectSocket } = await import("/static/js/lib/socket.js");

@@ -66,6 +66,39 @@ def test_an_expected_403_is_one_line_with_its_reason(client, student, console_lo
     assert "Traceback" not in console_log.getvalue()
 
 
+@pytest.fixture
+def every_log_stream():
+    """Everything any handler that a ``django.request`` record reaches writes, in one buffer
+    (pytest's own capturing handlers aside)."""
+    handlers, logger = [], logging.getLogger("django.request")
+    while logger is not None:
+        handlers += [h for h in logger.handlers
+                     if isinstance(h, logging.StreamHandler) and not type(h).__module__.startswith("_pytest")]
+        logger = logger.parent if logger.propagate else None
+    stream = io.StringIO()
+    previous = [(handler, handler.setStream(stream)) for handler in handlers]
+    yield stream
+    for handler, old in previous:
+        handler.setStream(old)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [False, True])
+def test_every_refusal_of_a_page_or_an_api_is_one_line(client, student, every_log_stream, settings, debug):
+    # DEBUG (the developer's switch) once added Django's own console handler, which printed each
+    # refusal again with its traceback.
+    settings.DEBUG = debug
+    client.force_login(student)
+    refusals = {"/inbox/": 403, "/courses/999999/": 403, "/no-such-page/": 404,
+                "/api/lti/platforms/": 403, "/api/evaluation/reports/999999/": 404}
+    for path, status in refusals.items():
+        assert client.get(path).status_code == status, path
+    lines = every_log_stream.getvalue().splitlines()
+    assert "Traceback" not in every_log_stream.getvalue()
+    for path in refusals:
+        assert len([line for line in lines if line.endswith(path) or f"{path} (" in line]) == 1, (path, lines)
+
+
 @pytest.mark.django_db
 def test_an_unexpected_error_keeps_its_traceback(console_log):
     try:

@@ -168,6 +168,9 @@ HTTP_MATRIX: dict[str, Row] = {
     "evaluation_api:project_model_evaluation_start": manager_api("POST", ok=400),
     "evaluation_api:model_evaluation_detail": manager_api(),
     "evaluation_api:course_vmer": manager_api(),
+    # The model registry: each instructor lists the models they may use; only course A shares A's model.
+    "modelhub_api:model_list": Row("GET", 401, 403, 403, 403, 200, 200),
+    "modelhub_api:model_share": manager_api("POST"),
     # annotation (crowd projects: crowdworkers and instructors take tasks; students are for courses)
     "annotation:task_list": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
     "annotation:task_start": page("POST", student=403, other_student=403, crowd=REDIRECT, instructor=REDIRECT,
@@ -231,6 +234,12 @@ HTTP_MATRIX: dict[str, Row] = {
     "lti:deep_link": page("GET", student=403, other_student=403, crowd=403, instructor=403, other_instructor=403),
     "lti_platform_list": Row("GET", 401, 403, 403, 403, 200, 200),
     "lti_platform_register": Row("POST", 401, 403, 403, 403, 201, 201),
+    # A registration is its maker's: another instructor is told there is none (404, as for a missing id).
+    "lti:platform_edit": page("GET", student=403, other_student=403, crowd=403, instructor=200, other_instructor=404),
+    "lti:platform_delete": page("POST", student=403, other_student=403, crowd=403, instructor=REDIRECT,
+                                other_instructor=404),
+    "lti_platform_update": Row("POST", 401, 403, 403, 403, 200, 404),
+    "lti_platform_delete": Row("POST", 401, 403, 403, 403, 204, 404),
 }
 
 WS_MATRIX: dict[str, dict[str, bool]] = {

@@ -154,3 +154,13 @@ def test_health_check_reports_the_database(client: Client):
     response = client.get("/healthz/")
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
+
+
+def test_an_unexpected_error_shows_a_friendly_page_without_a_traceback(rf):
+    # What a browser sees with DEBUG=false (production, and the .env scripts/start.sh writes).
+    from django.views.defaults import server_error
+
+    response = server_error(rf.get("/anything/"))
+    page = response.content.decode()
+    assert response.status_code == 500 and "<h1>Something went wrong</h1>" in page
+    assert "Traceback" not in page and "/static/css/stumper.css" in page

@@ -5,8 +5,10 @@ temporary var folder, env file and free port, so the developer's ``var/`` and ``
 they are. Once it prints its banner: the health check and the sign-in page answer, a demo user
 signs in with the printed password and opens their start page, the Celery worker computes the
 demo questions' pending predictions (read from the demo's SQLite database), beat sends its
-schedule and the worker runs it. Then SIGINT to the script's process group, as Ctrl+C in a
-terminal sends it, stops all three processes and the script.
+schedule and the worker runs it. The written .env has DEBUG=false and static files are still
+served. A worker killed with SIGKILL is started again (with a line in the terminal) and runs the
+next sync. Then SIGINT to the script's process group, as Ctrl+C in a terminal sends it, stops all
+three processes and the script.
 
 The script only runs the embedded default (SQLite, folder broker), so this runs in the embedded
 pass of scripts/test.sh and is skipped in the PostgreSQL + Redis pass.
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -126,6 +129,20 @@ def predictions(database: Path) -> dict[str, int]:
         return dict(connection.execute("SELECT status, COUNT(*) FROM collector_prediction GROUP BY status"))
 
 
+def worker_pid(group: int) -> int | None:
+    """The pid of the Celery worker start.sh runs in process group ``group`` (None while there is none)."""
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit() or os.getpgid(int(entry.name)) != group:
+                continue
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ProcessLookupError):
+            continue  # gone meanwhile
+        if any(arg.endswith(b"celery") for arg in args) and b"worker" in args:
+            return int(entry.name)
+    return None
+
+
 @pytest.mark.skipif(not requirements_installed(), reason="start.sh would install requirements.txt into .venv first")
 def test_start_script_runs_the_demo_and_ctrl_c_stops_it(tmp_path):
     var, env_file, port = tmp_path / "var", tmp_path / "stumper.env", free_port()
@@ -164,6 +181,27 @@ def test_start_script_runs_the_demo_and_ctrl_c_stops_it(tmp_path):
                    "beat did not send the roster sync", details)
         wait_until(lambda: re.search(r"Task lti\.roster_sync_all\[\S+\] succeeded", (logs / "worker.log").read_text()),
                    30, "the worker did not run beat's roster sync", details)
+
+        # DEBUG=false in the written .env, and the site still serves its static files (whitenoise)
+        # and a friendly page for an address that does not exist.
+        assert re.search(r"^DEBUG=false$", env_file.read_text(), re.MULTILINE), env_file.read_text()
+        css = urllib.request.urlopen(base + "/static/css/stumper.css", timeout=30)
+        assert css.status == 200 and b"{" in css.read()
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(base + "/no-such-page/", timeout=30)
+        assert missing.value.code == 404 and "<h1>Page not found</h1>" in missing.value.read().decode()
+
+        # Losing the worker does not stop the site: start.sh says so and starts it again, and the
+        # new worker runs beat's next roster sync.
+        worker = worker_pid(script.group)
+        syncs = len(re.findall(r"Task lti\.roster_sync_all\[\S+\] succeeded", (logs / "worker.log").read_text()))
+        os.kill(worker, signal.SIGKILL)
+        script.wait_for("==> worker exited (code 137); restarting", timeout=30)
+        wait_until(lambda: worker_pid(script.group) not in (None, worker), 30, "no new worker process", details)
+        wait_until(lambda: len(re.findall(r"Task lti\.roster_sync_all\[\S+\] succeeded",
+                                          (logs / "worker.log").read_text())) > syncs + 1,
+                   90, "the restarted worker did not run the roster sync", details)
+        assert urllib.request.urlopen(base + "/healthz/", timeout=30).status == 200
 
         os.killpg(script.group, signal.SIGINT)  # what Ctrl+C in a terminal does
         assert script.process.wait(timeout=60) == 130, details()

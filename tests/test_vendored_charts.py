@@ -20,3 +20,12 @@ def test_vendored_files_match_the_lock_file():
 def test_pages_load_the_libraries_from_the_app():
     scripts = (ROOT / "templates/includes/chart_scripts.html").read_text()
     assert scripts.count("{% static 'vendor/") == 3 and "https://" not in scripts
+
+
+def test_the_charts_run_vegas_csp_safe_expression_interpreter():
+    # The Content-Security-Policy has no 'unsafe-eval': charts.js asks vega-embed for the
+    # interpreter (ast: true), which the vendored vega-embed build carries (tests/test_e2e_csp.py draws them).
+    locked = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    assert "vega-interpreter" in locked["node_modules/vega-embed"]["dependencies"]
+    assert "expressionInterpreter" in (ROOT / "static/vendor/vega-embed/vega-embed.min.js").read_text()
+    assert "\n  ast: true,\n" in (ROOT / "static/js/charts.js").read_text()

@@ -98,3 +98,37 @@ class LoginLimitMessageTests:
         _login(client, "u1", "guess", address="10.9.9.9")
         page = _login(client, "u2", "guess", address="10.9.9.9").content.decode()
         assert "That was the last try" in page
+
+
+@pytest.mark.django_db
+class LoginLimitBehindProxiesTests:
+    """The per-address limit counts the client's address: X-Forwarded-For only from STUMPER_TRUSTED_PROXIES."""
+
+    @pytest.fixture(autouse=True)
+    def _address_limit_of_two(self, settings, fresh_login_counts):
+        settings.STUMPER_LOGIN_MAX_FAILURES, settings.STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS = 100, 2
+        settings.STUMPER_TRUSTED_PROXIES = ["10.0.0.0/24"]
+
+    def _login_via(self, client, username: str, password: str, *, peer: str, forwarded_for: str):
+        return client.post(reverse("accounts:login"), {"username": username, "password": password},
+                           REMOTE_ADDR=peer, HTTP_X_FORWARDED_FOR=forwarded_for)
+
+    def test_a_forged_header_from_an_untrusted_peer_does_not_dodge_the_limit(self, client, bob):
+        for i, name in enumerate(("u1", "u2")):  # a new made-up address with every try
+            self._login_via(client, name, "guess", peer="203.0.113.7", forwarded_for=f"198.51.100.{i}")
+        response = self._login_via(client, "bob", PASSWORD, peer="203.0.113.7", forwarded_for="198.51.100.99")
+        assert response.status_code == 429
+
+    def test_a_trusted_proxy_passes_the_client_address_on(self, client, bob):
+        for name in ("u1", "u2"):
+            self._login_via(client, name, "guess", peer="10.0.0.5", forwarded_for="203.0.113.7")
+        # The same client is blocked; another client behind the same proxy is not.
+        assert self._login_via(client, "bob", PASSWORD, peer="10.0.0.5", forwarded_for="203.0.113.7").status_code == 429
+        assert self._login_via(client, "bob", PASSWORD, peer="10.0.0.5", forwarded_for="203.0.113.8").status_code == 302
+
+    def test_entries_the_client_wrote_before_the_proxy_are_ignored(self, client, bob):
+        # The proxy appends the peer it saw; whatever the client put in front of it is not read.
+        for i, name in enumerate(("u1", "u2")):
+            self._login_via(client, name, "guess", peer="10.0.0.5", forwarded_for=f"198.51.100.{i}, 203.0.113.7")
+        response = self._login_via(client, "bob", PASSWORD, peer="10.0.0.5", forwarded_for="198.51.100.99, 203.0.113.7")
+        assert response.status_code == 429

@@ -5,9 +5,12 @@ import re
 import pytest
 from django.core import mail
 from django.urls import reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import user_create
+from accounts.tokens import api_token_create
 
 PASSWORD = "a-long-test-password-42"
 NEW_PASSWORD = "another-long-password-77"
@@ -61,3 +64,46 @@ class PasswordResetTests:
         assert "Your password is changed" in response.content.decode()
         user.refresh_from_db()
         assert user.check_password(NEW_PASSWORD)
+
+
+@pytest.mark.django_db
+class PasswordResetRevokesTokensTests:
+    """A reset by emailed link is the compromise case: the API token goes too; a change keeps it."""
+
+    def _reset(self, client, email: str) -> None:
+        client.post(reverse("accounts:password_reset"), {"email": email})
+        form_url = client.get(reset_link(mail.outbox[-1]), follow=True).redirect_chain[-1][0]
+        done = client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}, follow=True)
+        assert "Your password is changed" in done.content.decode()
+
+    def test_a_reset_revokes_the_api_token(self, client):
+        user = user_create(username="bob", password=PASSWORD, email="bob@example.edu")
+        key = api_token_create(user=user).key
+        api = APIClient()
+        api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        assert api.get("/api/courses/").status_code == 200
+        self._reset(client, "bob@example.edu")
+        assert not Token.objects.filter(user=user).exists()
+        assert api.get("/api/courses/").status_code == 401
+        assert client.login(username="bob", password=NEW_PASSWORD)
+
+    def test_a_refused_new_password_keeps_the_token(self, client):
+        user = user_create(username="bob", password=PASSWORD, email="bob@example.edu")
+        api_token_create(user=user)
+        client.post(reverse("accounts:password_reset"), {"email": "bob@example.edu"})
+        form_url = client.get(reset_link(mail.outbox[0]), follow=True).redirect_chain[-1][0]
+        client.post(form_url, {"new_password1": "123", "new_password2": "123"})
+        assert Token.objects.filter(user=user).exists()
+
+    def test_changing_a_known_password_keeps_the_token(self, client):
+        user = user_create(username="bob", password=PASSWORD)
+        api_token_create(user=user)
+        client.force_login(user)
+        client.post(reverse("accounts:password_change"), {
+            "old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+        assert Token.objects.filter(user=user).exists()
+
+    def test_the_token_page_says_a_reset_revokes_it(self, client):
+        client.force_login(user_create(username="bob", password=PASSWORD))
+        page = " ".join(client.get(reverse("accounts:settings")).content.decode().split())
+        assert "Resetting your password with an emailed link (“Forgot your password?”) revokes your token too" in page

@@ -60,6 +60,12 @@ class SquadImportApi(ImportApi):
     class InputSerializer(serializers.Serializer):
         file = _JsonFile(help_text=f"SQuAD-2.0 layout: data / title / paragraphs / context / qas. {_UPLOAD_HELP}")
         split = serializers.ChoiceField(choices=Split.choices)
+        source_dataset = serializers.CharField(
+            required=False, allow_blank=True, default="", max_length=200,
+            help_text="Hub id of the dataset the file comes from (squad_v2, pquad, ...), recorded for the release")
+        source_license = serializers.CharField(
+            required=False, allow_blank=True, default="", max_length=64,
+            help_text="Hub license id of that dataset (known for squad_v2, pquad)")
 
     class OutputSerializer(serializers.Serializer):
         articles = serializers.IntegerField()
@@ -70,4 +76,5 @@ class SquadImportApi(ImportApi):
         warnings = serializers.ListField(child=serializers.CharField(), help_text="Kept as written, e.g. repeats")
 
     def run_import(self, project: Project, data: dict) -> SquadImportResult:
-        return squad_import(project=project, data=data["file"], split=data["split"])
+        return squad_import(project=project, data=data["file"], split=data["split"],
+                            source_dataset=data["source_dataset"], source_license=data["source_license"])

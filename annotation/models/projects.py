@@ -70,6 +70,13 @@ class Project(models.Model):
     validation_ratio = models.FloatField(default=0.1, validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
     test_ratio = models.FloatField(default=0.1, validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
     split_seed = models.IntegerField(default=0)
+    # Where imported questions come from, recorded by the SQuAD import (docs/release.md).
+    source_dataset = models.CharField(
+        max_length=200, blank=True, help_text="Hub id of the dataset imported questions come from (e.g. squad_v2)",
+    )
+    source_license = models.CharField(
+        max_length=64, blank=True, help_text="Hub license id of the imported questions (e.g. cc-by-sa-4.0)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -4,6 +4,7 @@ QA checkpoints), and the QA models in use by any project."""
 from dataclasses import dataclass
 
 from annotation.models import Project, QATrainingJob, SpanQuestion, Split
+from core.jobs import job_stall
 from modelhub.models import ModelVersion
 
 
@@ -17,6 +18,11 @@ class ModelPanel:
     @property
     def job_active(self) -> bool:
         return self.job is not None and self.job.status in QATrainingJob.ACTIVE
+
+    @property
+    def job_stalled(self) -> str:
+        """"stalled: no worker has reported for N minutes", or "" (``core.jobs.job_stall``)."""
+        return job_stall(self.job) if self.job is not None else ""
 
 
 def project_model_panel(*, project: Project) -> ModelPanel:
@@ -32,7 +38,9 @@ def project_model_panel(*, project: Project) -> ModelPanel:
 
 def qa_training_job_payload(job: QATrainingJob) -> dict:
     """A job as the project page's progress bar reads it."""
+    stalled = job_stall(job)
     return {"id": job.pk, "name": job.name, "status": job.status, "progress": job.progress, "error": job.error,
+            "stalled": bool(stalled), "display": {"stalled": stalled},
             "model_version": job.model_version.name if job.model_version_id else None}
 
 

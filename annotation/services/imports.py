@@ -16,7 +16,9 @@ from django.db.models import Max
 from annotation.inputs import normalize_question_key
 from annotation.models import Article, Paragraph, Project, SpanAnswer, SpanQuestion, Split
 from core.exceptions import ImportFailed
+from core.validators import text_problems
 from mlcore.data.passages import ArticleParseError, assign_splits, parse_article_lines, rank_articles, select_paragraphs
+from mlcore.data.release.licenses import UnknownSource, merged_source
 from mlcore.data.spans import SpanError, check_span
 
 
@@ -54,6 +56,10 @@ def articles_import(*, project: Project, lines: Iterable[str], damping: float | 
         raise ImportFailed([(f"line {line}", message) for line, message in error.errors]) from None
     except ValueError as error:
         raise ImportFailed([("options", str(error))]) from None
+    unstorable = [(f"line {r.line}", problem) for r in records
+                  for _, problem in text_problems([r.title, *r.paragraphs, *r.links])]
+    if unstorable:  # the rule every way in follows (no NUL, no lone surrogate)
+        raise ImportFailed(unstorable)
     existing = set(project.articles.filter(title__in=[r.title for r in records]).values_list("title", flat=True))
     if existing:
         raise ImportFailed([(f"line {r.line}", f"the project already has an article titled {r.title!r}")
@@ -221,12 +227,25 @@ class _SquadReader:
 
 
 @transaction.atomic
-def squad_import(*, project: Project, data: Any, split: str) -> SquadImportResult:
-    """Store a SQuAD-2.0/PQuAD file (ids, questions, every answer, ``is_impossible``) in ``split``."""
+def squad_import(*, project: Project, data: Any, split: str, source_dataset: str = "",
+                 source_license: str = "") -> SquadImportResult:
+    """Store a SQuAD-2.0/PQuAD file (ids, questions, every answer, ``is_impossible``) in ``split``.
+
+    ``source_dataset`` (a Hub id: ``squad_v2``, ``pquad``, ...) and ``source_license`` are recorded on
+    the project for its dataset release; nothing is guessed from the file, whose format Stumper's own
+    exports share (blank: nothing recorded, and the release asks).
+    """
     if split not in Split.values:
         raise ImportFailed([("options", f"unknown split {split!r}; use train, validation or test")])
+    try:
+        source = merged_source((project.source_dataset, project.source_license), source_dataset, source_license)
+    except UnknownSource as error:
+        raise ImportFailed([("options", str(error))]) from None
     taken_ids = set(SpanQuestion.objects.filter(project=project).values_list("qid", flat=True))
     taken_titles = set(project.articles.values_list("title", flat=True))
+    unstorable = text_problems(data)  # the rule every way in follows (no NUL, no lone surrogate)
+    if unstorable:
+        raise ImportFailed(unstorable)
     reader = _SquadReader(taken_ids, taken_titles)
     reader.read(data)
     if reader.errors:
@@ -258,6 +277,9 @@ def squad_import(*, project: Project, data: Any, split: str) -> SquadImportResul
         for question, q in zip(question_rows, parsed_questions, strict=True) for n, (text, start) in enumerate(q.answers)
     ]
     SpanAnswer.objects.bulk_create(answer_rows, batch_size=1000)
+    if source is not None and not project.source_dataset:
+        project.source_dataset, project.source_license = source
+        project.save(update_fields=["source_dataset", "source_license"])
     return SquadImportResult(
         articles=len(articles), paragraphs=len(paragraph_rows), questions=len(question_rows), answers=len(answer_rows),
         unanswerable=sum(q.is_impossible for q in parsed_questions), warnings=tuple(reader.warnings),

@@ -8,8 +8,8 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from collector.presentation.grades import FORMATS, grades_csv
-from collector.selectors.grades import round_grades
+from collector.presentation.grades import FORMATS, grades_file
+from collector.selectors.grades import round_gradebook, round_grades
 from collector.selectors.rounds import round_for_manager
 from core.apis import ApiErrorsMixin, FormatParamNegotiation, file_response
 
@@ -32,6 +32,8 @@ class RoundGradesApi(ApiErrorsMixin, APIView):
         filters.is_valid(raise_exception=True)
         fmt, points_possible = filters.validated_data["format"], filters.validated_data["points_possible"]
         rows = round_grades(round_=round_, points_possible=points_possible)
-        return file_response(grades_csv(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible),
+        gradebook = round_gradebook(round_=round_, users=[row.user for row in rows])
+        grades = grades_file(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible, gradebook=gradebook)
+        return file_response(grades.text,
                              content_type="text/csv; charset=utf-8",
                              filename=f"stumper-{round_.name}-grades-{fmt}.csv")

@@ -11,7 +11,7 @@ from rest_framework import serializers
 
 from collector.models import Round
 from collector.selectors.rounds import round_for_manager
-from collector.services.imports import codah_import
+from collector.services.imports import CODAH_SOURCE, codah_import
 from core.apis import ImportApi
 
 
@@ -42,6 +42,12 @@ class RoundImportApi(ImportApi):
         allow_duplicate_choices = serializers.BooleanField(
             required=False, default=False,
             help_text="Accept rows that repeat a completion (three rows of the public CODAH release do)")
+        source_dataset = serializers.CharField(
+            required=False, allow_blank=True, default=CODAH_SOURCE, max_length=200,
+            help_text="Hub id of the dataset the file comes from, recorded for the round's release (blank: none)")
+        source_license = serializers.CharField(
+            required=False, allow_blank=True, default="", max_length=64,
+            help_text="Hub license id of that dataset (known for codah, squad_v2, pquad)")
 
     class OutputSerializer(serializers.Serializer):
         round_id = serializers.IntegerField()
@@ -50,5 +56,6 @@ class RoundImportApi(ImportApi):
 
     def run_import(self, round_: Round, data: dict) -> dict:
         questions = codah_import(round_=round_, text=data["file"], author=round_.course.owner,
-                                 allow_duplicate_choices=data["allow_duplicate_choices"])
+                                 allow_duplicate_choices=data["allow_duplicate_choices"],
+                                 source_dataset=data["source_dataset"], source_license=data["source_license"])
         return {"round_id": round_.pk, "imported": len(questions), "question_ids": [q.pk for q in questions]}

@@ -23,7 +23,8 @@ from collector.services.round_settings import (
 )
 from core.apis import ActionApi, ApiErrorsMixin, DetailApi
 from mlcore.configs import BF16_SETTINGS
-from modelhub.selectors import live_model_choices
+from modelhub.apis import UsableModelField
+from modelhub.selectors import LIVE_MODEL_KINDS, live_model_choices
 
 
 class Bf16SettingField(serializers.ChoiceField):
@@ -83,6 +84,7 @@ class RoundSettingsSerializer(serializers.Serializer):
 
     def to_representation(self, round_: Round):
         scoring = round_scoring_settings(round_=round_)
+        user = self.context["request"].user  # the choices are the models this user may serve
         return super().to_representation({
             **{name: getattr(round_, name) for name in ("title", "instructions", "opens_at", "closes_at",
                                                          "weight_live", "weight_cv", "base_checkpoint")},
@@ -91,7 +93,7 @@ class RoundSettingsSerializer(serializers.Serializer):
             "precision": precision_note(
                 setting=scoring["bf16"], reports=worker_hardware_latest()).as_dict(),
             "live_model_choices": [{"id": m.pk, "name": m.name, "kind": m.kind}
-                                   for m in live_model_choices()],
+                                   for m in live_model_choices(user=user, course_id=round_.course_id)],
         })
 
 
@@ -115,8 +117,9 @@ class RoundSettingsUpdateApi(ActionApi):
         closes_at = serializers.DateTimeField(required=False, allow_null=True)
         weight_live = serializers.FloatField(required=False, min_value=0.0)
         weight_cv = serializers.FloatField(required=False, min_value=0.0)
-        live_model = serializers.PrimaryKeyRelatedField(queryset=live_model_choices(), required=False,
-                                                        help_text="Id of a multiple-choice or zero-shot model version")
+        live_model = UsableModelField(kinds=LIVE_MODEL_KINDS, required=False,
+                                      help_text="Id of a multiple-choice or zero-shot model version this user may "
+                                                "use (GET /api/models/)")
         base_checkpoint = serializers.CharField(max_length=500, required=False, allow_blank=True)
         scoring = ScoringSettingsSerializer(required=False)
 
@@ -124,7 +127,7 @@ class RoundSettingsUpdateApi(ActionApi):
     lookup = staticmethod(round_for_manager)
 
     def perform(self, round_: Round, data: dict, user: User) -> Round:
-        return round_update(round_=round_, **data)
+        return round_update(round_=round_, user=user, **data)
 
 
 class RoundQualitySettingsUpdateApi(ApiErrorsMixin, APIView):

@@ -30,7 +30,8 @@ from core.apis import MAX_ID, ActionApi, ApiErrorsMixin, DetailApi, ListApi
 from courses.apis import CourseSerializer, course_summary
 from courses.models import Course
 from courses.selectors import course_detail_for_manager, course_for_manager
-from modelhub.selectors import live_model_choices
+from modelhub.apis import UsableModelField
+from modelhub.selectors import LIVE_MODEL_KINDS
 
 
 class RoundSummarySerializer(serializers.Serializer):
@@ -88,16 +89,16 @@ class RoundCreateApi(ActionApi):
         categories = serializers.ListField(child=serializers.ChoiceField(choices=CATEGORY_CHOICES), required=False,
                                            allow_empty=False, max_length=len(CATEGORY_CHOICES),
                                            help_text="Categories authors may tag questions with (default: all)")
-        live_model = serializers.PrimaryKeyRelatedField(
-            queryset=live_model_choices(), required=False, allow_null=True, default=None,
-            help_text="Id of a multiple-choice or zero-shot model version",
+        live_model = UsableModelField(
+            kinds=LIVE_MODEL_KINDS, required=False, allow_null=True, default=None,
+            help_text="Id of a multiple-choice or zero-shot model version this user may use (GET /api/models/)",
         )
 
     OutputSerializer = RoundSummarySerializer
     lookup = staticmethod(course_for_manager)
 
     def perform(self, course: Course, data: dict, user: User) -> Round:
-        return round_create(course=course, **data)
+        return round_create(course=course, user=user, **data)
 
 
 class RoundOpenListApi(ListApi):

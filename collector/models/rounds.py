@@ -70,6 +70,14 @@ class Round(models.Model):
         ModelVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="answer_only_in_rounds",
         help_text="Model trained on completions only (prompts blanked); the coach asks it about each draft",
     )
+    # Where imported questions come from, recorded by the import (docs/release.md): a release of them
+    # takes its license and source_datasets from here, or asks for them when blank.
+    source_dataset = models.CharField(
+        max_length=200, blank=True, help_text="Hub id of the dataset imported questions come from (e.g. codah)",
+    )
+    source_license = models.CharField(
+        max_length=64, blank=True, help_text="Hub license id of the imported questions (e.g. odc-by)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -6,15 +6,15 @@ Pure functions over an already-fetched ``ScoringRun``; the accuracies are named 
 from collector.models import ScoringRun
 from collector.presentation.cv_accuracy import FOLD_MEAN_LABEL, POOLED_LABEL, fold_questions, small_folds_warning
 from collector.presentation.format import duration
-from core.jobs import job_progress_shown
+from core.jobs import job_display, job_progress_shown
 
 
 def scoring_run_payload(run: ScoringRun) -> dict:
     """``{id, kind, status, progress, summary, error, display}`` of one scoring run.
 
     ``display`` holds the same run in words (status, progress line, result line, a warning when
-    folds are too small, per-fold bars), so the page, ``scoring.js`` and ``score_round`` say the
-    same thing. The worker's host and
+    folds are too small, per-fold bars; ``stalled`` when its worker went silent), so the page,
+    ``scoring.js`` and ``score_round`` say the same thing. The worker's host and
     pid (``progress["owner"]``) stay on the server.
     """
     progress = job_progress_shown(run)
@@ -26,7 +26,7 @@ def scoring_run_payload(run: ScoringRun) -> dict:
         "progress": progress,
         "summary": summary,
         "error": run.error,
-        "display": {
+        "display": job_display(run, {
             "kind": run.get_kind_display(),
             "status": run.get_status_display(),
             "percent": scoring_percent(run.status, progress),
@@ -34,7 +34,7 @@ def scoring_run_payload(run: ScoringRun) -> dict:
             "result": scoring_result_text(run.kind, summary) if run.status == ScoringRun.Status.DONE else "",
             "warning": small_folds_warning(summary) if run.status == ScoringRun.Status.DONE else "",
             "folds": fold_bars(summary),
-        },
+        }),
     }
 
 

@@ -1,6 +1,7 @@
 """Training jobs in words, for the round page and its websocket."""
 from collector.models import TrainingJob
 from collector.presentation.format import duration
+from core.jobs import job_display
 
 
 def training_job_payload(job: TrainingJob) -> dict:
@@ -28,5 +29,6 @@ def training_job_payload(job: TrainingJob) -> dict:
         result += f", now live in round {job.make_live_round.name}." if job.make_live_round else "."
     return {
         "id": job.pk, "name": job.name, "status": job.status, "error": job.error,
-        "display": {"status": job.get_status_display(), "percent": round(percent, 1), "progress": text, "result": result},
+        "display": job_display(job, {"status": job.get_status_display(), "percent": round(percent, 1), "progress": text,
+                                     "result": result}),
     }

@@ -8,7 +8,8 @@ Points:
   points are full marks, so a student who earns P credits (e.g. P questions that fooled both
   models with weights 0.5/0.5) gets everything and extra questions cannot push past 100%.
 
-The files LMSs import are written by ``presentation/grades.py``.
+The files LMSs import are written by ``presentation/grades.py``, with what the LMS knows of the
+round's students and column (``round_gradebook``, from the apps registered in ``core.registry``).
 """
 from collections import defaultdict
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from accounts.models import User
 from collector.models import Round
 from collector.selectors.questions import live_prediction_of, question_credit, round_questions
+from core.registry import Gradebook, gradebook_of
 from courses.selectors import course_enrollments
 
 
@@ -51,3 +53,13 @@ def round_grades(*, round_: Round, points_possible: float | None = None) -> list
         rows.append(GradeRow(enrollment.user, total["questions"], total["fooled_live"], round(total["fooled_cv"], 4),
                              credit, round(points, 2)))
     return rows
+
+
+def round_gradebook(*, round_: Round, users: list[User]) -> Gradebook:
+    """The LMS ids of ``users`` and the LMS's name for the round's column (empty for a round no LMS links)."""
+    return gradebook_of(round_id=round_.pk, user_ids=[user.pk for user in users])
+
+
+def round_students(*, round_: Round) -> list[User]:
+    """The students a grade file of the round has a row for, without computing their grades."""
+    return [enrollment.user for enrollment in course_enrollments(course=round_.course)]

@@ -72,7 +72,7 @@ def round_answer_only_model_train(*, round_: Round) -> ModelVersion:
     config = scoring_config_for(round_=round_, kind=ScoringRun.Kind.ANSWER_ONLY)  # answer_only=True
     version = model_version_train(
         name=answer_only_model_name(round_), train_examples=examples, base=round_.base_checkpoint or None,
-        config=config,
+        config=config, course_id=round_.course_id,
         description=f"Answer-only model (prompts blanked) of round {round_.name}, trained on {len(examples)} questions; "
         "the artifact coach asks it about drafts.",
     )

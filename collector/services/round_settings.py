@@ -17,9 +17,10 @@ import dataclasses
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from accounts.models import User
 from collector.models import PeerValidation, Question, QuestionStatus, Round
 from collector.services.reviews import question_lock
-from collector.services.rounds import live_model_check, round_dates_check
+from collector.services.rounds import base_checkpoint_check, live_model_check, round_dates_check
 from collector.services.validation import question_settle
 from collector.signals import credit_changed
 from mlcore.configs import FineTuneConfig
@@ -63,22 +64,25 @@ def _scoring_overrides(values: dict) -> dict:
 
 @transaction.atomic
 def round_update(*, round_: Round, live_model: ModelVersion | None = None, scoring: dict | None = None,
-                 **fields) -> Round:
+                 user: User | None = None, **fields) -> Round:
     """Update the round's settings; all checks pass or nothing is saved.
 
     ``fields`` are plain Round fields (``_ROUND_FIELDS``); ``scoring`` maps some or all of
     ``SCORING_FIELDS`` to values, the others keep the round's current ones (so an API client may
     send only what changes). Questions already scored keep their results: new settings apply to
-    the next run.
+    the next run. A new ``live_model`` must be one ``user`` may use (``live_model_check``); the
+    round's current one may stay even if its course has stopped sharing it.
     """
     unknown = sorted(set(fields) - set(_ROUND_FIELDS))
     if unknown:
         raise ValueError(f"round_update does not change {', '.join(unknown)}")
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if fields.get("base_checkpoint") and fields["base_checkpoint"] != round_.base_checkpoint:
+        base_checkpoint_check(base_checkpoint=fields["base_checkpoint"], course_id=round_.course_id, user=user)
     for name, value in fields.items():
         setattr(round_, name, value)
-    if live_model is not None:
-        live_model_check(model_version=live_model)
+    if live_model is not None and live_model.pk != round_.live_model_id:
+        live_model_check(model_version=live_model, course_id=round_.course_id, user=user)
         round_.live_model = live_model
     if scoring is not None:
         round_.scoring_config = _scoring_overrides({**round_scoring_settings(round_=round_), **scoring})
@@ -122,10 +126,10 @@ def round_quality_settings_update(
 
 @transaction.atomic
 def round_settings_save(*, round_: Round, live_model: ModelVersion | None, scoring: dict, quality: dict | None,
-                        **fields) -> Round:
-    """``round_update`` with ``fields``, ``live_model`` and ``scoring``, then, when given, the
-    ``quality`` settings (``round_quality_settings_update``); all or nothing."""
-    round_ = round_update(round_=round_, live_model=live_model, scoring=scoring, **fields)
+                        user: User | None = None, **fields) -> Round:
+    """``round_update`` with ``fields``, ``live_model`` (one ``user`` may use) and ``scoring``, then,
+    when given, the ``quality`` settings (``round_quality_settings_update``); all or nothing."""
+    round_ = round_update(round_=round_, live_model=live_model, scoring=scoring, user=user, **fields)
     if quality is not None:
         round_ = round_quality_settings_update(round_=Round.objects.get(pk=round_.pk), **quality)
     return round_

@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from accounts.models import User
 from collector.models import Round
 from courses.models import Course
 from modelhub.models import ModelVersion
+from modelhub.selectors import LIVE_MODEL_KINDS, NO_SUCH_MODEL, model_version_by_name_or_path, model_version_usable
 from modelhub.services import model_version_default
 
 
@@ -26,7 +28,12 @@ def round_create(
     weight_cv: float = 1.0,
     categories: Sequence[str] | None = None,
     instructions: str = "",
+    user: User | None = None,
 ) -> Round:
+    """Create the round; ``live_model`` (default: version 0) must be one ``user`` may use
+    (``live_model_check``)."""
+    if live_model is not None:
+        live_model_check(model_version=live_model, course_id=course.pk, user=user)
     round_ = Round(
         course=course,
         name=name,
@@ -52,15 +59,30 @@ def round_dates_check(*, round_: Round) -> None:
         raise ValidationError({"closes_at": "The round must close after it opens."})
 
 
-def live_model_check(*, model_version: ModelVersion) -> None:
-    """Raise ValidationError unless ``model_version`` can be a round's live model (it answers multiple choice)."""
-    if model_version.kind not in (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE):
+def live_model_check(*, model_version: ModelVersion, course_id: int, user: User | None = None) -> None:
+    """Raise ValidationError unless ``model_version`` can be the live model of a round of course
+    ``course_id``: it answers multiple choice, and ``user`` (None: the system, for the course) may
+    use it: a public or shared model, or one trained for a course they teach
+    (``modelhub.selectors.models_usable_by``). Another course's model is "no such model"."""
+    if not model_version_usable(model_version=model_version, user=user, course_id=course_id):
+        raise ValidationError({"live_model": NO_SUCH_MODEL})
+    if model_version.kind not in LIVE_MODEL_KINDS:
         raise ValidationError({"live_model": "A round's live model must answer multiple-choice questions."})
 
 
+def base_checkpoint_check(*, base_checkpoint: str, course_id: int, user: User | None = None) -> None:
+    """Raise ValidationError when ``base_checkpoint`` names (or is the folder of) a registered model
+    that ``user`` may not use: fine-tuning from another course's model would use it too."""
+    base = base_checkpoint.strip()
+    _, version = model_version_by_name_or_path(base=base.rstrip("/") or base)
+    if version is not None and not model_version_usable(model_version=version, user=user, course_id=course_id):
+        raise ValidationError({"base_checkpoint": NO_SUCH_MODEL})
+
+
 @transaction.atomic
-def round_set_live_model(*, round_: Round, model_version: ModelVersion) -> Round:
-    live_model_check(model_version=model_version)
+def round_set_live_model(*, round_: Round, model_version: ModelVersion, user: User | None = None) -> Round:
+    """Make ``model_version`` the round's live model, if ``user`` (None: the system) may use it there."""
+    live_model_check(model_version=model_version, course_id=round_.course_id, user=user)
     Round.objects.filter(pk=round_.pk).update(live_model=model_version)
     round_.live_model = model_version
     return round_

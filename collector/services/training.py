@@ -66,13 +66,15 @@ def model_version_train(
     live_round: Round | None = None,
     progress: Callable[[TrainProgress], None] | None = None,
     description: str = "",
+    course_id: int | None = None,
 ) -> ModelVersion:
     """Fine-tune ``base`` on ``train_examples`` and register the result as version ``name``.
 
     The weights go to ``STUMPER_MODEL_DIR/<name>`` (replacing an earlier training of the same
     name; the new weights get a new revision). With ``eval_examples`` the saved checkpoint is
     reloaded and scored, so the metric describes exactly what will be served. ``live_round``
-    gets the new version as its live model. Raises ValidationError for a bad name, ValueError
+    gets the new version as its live model. ``course_id`` is the course whose questions these are:
+    the version is its instructors' (None: public). Raises ValidationError for a bad name, ValueError
     for unusable examples and ``mlcore.models.loading.ModelLoadError`` for an unloadable base.
     """
     from mlcore.models.finetune import MultipleChoiceTrainer
@@ -104,6 +106,7 @@ def model_version_train(
         description=lambda base_path: description or f"Fine-tuned from {base_path} on {len(train_examples)} questions.",
         attach=None if live_round is None else (
             lambda version: round_set_live_model(round_=live_round, model_version=version)),
+        course_id=course_id,
     )
 
 
@@ -122,7 +125,7 @@ def round_train_next_model(*, round_: Round, name: str, make_live_round: Round |
     config = scoring_config_for(round_=round_, kind=ScoringRun.Kind.CROSS_VALIDATION)
     return model_version_train(
         name=name, train_examples=examples, base=round_.base_checkpoint or None, config=config,
-        live_round=make_live_round, progress=progress,
+        live_round=make_live_round, progress=progress, course_id=round_.course_id,
         description=f"Fine-tuned on the {len(examples)} questions of {round_.course.name} up to round {round_.name}.",
     )
 

@@ -40,7 +40,7 @@ def enrol_hostile_student(course) -> User:
 
 def assert_spreadsheet_safe(rows: list[list[str]]) -> None:
     """No parsed CSV cell starts with a character that makes a spreadsheet run it."""
-    from collector.presentation.csv_safety import FORMULA_TRIGGERS
+    from core.csv_safety import FORMULA_TRIGGERS
 
     dangerous = [cell for row in rows for cell in row if cell[:1] in FORMULA_TRIGGERS]
     assert not dangerous, dangerous

@@ -20,7 +20,10 @@ from modelhub.selectors import live_model_choices, model_version_get
 def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
     """Change a round's dates, credit weights, live model and scoring settings."""
     round_ = round_for_manager(user=request.user, round_id=round_id)
-    choices = [(m.pk, f"{m.name} ({m.get_kind_display()})") for m in live_model_choices()]
+    # The models this instructor may serve (models_usable_by), and the round's current one, which may stay.
+    usable = list(live_model_choices(user=request.user, course_id=round_.course_id))
+    current = [round_.live_model] if round_.live_model_id and round_.live_model not in usable else []
+    choices = [(m.pk, f"{m.name} ({m.get_kind_display()})") for m in current + usable]
     initial = {
         **{name: getattr(round_, name) for name in ("title", "instructions", "opens_at", "closes_at", "weight_live",
                                                      "weight_cv", "base_checkpoint")},
@@ -34,7 +37,8 @@ def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
         kwargs = form.service_kwargs()
         try:
             round_settings_save(round_=round_, **{**kwargs, "live_model": model_version_get(
-                model_id=kwargs["live_model"])}, quality=quality.cleaned_data if quality_posted else None)
+                model_id=kwargs["live_model"])}, quality=quality.cleaned_data if quality_posted else None,
+                user=request.user)
         except ValidationError as error:
             on_quality = quality_posted and set(getattr(error, "error_dict", {})) & set(quality.fields)
             (quality if on_quality else form).add_service_errors(error)

@@ -17,9 +17,11 @@ from collector.forms.grades import GradesExportForm
 from collector.forms.rounds import QuestionFilterForm, RoundCreateForm
 from collector.forms.training import ModelTrainForm
 from collector.models import Round
+from collector.presentation.grades import grades_left_out
 from collector.presentation.questions import category_bars, question_view
 from collector.presentation.scoring import scoring_cards, scoring_run_payload
 from collector.presentation.training import training_job_payload
+from collector.selectors.grades import round_gradebook, round_students
 from collector.selectors.questions import round_questions
 from collector.selectors.rounds import course_rounds, round_authors, round_for_manager, round_stats
 from collector.selectors.scoring import scoring_runs_latest
@@ -74,8 +76,14 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
         "train_form": ModelTrainForm(rounds=round_choices(round_)),
         "training_jobs": [training_job_payload(job) for job in training_jobs_latest(round_=round_)],
         "grades_form": GradesExportForm(),
+        "grades_left_out": _grades_left_out(round_),
     }
     return render(request, "collector/round_detail.html", context)
+
+
+def _grades_left_out(round_: Round) -> list[dict]:
+    students = round_students(round_=round_)
+    return grades_left_out(users=students, gradebook=round_gradebook(round_=round_, users=students))
 
 
 def round_choices(round_: Round) -> list[tuple[int, str]]:

@@ -51,8 +51,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "core.proxies.TrustedProxyMiddleware",  # REMOTE_ADDR behind STUMPER_TRUSTED_PROXIES, before all else
     "config.logging.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "core.csp.ContentSecurityPolicyMiddleware",  # STUMPER_CONTENT_SECURITY_POLICY
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "lti.middleware.LtiFrameMiddleware",  # LTI sessions only: framed by their LMS, SameSite=None cookies
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -253,6 +255,8 @@ STUMPER_SUBMIT_SCORING_BUDGET = env.float("STUMPER_SUBMIT_SCORING_BUDGET", defau
 # Cross-validation scoring: a running run whose heartbeat is older than this is taken over by
 # another worker (a worker on this machine whose process is gone is taken over at once).
 STUMPER_SCORING_STALE_SECONDS = env.int("STUMPER_SCORING_STALE_SECONDS", default=120)
+# Any job: running, but its worker silent this long, it says "stalled: no worker has reported..." (core.jobs).
+STUMPER_JOB_STALL_SECONDS = env.int("STUMPER_JOB_STALL_SECONDS", default=300)
 
 # Selectional-ambiguity questions (JSON Lines, the format of Mao et al.'s probe) that evaluation
 # reports run a project's QA model on; empty: that report section is off (the data is not shipped).
@@ -298,6 +302,8 @@ STUMPER_IMPORT_MAX_ROWS = env.int("STUMPER_IMPORT_MAX_ROWS", default=20_000)
 STUMPER_LOGIN_MAX_FAILURES = env.int("STUMPER_LOGIN_MAX_FAILURES", default=5)
 STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS = env.int("STUMPER_LOGIN_MAX_FAILURES_PER_ADDRESS", default=50)
 STUMPER_LOGIN_WINDOW_SECONDS = env.int("STUMPER_LOGIN_WINDOW_SECONDS", default=300)
+# The client's address behind proxies and the Content-Security-Policy: config/settings/security.py.
+from config.settings.security import *  # noqa: E402, F403
 
 # --- Email (password reset) --------------------------------------------------------------------
 # Printed to the web log by default (one machine, no mail server); SMTP when EMAIL_BACKEND says so.
@@ -325,6 +331,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON through the one bounded reader (depth, numbers): a bad body is a 400, never a 500.
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.BoundedJSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }
@@ -362,6 +371,12 @@ SPECTACULAR_SETTINGS = {
 STUMPER_LTI_KEY_OVERLAP_SECONDS = env.int("STUMPER_LTI_KEY_OVERLAP_SECONDS", default=3600)
 # Seconds to wait for an LMS (key set, token, roster and grade requests) before giving up.
 STUMPER_LTI_HTTP_TIMEOUT = env.float("STUMPER_LTI_HTTP_TIMEOUT", default=10.0)
+# An LMS answer larger than this (bytes, after decompression) is refused (lti/outbound.py).
+STUMPER_LTI_HTTP_MAX_BYTES = env.int("STUMPER_LTI_HTTP_MAX_BYTES", default=5 * 1024 * 1024)
+# The tool fetches LMS URLs over https only, from public addresses only; these two open that up for an LMS
+# on the same machine or network (a development Moodle on localhost), never for a public site.
+STUMPER_LTI_ALLOW_HTTP = env.bool("STUMPER_LTI_ALLOW_HTTP", default=False)
+STUMPER_LTI_ALLOW_PRIVATE_URLS = env.bool("STUMPER_LTI_ALLOW_PRIVATE_URLS", default=False)
 # Grade passback: attempts after the first, waiting STUMPER_LTI_PASSBACK_BACKOFF_SECONDS x 2^n between them.
 STUMPER_LTI_PASSBACK_RETRIES = env.int("STUMPER_LTI_PASSBACK_RETRIES", default=5)
 STUMPER_LTI_PASSBACK_BACKOFF_SECONDS = env.int("STUMPER_LTI_PASSBACK_BACKOFF_SECONDS", default=30)

@@ -33,4 +33,8 @@ if CELERY_BROKER_URL.startswith("filesystem://") and "STUMPER_BROKER_DIR" not in
 # Each test process counts sign-in failures on its own: a shared Redis cache would let one test's
 # failed logins lock another test's user out.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The LTI tests' platform is a local HTTP server on 127.0.0.1 (lti/tests/platform_sim.py); tests of the URL
+# rules turn these off again.
+STUMPER_LTI_ALLOW_HTTP = True
+STUMPER_LTI_ALLOW_PRIVATE_URLS = True
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every request otherwise

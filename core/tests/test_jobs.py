@@ -9,7 +9,7 @@ import socket
 from datetime import timedelta
 from types import SimpleNamespace
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from core import jobs
 
@@ -45,3 +45,33 @@ def test_progress_writer_writes_at_most_once_per_period_but_always_the_final_ste
     writer.every = 3600.0
     assert writer.save(step=1) and not writer.save(step=2) and writer.save(final=True, step=3)
     assert written == [{"step": 1}, {"step": 3}]
+
+
+def running_job(*, silent_for: timedelta | None, status: str = "running") -> SimpleNamespace:
+    beat = None if silent_for is None else timezone.now() - silent_for
+    return SimpleNamespace(status=status, heartbeat_at=beat, started_at=beat)
+
+
+def test_a_running_job_whose_worker_went_silent_is_stalled(settings):
+    settings.STUMPER_JOB_STALL_SECONDS = 300
+    assert jobs.job_stall(running_job(silent_for=timedelta(minutes=12, seconds=40))) == (
+        "stalled: no worker has reported for 12 minutes")
+    assert jobs.job_stall(running_job(silent_for=timedelta(seconds=299))) == ""
+    settings.STUMPER_JOB_STALL_SECONDS = 30
+    assert jobs.job_stall(running_job(silent_for=timedelta(seconds=40))) == "stalled: no worker has reported for 1 minute"
+    # Only a running job: a queued or finished one has no worker to wait for.
+    assert jobs.job_stall(running_job(silent_for=timedelta(hours=2), status="done")) == ""
+    assert jobs.job_stall(running_job(silent_for=timedelta(hours=2), status="queued")) == ""
+    assert jobs.job_stall(running_job(silent_for=None)) == ""
+
+
+def test_a_stalled_job_says_so_instead_of_its_last_time_left_in_persian_too(settings):
+    settings.STUMPER_JOB_STALL_SECONDS = 60
+    job = running_job(silent_for=timedelta(minutes=7))
+    display = jobs.job_display(job, {"status": "Running", "progress": "Fold 2 of 5 · about 0:43 left"})
+    assert display == {"status": "Running", "progress": "stalled: no worker has reported for 7 minutes",
+                       "stalled": "stalled: no worker has reported for 7 minutes"}
+    fresh = jobs.job_display(running_job(silent_for=timedelta(seconds=5)), {"progress": "about 0:43 left"})
+    assert fresh == {"progress": "about 0:43 left", "stalled": ""}
+    with translation.override("fa"):
+        assert jobs.job_stall(job) == "متوقف شده: ۷ دقیقه است که هیچ پردازشگری گزارشی نداده است"

@@ -57,3 +57,34 @@ async def test_a_refused_connection_hears_why_then_closes_with_4403():
     assert await communicator.receive_json_from(timeout=5) == {"type": "error", "message": "Not yours."}
     assert await communicator.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
     await communicator.disconnect()
+
+
+async def test_messages_beyond_the_json_limits_are_answered_in_the_language_and_the_socket_stays_open():
+    from django.test import override_settings
+
+    communicator = await _connect()
+    await communicator.send_to(text_data="[" * 80)
+    assert (await communicator.receive_json_from(timeout=5))["message"] == (
+        "Message is not valid JSON: it is nested deeper than 64 levels.")
+    with override_settings(LANGUAGE_CODE="fa"):
+        await communicator.send_to(text_data='{"type": "echo", "n": NaN}')
+        assert (await communicator.receive_json_from(timeout=5))["message"] == (
+            "پیام، JSON معتبر نیست: NaN عددی در JSON نیست.")
+    await communicator.send_json_to({"type": "echo", "text": "still open"})
+    assert (await communicator.receive_json_from(timeout=5))["text"] == "still open"
+    await communicator.disconnect()
+
+
+async def test_the_router_refuses_a_path_no_route_matches_at_the_handshake(caplog):
+    from django.urls import path
+
+    from core.sockets import SocketRouter
+
+    router = SocketRouter([path("ws/echo/<int:n>/", EchoConsumer.as_asgi())])
+    refused = WebsocketCommunicator(router, "/ws/echo/x/")
+    connected, _ = await refused.connect(timeout=5)
+    assert not connected  # closed before accepting: the client sees 403
+    assert [r.getMessage() for r in caplog.records] == ["Websocket refused: no route for '/ws/echo/x/'"]
+    routed = WebsocketCommunicator(router, "/ws/echo/7/")
+    assert (await routed.connect(timeout=5))[0]
+    await routed.disconnect()

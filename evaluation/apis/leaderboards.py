@@ -38,7 +38,7 @@ class _ModelEvaluationStartApi(ApiErrorsMixin, APIView):
         serializer.is_valid(raise_exception=True)
         try:
             version = leaderboard_selectors.model_version_for_evaluation(
-                version_id=serializer.validated_data["model_version"])
+                user=request.user, version_id=serializer.validated_data["model_version"])
         except AccessError as error:
             return Response({"model_version": [error.message]}, status=status.HTTP_400_BAD_REQUEST)
         asked_at = timezone.now()

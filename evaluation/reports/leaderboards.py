@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
+from core.jobs import job_display
 from evaluation.models import ModelEvaluation
 from evaluation.reports.sections import table_csv
 from mlcore.stats.proportions import ProportionResult, grouped_proportions, proportion
@@ -88,6 +89,8 @@ def evaluation_payload(evaluation: ModelEvaluation, *, live_model_id: int | None
     version = evaluation.model_version
     result = evaluation.result or {}
     percent = float((evaluation.progress or {}).get("percent", 0.0))
+    display = job_display(evaluation, {"status": evaluation.get_status_display(), "percent": percent,
+                                       "progress": _progress_text(evaluation)})
     return {
         "id": evaluation.pk,
         "status": evaluation.status,
@@ -102,11 +105,12 @@ def evaluation_payload(evaluation: ModelEvaluation, *, live_model_id: int | None
         "questions": len(evaluation.question_ids),
         "progress": {k: v for k, v in (evaluation.progress or {}).items() if k != "owner"},
         "error": evaluation.error,
+        "stalled": bool(display["stalled"]),
         "headline": headline(result),
         "created_at": evaluation.created_at.isoformat() if evaluation.created_at else None,
         "finished_at": evaluation.finished_at.isoformat() if evaluation.finished_at else None,
         # The shape static/js/evaluation.js renders (the reports' progress card is reused as is).
-        "display": {"status": evaluation.get_status_display(), "percent": percent, "progress": _progress_text(evaluation)},
+        "display": display,
         "urls": {
             "report": _page_url(evaluation),
             "api": reverse("evaluation_api:model_evaluation_detail", args=[evaluation.pk]),

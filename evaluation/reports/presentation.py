@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from core.charts import ChartError, ChartView, chart_view
-from core.jobs import job_progress_shown
+from core.jobs import job_display, job_progress_shown
 from evaluation.models import EvaluationRun
 from evaluation.reports.format import Column, column, format_summary, format_table, shown_columns
 from evaluation.reports.meaning import section_meaning
@@ -46,15 +46,18 @@ def run_progress_text(run: EvaluationRun) -> str:
 
 
 def run_payload(run: EvaluationRun) -> dict:
-    """``{id, status, progress, error, display, urls}``: the websocket message body and API summary."""
+    """``{id, status, progress, error, stalled, display, urls}``: the websocket message body and API summary."""
     progress = job_progress_shown(run)
+    display = job_display(run, {"status": run.get_status_display(), "percent": run_percent(run),
+                                "progress": run_progress_text(run)})
     return {
         "id": run.pk,
         "status": run.status,
         "target": run.target,
         "progress": progress,
         "error": run.error,
-        "display": {"status": run.get_status_display(), "percent": run_percent(run), "progress": run_progress_text(run)},
+        "stalled": bool(display["stalled"]),
+        "display": display,
         "urls": {
             "report": reverse("evaluation:run_detail", args=[run.pk]),
             "json": reverse("evaluation:run_json", args=[run.pk]),

@@ -14,7 +14,6 @@ reads frozen inputs (a :class:`ReportInputs`) and reports its progress through a
 """
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import json
@@ -23,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from collector.presentation.csv_safety import spreadsheet_safe
+from core.csv_safety import SpreadsheetWriter
 
 SCALAR_TYPES = (str, int, float, bool, type(None))
 CHART_KINDS = ("bar", "grouped_bar", "scatter", "diverging_bar")
@@ -129,9 +128,8 @@ def check_section(name: str, value: Any) -> dict:
 def table_csv(item: Mapping[str, Any]) -> str:
     """One table as CSV text: a header row, then the rows (``None`` as an empty cell)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # Features and prompts are user text: a cell a spreadsheet would run gets an apostrophe.
+    writer = SpreadsheetWriter(out)
     writer.writerow(item["columns"])
-    for row in item["rows"]:
-        # Features and prompts are user text: a cell a spreadsheet would run gets an apostrophe.
-        writer.writerow(["" if cell is None else spreadsheet_safe(cell) for cell in row])
+    writer.writerows(item["rows"])
     return out.getvalue()

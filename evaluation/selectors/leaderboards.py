@@ -22,6 +22,7 @@ from evaluation.reports.projects import SpanQuestionRecord
 from evaluation.selectors import reports as report_selectors
 from mlcore.stats.proportions import validated_model_error_rate
 from modelhub.models import ModelVersion
+from modelhub.selectors import model_version_for_user, models_usable_by
 
 MC_KINDS = (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE)
 # A question's validation is over once it is accepted or rejected (an appeal may reopen it).
@@ -68,11 +69,9 @@ def span_questions(*, question_ids: list[int]) -> list[SpanQuestionRecord]:
     return report_selectors.report_span_questions(question_ids=question_ids)
 
 
-def model_version_for_evaluation(*, version_id: int) -> ModelVersion:
-    version = ModelVersion.objects.filter(pk=version_id).first()
-    if version is None:
-        raise AccessError("There is no such model version.")
-    return version
+def model_version_for_evaluation(*, user: User, version_id: int) -> ModelVersion:
+    """The version if ``user`` may use it (``models_usable_by``: not another course's); else AccessError."""
+    return model_version_for_user(user=user, model_id=version_id)
 
 
 def model_evaluation_get(*, evaluation_id: int) -> ModelEvaluation:
@@ -117,10 +116,12 @@ def latest_failed_model_evaluations(*, round_: Round | None = None, project: Pro
     return list(model_evaluations(round_=round_, project=project).filter(status=ModelEvaluation.Status.FAILED)[:limit])
 
 
-def evaluable_model_versions(*, round_: Round | None = None, project: Project | None = None) -> QuerySet[ModelVersion]:
-    """Registered versions that can answer the target's questions (multiple choice or span QA)."""
+def evaluable_model_versions(*, user: User, round_: Round | None = None,
+                             project: Project | None = None) -> QuerySet[ModelVersion]:
+    """Versions ``user`` may use (``models_usable_by``) that can answer the target's questions
+    (multiple choice or span QA)."""
     kinds = MC_KINDS if round_ is not None else (ModelVersion.Kind.QUESTION_ANSWERING,)
-    return ModelVersion.objects.filter(kind__in=kinds).order_by("name")
+    return models_usable_by(user=user, kinds=kinds).order_by("name")
 
 
 # --- vMER -----------------------------------------------------------------------------------

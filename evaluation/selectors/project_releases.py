@@ -12,12 +12,28 @@ from django.db.models import Prefetch
 
 from annotation.models import Project, QuestionFlag, SpanAnswer, SpanQuestion
 from evaluation.selectors import reports as report_selectors
-from evaluation.selectors.releases import ReleaseContent, ReleaseError, ReleaseOptions, bias_of, model_uses, weights_of
+from evaluation.selectors.releases import (
+    ReleaseContent,
+    ReleaseError,
+    ReleaseOptions,
+    bias_of,
+    model_uses,
+    release_source,
+    weights_of,
+)
 from mlcore.data.release.card import SPAN, CardInputs, Rate, Validation, render_card
 from mlcore.data.release.files import features_for
 from mlcore.data.release.splits import SplitAssignment, article_split, author_split, pseudonymise
 
 GOLD_KINDS = (SpanAnswer.Kind.ORIGINAL, SpanAnswer.Kind.CORRECTION, SpanAnswer.Kind.IMPORTED)
+# A project has no validation step: "accepted" is the review's word for a question nobody flagged.
+INCLUDED = {"accepted": "submitted questions without an open flag (drafts and removed questions are never released)",
+            "all": "every submitted question, flagged or not (drafts and removed questions are never released)"}
+
+
+def _author_id(q: SpanQuestion):
+    """The recorded author, ``None`` for an imported question (written outside Stumper)."""
+    return None if q.source == SpanQuestion.Source.IMPORTED else q.author_id
 
 
 def _questions(project: Project, options: ReleaseOptions) -> tuple[list[SpanQuestion], Counter]:
@@ -51,7 +67,7 @@ def _split(project: Project, questions: list[SpanQuestion], options: ReleaseOpti
     if method == "article":
         return article_split(ids, [q.paragraph.article.split for q in questions])
     # Imported questions have no author: each is its own group.
-    return author_split(ids, [q.author_id or f"none-{q.pk}" for q in questions], seed=options.seed)
+    return author_split(ids, [_author_id(q) or f"none-{q.pk}" for q in questions], seed=options.seed)
 
 
 def _agrees(second, gold: list[SpanAnswer]) -> bool:
@@ -80,7 +96,11 @@ def project_release_content(*, project: Project, options: ReleaseOptions, key: b
     questions, excluded = _questions(project, options)
     weights = weights_of(project=project) if "weights" in options.fields else {}
     split = _split(project, questions, options)
-    names = pseudonymise([q.author_id for q in questions if q.author_id], key=key)
+    imported = sum(q.source == SpanQuestion.Source.IMPORTED for q in questions)
+    source = release_source(options=options, written=len(questions) - imported, imported=imported,
+                            recorded=(project.source_dataset, project.source_license), what=f"Project {project.name}")
+    authors = [_author_id(q) for q in questions]
+    names = pseudonymise([a for a in authors if a is not None], key=key)
     rows_by_split: dict[str, list[dict]] = {name: [] for name in split.names}
     kinds: dict[str, Counter] = defaultdict(Counter)
     second_pass = 0
@@ -88,13 +108,13 @@ def project_release_content(*, project: Project, options: ReleaseOptions, key: b
         gold = [a for a in q.answers.all() if a.kind in GOLD_KINDS]
         seconds = list(q.second_pass_answers.all())
         second_pass += len(seconds)
-        author = "unknown" if q.author_id is None else names(q.author_id) if options.pseudonymise else q.author.username
+        author = None if _author_id(q) is None else names(q.author_id) if options.pseudonymise else q.author.username
         rows_by_split[split_name].append(_row(q, author, options, seconds, gold, weights))
         kinds["unanswerable" if q.is_impossible else "answerable"][split_name] += 1
     fooled = [q.fooled_model for q in questions if q.fooled_model is not None]
     card = render_card(CardInputs(
         pretty_name=f"Stumper project {project.name}", kind=SPAN, source=f"the annotation project {project.name}",
-        license=options.license, language=project.language, status=options.status, split_method=split.method,
+        license=source.license, language=project.language, status=options.status, split_method=split.method,
         split_counts=split.counts(), category_counts={k: dict(v) for k, v in sorted(kinds.items())},
         status_counts={"submitted": len(questions)}, excluded_counts=dict(excluded),
         collected_from=min(q.created_at for q in questions).strftime("%Y-%m-%d %H:%M"),
@@ -104,15 +124,17 @@ def project_release_content(*, project: Project, options: ReleaseOptions, key: b
         fooled_live=Rate(sum(fooled), len(fooled)) if fooled else None, fooled_cv=None, cv_description="",
         validation=_validation(project, second_pass), answer_only=None, bias=bias_of(project=project),
         fields=options.fields, pseudonymised=options.pseudonymise,
-        authors=len({q.author_id or f"none-{q.pk}" for q in questions}),
+        authors=len({a for a in authors if a is not None}), included=INCLUDED[options.status],
+        unattributed=authors.count(None), imported=imported, imported_from=source.imported_from,
+        source_datasets=source.source_datasets,
         limitations=("Unanswerable questions were written to look answerable (SQuAD 2.0, PQuAD); their "
                      "`answers` lists are empty.",),
     ))
     return ReleaseContent(f"stumper-{project.name}", SPAN, rows_by_split, features_for(SPAN, categories=[],
-                          fields=options.fields), card)
+                          fields=options.fields), card, source.license)
 
 
-def _row(q: SpanQuestion, author: str, options: ReleaseOptions, seconds: list, gold: list[SpanAnswer],
+def _row(q: SpanQuestion, author: str | None, options: ReleaseOptions, seconds: list, gold: list[SpanAnswer],
          weights: dict) -> dict:
     # Every span answer is a gold answer (SQuAD keeps the second-pass answers of evaluation splits too).
     answers = list(q.answers.all())

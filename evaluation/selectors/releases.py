@@ -1,5 +1,6 @@
 """What a dataset release holds, and the reads shared by round and project releases: model
-versions in the loop, the latest evaluation report's bias headline and its reweighting weights.
+versions in the loop, the latest evaluation report's bias headline and its reweighting weights,
+and where imported questions come from (their source dataset and license, recorded at import).
 
 The rows and card of each target are built by ``round_releases`` and ``project_releases``
 (imported only when a release is made: they load the ``datasets`` library); the options are
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from evaluation.selectors import reports as report_selectors
 from evaluation.selectors.exports import evaluation_run_weights, evaluation_runs_with_weights
 from mlcore.data.release.card import Bias, ModelUse
-from mlcore.data.release.licenses import DEFAULT_LICENSE
+from mlcore.data.release.licenses import DEFAULT_LICENSE, KNOWN_SOURCES
 
 
 class ReleaseError(Exception):
@@ -27,14 +28,17 @@ class ReleaseError(Exception):
 
 @dataclass(frozen=True)
 class ReleaseOptions:
-    """``split_by=None``: by author for a round, by article for a project."""
+    """``split_by=None``: by author for a round, by article for a project. ``license`` and
+    ``source_dataset`` ``None``: those recorded when the questions were imported, and
+    ``DEFAULT_LICENSE`` for questions written in Stumper (``release_source``)."""
 
     status: str = "accepted"
     split_by: str | None = None
     fields: tuple[str, ...] = ()
     pseudonymise: bool = True
-    license: str = DEFAULT_LICENSE
+    license: str | None = None
     seed: int = 0
+    source_dataset: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,7 @@ class ReleaseContent:
     rows_by_split: dict[str, list[dict]]
     features: object  # datasets.Features
     card: object  # mlcore.data.release.card.DatasetCardText
+    license: str = DEFAULT_LICENSE
     warnings: tuple[str, ...] = ()
 
     def counts(self) -> dict[str, int]:
@@ -93,3 +98,60 @@ def weights_of(*, round_=None, project=None) -> dict:
         raise ReleaseError(f"The weights field needs a finished evaluation report of {what} with reweighting "
                            "weights: compute a report on its evaluation page first, or leave the field out.")
     return evaluation_run_weights(run_id=run.pk, round_=round_, project=project)
+
+
+@dataclass(frozen=True)
+class ReleaseProvenance:
+    """The target's imported questions and the source recorded for them, for the release form."""
+
+    imported: int
+    source_dataset: str
+    source_license: str
+
+    @property
+    def needs_source(self) -> bool:
+        """Imported questions whose source or license the import did not record: the form asks."""
+        return bool(self.imported) and not (self.source_dataset and self.source_license)
+
+    @property
+    def license(self) -> str:
+        """The license a release takes unless told otherwise ("" when the form must ask)."""
+        if not self.imported:
+            return DEFAULT_LICENSE
+        return self.source_license or KNOWN_SOURCES.get(self.source_dataset, "")
+
+
+def release_provenance(*, round_=None, project=None) -> ReleaseProvenance:
+    """How many of the target's questions were imported, and the source dataset and license recorded."""
+    target = round_ if round_ is not None else project
+    imported = target.questions.filter(source="imported").count()
+    return ReleaseProvenance(imported, target.source_dataset, target.source_license)
+
+
+@dataclass(frozen=True)
+class ReleaseSource:
+    """The license and ``source_datasets`` of one release, from the rows it holds."""
+
+    license: str
+    source_datasets: tuple[str, ...]
+    imported_from: str  # "" when no released row is imported
+
+
+def release_source(*, options: ReleaseOptions, written: int, imported: int, recorded: tuple[str, str],
+                   what: str) -> ReleaseSource:
+    """``source_datasets``: ``original`` for rows written in Stumper, the source's id for imported rows
+    (``extended|<id>`` next to ``original`` when both are released). The license is the option's, else
+    the one recorded at import (or known for the source), else ``DEFAULT_LICENSE`` when nothing is
+    imported. Imported rows with no source or license recorded or given: a ReleaseError that asks."""
+    if not imported:
+        return ReleaseSource(options.license or DEFAULT_LICENSE, ("original",), "")
+    dataset = options.source_dataset or recorded[0]
+    if not dataset:
+        raise ReleaseError(f"{what} holds {imported} imported question(s) whose source dataset was not recorded at "
+                           "import: give it (the release form's “Source dataset”, source_dataset=, "
+                           "--source-dataset), e.g. codah, squad_v2 or pquad, and its license.")
+    license_id = options.license or (recorded[1] if dataset == recorded[0] else "") or KNOWN_SOURCES.get(dataset, "")
+    if not license_id:
+        raise ReleaseError(f"{what} holds {imported} question(s) imported from {dataset}, whose license was not "
+                           "recorded at import: give that dataset's license (license=, --license), a Hub license id.")
+    return ReleaseSource(license_id, (dataset,) if not written else ("original", f"extended|{dataset}"), dataset)

@@ -14,7 +14,15 @@ from collector.models import CVPrediction, Prediction, Question, QuestionStatus,
 from collector.selectors.quality import MIN_SHARED_FOR_KAPPA
 from collector.selectors.scoring import latest_scoring_run
 from collector.selectors.validation import validation_answers
-from evaluation.selectors.releases import ReleaseContent, ReleaseError, ReleaseOptions, bias_of, model_uses, weights_of
+from evaluation.selectors.releases import (
+    ReleaseContent,
+    ReleaseError,
+    ReleaseOptions,
+    bias_of,
+    model_uses,
+    release_source,
+    weights_of,
+)
 from mlcore.configs import CATEGORIES, NUM_CHOICES
 from mlcore.data.release.card import MULTIPLE_CHOICE, AnswerOnly, CardInputs, Rate, Validation, render_card
 from mlcore.data.release.files import features_for
@@ -24,6 +32,12 @@ from mlcore.stats.agreement import pairwise_cohen_kappa
 from mlcore.stats.human_accuracy import human_accuracy
 
 NEVER = (QuestionStatus.REJECTED, QuestionStatus.APPEALED)  # an appealed question is rejected until decided
+UNCATEGORISED = "(uncategorised)"  # the card's row for questions with no category (CODAH has 10)
+
+
+def _imported(q: Question) -> bool:
+    # An imported question's ``author`` is whoever ran the import, not who wrote it: no author is released.
+    return q.source == "imported"
 
 
 def _questions(round_: Round, options: ReleaseOptions) -> list[Question]:
@@ -76,9 +90,10 @@ def _answer_only(round_: Round, ids: list[int], gold: dict[int, int]) -> AnswerO
     return AnswerOnly(run.pk, result.statistic, result.correct, result.n, result.pvalue, result.chance)
 
 
-def _validation(answers: list) -> Validation | None:
+def _validation(answers: list, released: int) -> Validation | None:
     if not answers:
         return None
+    validated = len({a.question_id for a in answers})
     accuracy = human_accuracy([a.is_correct for a in answers]).overall
     ci = accuracy.confidence_interval()
     ratings: dict[int, dict[int, int]] = defaultdict(dict)
@@ -89,7 +104,19 @@ def _validation(answers: list) -> Validation | None:
     defined = not np.isnan(kappa.statistic)
     return Validation(float(accuracy.statistic), accuracy.k, accuracy.n, float(ci.low), float(ci.high),
                       float(kappa.statistic) if defined else None,
-                      sum(not np.isnan(p.result.statistic) for p in kappa.pairs))
+                      sum(not np.isnan(p.result.statistic) for p in kappa.pairs),
+                      f"{validated} of the {released} released questions have blind validation answers.")
+
+
+def _included(options: ReleaseOptions, imported: int) -> str:
+    """The release's filter in words; imported questions were accepted at import, not by validation here."""
+    if options.status == "accepted":
+        text = "questions with status accepted only"
+        if imported:
+            text += f" ({imported} of them imported, accepted at import as published, not validated here)"
+    else:
+        text = "every question not rejected (accepted, awaiting validation or in review)"
+    return text + "; rejected questions (and rejected ones under appeal) are never released"
 
 
 def _split(round_: Round, questions: list[Question], options: ReleaseOptions, folds: dict, run) -> SplitAssignment:
@@ -98,7 +125,9 @@ def _split(round_: Round, questions: list[Question], options: ReleaseOptions, fo
     if method == "article":
         raise ReleaseError("A round has no articles: split it by author or by the cross-validation folds.")
     if method == "author":
-        return author_split(ids, [q.author_id for q in questions], seed=options.seed)
+        # Imported questions have no recorded author: each is its own group.
+        return author_split(ids, [f"none-{q.pk}" if _imported(q) else q.author_id for q in questions],
+                            seed=options.seed)
     if run is None:
         raise ReleaseError(f"Round {round_.name} has no finished cross-validation scoring run, so it has no folds: "
                            "run “Score in cross-validation” on the round page, or split by author.")
@@ -128,23 +157,28 @@ def round_release_content(*, round_: Round, options: ReleaseOptions, key: bytes)
     for a in answers:
         by_question[a.question_id].append(a)
     split = _split(round_, questions, options, folds, cv_run)
-    names = pseudonymise([q.author_id for q in questions], key=key)
+    written = [q for q in questions if not _imported(q)]
+    imported = len(questions) - len(written)
+    source = release_source(options=options, written=len(written), imported=imported,
+                            recorded=(round_.source_dataset, round_.source_license), what=f"Round {round_.name}")
+    names = pseudonymise([q.author_id for q in written], key=key)
     categories = list(dict.fromkeys([*CATEGORIES, *sorted({c for q in questions for c in q.categories})]))
     rows_by_split: dict[str, list[dict]] = {name: [] for name in split.names}
     category_counts: dict[str, Counter] = defaultdict(Counter)
     for q, split_name in zip(questions, split.splits):
-        row = _row(q, round_.name, options, names(q.author_id) if options.pseudonymise else q.author.username, categories,
+        author = None if _imported(q) else names(q.author_id) if options.pseudonymise else q.author.username
+        row = _row(q, source.imported_from if _imported(q) else round_.name, options, author, categories,
                    live.get(q.pk), cv_rates.get(q.pk), by_question[q.pk], weights)
         rows_by_split[split_name].append(row)
-        for category in q.categories or ["(none)"]:
+        for category in q.categories or [UNCATEGORISED]:
             category_counts[category][split_name] += 1
     fooled = [p.fooled for p in live.values() if p.fooled is not None]
     excluded = Counter(Question.objects.filter(round=round_).exclude(pk__in=ids).values_list("status", flat=True))
     card = render_card(CardInputs(
         pretty_name=f"Stumper round {round_.name}", kind=MULTIPLE_CHOICE,
-        source=f"round {round_.name} of the course {round_.course.name}", license=options.license, language="en",
+        source=f"round {round_.name} of the course {round_.course.name}", license=source.license, language="en",
         status=options.status, split_method=split.method, split_counts=split.counts(),
-        category_counts={c: dict(category_counts[c]) for c in categories + ["(none)"] if c in category_counts},
+        category_counts={c: dict(category_counts[c]) for c in [*categories, UNCATEGORISED] if c in category_counts},
         status_counts=dict(Counter(q.status for q in questions)), excluded_counts=dict(excluded),
         collected_from=_day(min(q.created_at for q in questions)), collected_to=_day(max(q.created_at for q in questions)),
         models=model_uses((p.model_version, p.model_revision, p.computed_at) for p in live.values()),
@@ -153,18 +187,20 @@ def round_release_content(*, round_: Round, options: ReleaseOptions, key: bytes)
         cv_description=(f"scoring run {cv_run.pk}: {cv_run.folds} folds × {cv_run.trials} trial(s) fine-tuning "
                         f"{cv_run.base_checkpoint}; a question counts by the share of trials that got it wrong")
         if cv_run else "",
-        validation=_validation(answers), answer_only=_answer_only(round_, ids, gold), bias=bias_of(round_=round_),
-        fields=options.fields, pseudonymised=options.pseudonymise, authors=len({q.author_id for q in questions}),
+        validation=_validation(answers, len(questions)), answer_only=_answer_only(round_, ids, gold),
+        bias=bias_of(round_=round_), fields=options.fields, pseudonymised=options.pseudonymise,
+        authors=len({q.author_id for q in written}), included=_included(options, imported), unattributed=imported,
+        imported=imported, imported_from=source.imported_from, source_datasets=source.source_datasets,
     ))
     features = features_for(MULTIPLE_CHOICE, categories=categories, fields=options.fields)
-    return ReleaseContent(f"stumper-{round_.name}", MULTIPLE_CHOICE, rows_by_split, features, card)
+    return ReleaseContent(f"stumper-{round_.name}", MULTIPLE_CHOICE, rows_by_split, features, card, source.license)
 
 
 def _day(value) -> str:
     return value.strftime("%Y-%m-%d %H:%M")
 
 
-def _row(q: Question, source: str, options: ReleaseOptions, author: str, categories: list[str], live: Prediction | None,
+def _row(q: Question, source: str, options: ReleaseOptions, author: str | None, categories: list[str], live: Prediction | None,
          cv_rate: float | None, answers: list, weights: dict) -> dict:
     row = {"id": q.pk, "source": source, "author": author, "prompt": q.prompt,
            "choices": list(q.choices), "answer": q.correct_index,

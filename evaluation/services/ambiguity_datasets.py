@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from annotation.models import Project
+from core.validators import text_problem
 from evaluation.models import AmbiguityDataset, EvaluationRun
 from evaluation.reports.sections import check_section, unavailable
 from evaluation.selectors.ambiguity_datasets import ambiguity_dataset_get, ambiguity_datasets
@@ -69,6 +70,9 @@ def ambiguity_dataset_check(*, kind: str, upload: Upload) -> CheckedDataset:
         text = upload.data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ValidationError({field: f"{upload.name} is not UTF-8 text (byte {error.start})."}) from None
+    problem = text_problem(text)  # the rule every way in follows: the file is stored as text
+    if problem is not None:
+        raise ValidationError({field: f"{upload.name}: {problem}"})
     try:
         if kind == QUESTIONS:
             questions = ambiguity_services.questions_parse(text=text, source=upload.name)

@@ -23,7 +23,7 @@ from annotation.models import Project
 from collector.models import Round
 from evaluation.selectors.releases import ReleaseContent, ReleaseError, ReleaseOptions
 from mlcore.data.release.card import FIELDS
-from mlcore.data.release.licenses import DEFAULT_LICENSE, UnknownLicense, check_license
+from mlcore.data.release.licenses import UnknownLicense, UnknownSource, check_dataset_id, check_license
 
 logger = logging.getLogger(__name__)
 
@@ -32,8 +32,12 @@ SPLIT_METHODS = ("author", "folds", "article")
 
 
 def release_options_clean(*, status: str = "accepted", split_by: str | None = None, fields=(),
-                          pseudonymise: bool = True, license: str = DEFAULT_LICENSE, seed: int = 0) -> ReleaseOptions:
-    """Checked options, or a ReleaseError naming the bad one (an unknown license lists close ids)."""
+                          pseudonymise: bool = True, license: str | None = None, seed: int = 0,
+                          source_dataset: str | None = None) -> ReleaseOptions:
+    """Checked options, or a ReleaseError naming the bad one (an unknown license lists close ids).
+
+    ``license`` and ``source_dataset`` left out (``None`` or blank): those recorded at import for
+    imported questions, ``cc-by-sa-4.0`` for questions written in Stumper (``release_source``)."""
     if status not in STATUSES:
         raise ReleaseError(f"Unknown status {status!r}: use accepted or all (rejected questions are never released).")
     if split_by is not None and split_by not in SPLIT_METHODS:
@@ -45,16 +49,17 @@ def release_options_clean(*, status: str = "accepted", split_by: str | None = No
     if unknown:
         raise ReleaseError(f"Unknown field(s) {', '.join(unknown)}: choose from {', '.join(FIELDS)}.")
     try:
-        license_id = check_license(license)
-    except UnknownLicense as error:
+        license_id = check_license(license) if (license or "").strip() else None
+        dataset = check_dataset_id(source_dataset) if (source_dataset or "").strip() else None
+    except (UnknownLicense, UnknownSource) as error:
         raise ReleaseError(str(error)) from None
-    return ReleaseOptions(status, split_by, fields, bool(pseudonymise), license_id, int(seed))
+    return ReleaseOptions(status, split_by, fields, bool(pseudonymise), license_id, int(seed), dataset)
 
 
 def release_options_from_query(query) -> ReleaseOptions:
     """Options from a download's query string (the page's form and the API take the same):
-    ``status``, ``split_by``, ``fields`` (repeated or comma-separated), ``license``, ``authors``
-    (``pseudonyms`` or ``usernames``) and ``seed``."""
+    ``status``, ``split_by``, ``fields`` (repeated or comma-separated), ``license``, ``source_dataset``,
+    ``authors`` (``pseudonyms`` or ``usernames``) and ``seed``."""
     fields = [part for value in query.getlist("fields") for part in value.split(",") if part.strip()]
     authors = query.get("authors") or "pseudonyms"
     if authors not in ("pseudonyms", "usernames"):
@@ -64,7 +69,8 @@ def release_options_from_query(query) -> ReleaseOptions:
         raise ReleaseError("The seed must be a whole number from 0 to 2147483647.")
     return release_options_clean(status=query.get("status") or "accepted", split_by=query.get("split_by") or None,
                                  fields=fields, pseudonymise=authors == "pseudonyms",
-                                 license=query.get("license") or DEFAULT_LICENSE, seed=int(seed))
+                                 license=query.get("license") or None, seed=int(seed),
+                                 source_dataset=query.get("source_dataset") or None)
 
 
 @dataclass(frozen=True)
@@ -118,7 +124,7 @@ def release_export(*, out_dir: Path, options: ReleaseOptions, round_: Round | No
     except OSError as error:
         raise ReleaseError(f"Cannot write {out_dir}: {error.strerror or error}; nothing was written.") from None
     logger.info("Release %s written to %s: %s", content.name, out_dir, content.counts())
-    return ReleaseResult(written.folder, content.name, content.kind, options.license, content.counts(), written.files)
+    return ReleaseResult(written.folder, content.name, content.kind, content.license, content.counts(), written.files)
 
 
 def release_zip(*, options: ReleaseOptions, round_: Round | None = None,

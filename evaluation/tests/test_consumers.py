@@ -46,7 +46,8 @@ async def test_instructor_follows_the_run_until_it_is_done(instructor, round_):
 
     await update(run, status="running", progress={"owner": "host:1", "stage": "Reweighting, Adam step 10 of 20", "percent": 57.5})
     payload = (await communicator.receive_json_from(timeout=5))["run"]
-    assert payload["display"] == {"status": "Running", "percent": 57.5, "progress": "Reweighting, Adam step 10 of 20 (58%)"}
+    assert payload["display"] == {"status": "Running", "percent": 57.5, "progress": "Reweighting, Adam step 10 of 20 (58%)",
+                                  "stalled": ""}
     assert "owner" not in payload["progress"]
 
     await update(run, status="done", progress={"stage": "Done", "percent": 100.0})

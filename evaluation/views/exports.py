@@ -17,6 +17,7 @@ from django.views.decorators.http import require_safe
 from annotation.inputs import first_message
 from annotation.selectors.exports import project_squad_dict
 from annotation.selectors.projects import project_for_owner
+from core.apis import content_disposition
 from evaluation.forms.exports import SquadExportForm
 from evaluation.selectors.exports import evaluation_run_weights, evaluation_runs_with_weights
 
@@ -38,5 +39,5 @@ def project_export(request: HttpRequest, project_id: int) -> HttpResponse:
         return redirect("annotation:project_dashboard", project_id=project.pk)
     data = project_squad_dict(project=project, split=form.cleaned_data["split"] or None, weights=weights)
     response = HttpResponse(json.dumps(data, ensure_ascii=False), content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{form.filename(project)}"'
+    response["Content-Disposition"] = content_disposition(form.filename(project))
     return response

@@ -47,7 +47,7 @@ def leaderboard_page(request: HttpRequest, round_id: int | None = None, project_
         "chart": chart_view("leaderboard-chart", leaderboard_chart(board)) if board["entries"] else None,
         "active": active[0] if active else None, "more_active": active[1:],
         "failed": leaderboard_selectors.latest_failed_model_evaluations(**target),
-        "versions": leaderboard_selectors.evaluable_model_versions(**target),
+        "versions": leaderboard_selectors.evaluable_model_versions(user=request.user, **target),
         "vmer": vmer, "vmer_chart": chart_view("vmer-chart", vmer["chart"]) if vmer and vmer["rounds"] else None,
         **{f"{name}_url": reverse(f"evaluation:{kind}_leaderboard_{name}", args=[target_object.pk])
            for name in ("evaluate", "csv", "json")},
@@ -64,7 +64,8 @@ def leaderboard_evaluate(request: HttpRequest, round_id: int | None = None,
     """Queue an evaluation of the chosen model version on the target, then back to its leaderboard."""
     target = evaluation_target(user=request.user, round_id=round_id, project_id=project_id)
     try:
-        version = leaderboard_selectors.model_version_for_evaluation(version_id=int(request.POST.get("model_version")))
+        version = leaderboard_selectors.model_version_for_evaluation(
+            user=request.user, version_id=int(request.POST.get("model_version")))
         evaluation = model_evaluation_start(model_version=version, user=request.user, **target)
     except (TypeError, ValueError):
         messages.error(request, "Choose a model version to evaluate.")

@@ -5,7 +5,7 @@ from pylti1p3.lineitem import LineItem
 
 from annotation.models import Project
 from collector.models import Round
-from collector.presentation.grades import assignment_name
+from collector.presentation.grades import lineitem_label
 from lti import claims
 
 
@@ -13,7 +13,7 @@ def _item(target: Round | Project) -> tuple[str, str, dict[str, str]]:
     """(title, line item resourceId, custom parameters) of what the instructor picked."""
     if isinstance(target, Project):
         return target.name, f"stumper-project-{target.pk}", {claims.CUSTOM_PROJECT: str(target.pk)}
-    return target.title or assignment_name(target), f"stumper-round-{target.pk}", {claims.CUSTOM_ROUND: str(target.pk)}
+    return lineitem_label(target), f"stumper-round-{target.pk}", {claims.CUSTOM_ROUND: str(target.pk)}
 
 
 def deep_link_response_form(*, launch: DjangoMessageLaunch, target: Round | Project, score_maximum: float,

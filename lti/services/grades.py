@@ -20,11 +20,12 @@ from pylti1p3.grade import Grade
 from pylti1p3.service_connector import ServiceConnector
 
 from accounts.models import User
-from annotation.selectors.worker_home import worker_paragraphs_accepted
+from annotation.selectors.worker_home import paragraphs_finished_counts, worker_paragraphs_accepted
 from collector.selectors.grades import round_grades
+from collector.selectors.questions import round_questions
 from lti.models import GradeSync, LtiIdentity, ResourceLink
 from lti.selectors import assignment_resource_links
-from lti.tool_conf import TimeoutSession, registration_of
+from lti.tool_conf import registration_of, service_session
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +55,16 @@ def passback_targets(*, round_id: int | None = None, project_id: int | None = No
     return targets
 
 
+def _started(link: ResourceLink, user: User) -> bool:
+    """Whether the student has done anything the score counts: a question in the round, a finished paragraph
+    in the project. One who has not gets no score (a blank in the gradebook, not a zero)."""
+    if link.project is not None:
+        return paragraphs_finished_counts(project_ids=[link.project_id], user_ids=[user.pk]).get(user.pk, 0) > 0
+    if link.round is not None:
+        return round_questions(round_=link.round, author_id=user.pk).exists()
+    return True  # neither any more: _score says so, and the failure is recorded
+
+
 def _score(link: ResourceLink, user: User, maximum: float) -> float:
     if link.project is not None:
         return float(min(worker_paragraphs_accepted(user=user, project=link.project), maximum))
@@ -64,7 +75,7 @@ def _score(link: ResourceLink, user: User, maximum: float) -> float:
 
 
 def _ags(link: ResourceLink) -> AssignmentsGradesService:
-    connector = ServiceConnector(registration_of(link.context.platform), TimeoutSession())
+    connector = ServiceConnector(registration_of(link.context.platform), service_session(link.context.platform))
     return AssignmentsGradesService(connector, {"scope": link.ags_scopes, "lineitem": link.lineitem_url})
 
 
@@ -79,12 +90,15 @@ def _score_maximum(link: ResourceLink) -> float:
     return link.score_maximum
 
 
-def _post_score(link: ResourceLink, subject: str, score: float) -> None:
+def _post_score(link: ResourceLink, subject: str, score: float | None) -> None:
     service = _ags(link)
     # AGS 2.0 §3.4 Score: userId, scoreGiven, scoreMaximum, activityProgress, gradingProgress, timestamp.
-    grade = (Grade().set_user_id(subject).set_score_given(score).set_score_maximum(link.score_maximum)
-             .set_activity_progress("Submitted").set_grading_progress("FullyGraded")
-             .set_timestamp(timezone.now().isoformat(timespec="milliseconds")))
+    grade = Grade().set_user_id(subject).set_timestamp(timezone.now().isoformat(timespec="milliseconds"))
+    if score is None:  # nothing done (any more): no scoreGiven, so the gradebook shows a blank, not a zero
+        grade.set_activity_progress("Initialized").set_grading_progress("NotReady")
+    else:
+        grade.set_score_given(score).set_score_maximum(link.score_maximum)
+        grade.set_activity_progress("Submitted").set_grading_progress("FullyGraded")
     service.put_grade(grade)
 
 
@@ -96,17 +110,23 @@ def _reason(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"[:500]
 
 
-def grade_passback(*, resource_link_id: int, user_id: int, last_attempt: bool = True, force: bool = False) -> GradeSync:
+def grade_passback(*, resource_link_id: int, user_id: int, last_attempt: bool = True,
+                   force: bool = False) -> GradeSync | None:
     """Send one student's current score to one line item and record the outcome.
 
+    A student who has done nothing there (``_started``) is sent nothing and gets no record (None); if a score
+    was sent before, it is withdrawn (AGS "Initialized"/"NotReady" without a score).
     On failure: with ``last_attempt`` the sync is marked failed with the reason; otherwise it stays
     pending with the reason and PassbackFailed is raised so that the task retries."""
     link = ResourceLink.objects.select_related("context__platform", "round", "project").get(pk=resource_link_id)
     user = User.objects.get(pk=user_id)
     identity = LtiIdentity.objects.get(platform=link.context.platform, user=user)
+    started = _started(link, user)
+    if not started and not GradeSync.objects.filter(resource_link=link, user=user).exists():
+        return None
     sync, _ = GradeSync.objects.get_or_create(resource_link=link, user=user)
     try:
-        score = _score(link, user, _score_maximum(link))
+        score = _score(link, user, _score_maximum(link)) if started else None
         if not force and sync.status == GradeSync.Status.SENT and sync.score_given == score \
                 and sync.score_maximum == link.score_maximum:
             return sync

@@ -20,9 +20,11 @@ from courses.models import Course
 from courses.services import course_create, course_join
 from lti import claims
 from lti.models import ContextLink, LtiIdentity, Platform, ResourceLink
+from lti.outbound import service_url_ok
 from lti.selectors import course_projects
 
 logger = logging.getLogger(__name__)
+SERVICE_URL_MAX_LENGTH = ContextLink._meta.get_field("memberships_url").max_length
 
 
 class LaunchRefused(Exception):
@@ -49,14 +51,37 @@ def _context_of(platform: Platform, data: dict) -> ContextLink:
     context, _ = ContextLink.objects.get_or_create(platform=platform, context_id=str(context_claim["id"]))
     context.title = str(context_claim.get("title") or context_claim.get("label") or "")[:255]
     nrps = data.get(claims.NRPS) or {}
-    if nrps.get("context_memberships_url"):
-        context.memberships_url = nrps["context_memberships_url"]
+    context.memberships_url = _service_url(platform, nrps.get("context_memberships_url")) or context.memberships_url
     context.save()
     return context
 
 
+def _service_url(platform: Platform, url: object) -> str:
+    """A roster or line item URL of the launch's claims if the tool may call it: on one of the platform's hosts
+    (``Platform.service_hosts``), in a form ``lti/outbound.py`` accepts. Any other is ignored (logged): the
+    launch goes on without that service rather than have the tool send the LMS's tokens elsewhere."""
+    if not url:
+        return ""
+    url = str(url)
+    if len(url) <= SERVICE_URL_MAX_LENGTH and service_url_ok(url, platform.service_hosts()):
+        return url
+    logger.warning("LTI: ignored the service URL %.200s of a launch from %s: not an https URL on its hosts %s", url,
+                   platform.issuer, sorted(platform.service_hosts()))
+    return ""
+
+
 def _username(platform: Platform, subject: str) -> str:
     return f"lti{platform.pk}-{hashlib.sha256(subject.encode()).hexdigest()[:16]}"
+
+
+def _launch_ids(data: dict) -> dict[str, str]:
+    """The LMS's ids of the person that grade files name rows by (Core §5.4.5 ``lis``; ``email``), as this
+    launch gives them: an LMS may change them, so every launch refreshes them."""
+    lis = data.get(claims.LIS)
+    sourcedid = lis.get("person_sourcedid") if isinstance(lis, dict) else None
+    email = data.get("email")
+    return {"person_sourcedid": sourcedid[:255] if isinstance(sourcedid, str) else "",
+            "email": email[:254] if isinstance(email, str) else ""}
 
 
 def _user_of(platform: Platform, data: dict, role: str) -> User:
@@ -65,14 +90,16 @@ def _user_of(platform: Platform, data: dict, role: str) -> User:
     if not subject:
         raise LaunchRefused("The LMS sent an anonymous launch (no subject); Stumper needs to know who you are.")
     identity = LtiIdentity.objects.select_related("user").filter(platform=platform, subject=subject).first()
+    ids = _launch_ids(data)
     if identity is not None:
+        LtiIdentity.objects.filter(pk=identity.pk).exclude(**ids).update(**ids)
         return identity.user
     user = user_create(
         username=_username(platform, subject), password=secrets.token_urlsafe(32),  # nobody knows it: LMS sign-in only
         role=User.Role.INSTRUCTOR if role == "instructor" else User.Role.STUDENT,
         email=str(data.get("email") or ""), first_name=str(data.get("given_name") or "")[:150],
         last_name=str(data.get("family_name") or "")[:150])
-    LtiIdentity.objects.create(platform=platform, subject=subject, user=user)
+    LtiIdentity.objects.create(platform=platform, subject=subject, user=user, **ids)
     logger.info("LTI: new account %s for %s sub=%s", user.username, platform.issuer, subject)
     return user
 
@@ -110,8 +137,9 @@ def _resource_link(context: ContextLink, data: dict) -> tuple[ResourceLink | Non
     missing = ("round" if round_id is not None and link.round is None
                else "project" if project_id is not None and link.project is None else "")
     ags = data.get(claims.AGS_ENDPOINT) or {}
-    link.lineitem_url = ags.get("lineitem") or link.lineitem_url
-    link.lineitems_url = ags.get("lineitems") or link.lineitems_url
+    platform = context.platform
+    link.lineitem_url = _service_url(platform, ags.get("lineitem")) or link.lineitem_url
+    link.lineitems_url = _service_url(platform, ags.get("lineitems")) or link.lineitems_url
     link.ags_scopes = list(ags.get("scope") or link.ags_scopes)
     link.save()
     return link, missing

@@ -9,7 +9,7 @@ from pylti1p3.names_roles import NamesRolesProvisioningService
 from pylti1p3.service_connector import ServiceConnector
 
 from lti.models import ContextLink, RosterMember
-from lti.tool_conf import TimeoutSession, registration_of
+from lti.tool_conf import registration_of, service_session
 
 logger = logging.getLogger(__name__)
 
@@ -19,7 +19,7 @@ class RosterSyncFailed(Exception):
 
 
 def _fetch_members(context: ContextLink) -> list[dict]:
-    connector = ServiceConnector(registration_of(context.platform), TimeoutSession())
+    connector = ServiceConnector(registration_of(context.platform), service_session(context.platform))
     service = NamesRolesProvisioningService(connector, {"context_memberships_url": context.memberships_url})
     return service.get_members()  # follows rel="next" pages
 

@@ -17,7 +17,8 @@ def _grades_panel(context, *, what: str, sent_when: str, resend_url: str, **assi
 
 @register.inclusion_tag("lti/_grades.html", takes_context=True)
 def lti_round_grades(context, round_) -> dict:
-    return _grades_panel(context, what="round", sent_when="Scores are sent when credit changes.",
+    return _grades_panel(context, what="round", sent_when="Scores are sent when credit changes; a student with no "
+                                                         "question in the round gets none (a blank, not a zero).",
                          resend_url=reverse("lti:round_grades_resend", args=[round_.pk]), round_id=round_.pk)
 
 

@@ -1,5 +1,6 @@
 """Fixtures of the LTI tests: a running platform simulator registered with the tool, and full launches."""
 import re
+import socket
 from html import unescape
 from unittest.mock import ANY
 from urllib.parse import urlencode, urlparse
@@ -15,9 +16,40 @@ LAUNCH_URL = "http://testserver/lti/launch/"
 
 
 @pytest.fixture
-def lms():
+def lms(settings):
+    # The simulated LMS is an HTTP server on 127.0.0.1: the tool may fetch from it only with both settings on
+    # (the test settings have them on; tests of the URL rules turn them off).
+    settings.STUMPER_LTI_ALLOW_HTTP = True
+    settings.STUMPER_LTI_ALLOW_PRIVATE_URLS = True
     with PlatformSimulator() as simulator:
         yield simulator
+
+
+@pytest.fixture
+def dns(monkeypatch):
+    """Invented host names -> the addresses they resolve to, in turn (the last one repeats; [] = the name does not
+    resolve); ``dns.asked`` lists the names looked up. Other names and addresses resolve as usual."""
+    real = socket.getaddrinfo
+
+    class Dns(dict):
+        asked: list[str]
+
+    answers = Dns()
+    answers.asked = []
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        if host not in answers:
+            return real(host, port, *args, **kwargs)
+        answers.asked.append(host)
+        queue = answers[host]
+        if not queue:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        address = queue.pop(0) if len(queue) > 1 else queue[0]
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        return [(family, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    return answers
 
 
 @pytest.fixture

@@ -40,6 +40,7 @@ AGS_SCOPES = [  # AGS 2.0 §3.1
     "https://purl.imsglobal.org/spec/lti-ags/scope/score",
 ]
 NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
+INTERNAL_BODY = "INTERNAL-ONLY: db_password=hunter2"
 
 
 def rsa_key() -> tuple[str, dict]:
@@ -71,6 +72,7 @@ class PlatformSimulator:
         self.ags_mode = "ok"                     # "ok", "fail" (HTTP 500) or "timeout"
         self.ags_delay = 2.0
         self.deep_link_responses: list[dict] = []
+        self.internal_hits = 0                   # requests to /internal
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         # host "localhost" puts the LMS on the same site as a live server on localhost (browser test over HTTP)
         self.url = f"http://{host}:{self._server.server_port}"
@@ -194,6 +196,9 @@ def _handler(lms: PlatformSimulator):
                 return self._send(200, html, "text/html")
             if url.path == "/jwks":
                 return self._send(200, {"keys": [lms.public_jwk]})
+            if url.path == "/internal":  # stands for an internal service next to the tool (not part of an LMS)
+                lms.internal_hits += 1
+                return self._send(200, INTERNAL_BODY, "text/plain")
             if url.path == "/auth":  # OIDC authentication request -> auto-posted id_token (IMS Security §5.1.1.2-3)
                 q = {k: v[0] for k, v in parse_qs(url.query).items()}
                 if q.get("client_id") != lms.client_id or q.get("lti_message_hint") not in lms.messages:

@@ -98,3 +98,29 @@ def test_rounds_that_are_not_lms_assignments_send_nothing(lms, platform, course,
                                                           django_capture_on_commit_callbacks):
     _fool_the_model(student, round_, django_capture_on_commit_callbacks)
     assert lms.score_attempts == 0 and not GradeSync.objects.exists()
+
+
+def test_a_student_who_never_wrote_in_the_round_is_sent_nothing(client, assignment, lms, round_, instructor,
+                                                                 fake_model, django_capture_on_commit_callbacks):
+    claims = lms.resource_link_claims(sub="s2", roles=[ROLE_LEARNER], custom={"stumper_round_id": str(round_.pk)})
+    login_and_launch(client, lms, claims)  # s2 is in the course, with an LMS identity, and writes nothing
+    idle = LtiIdentity.objects.get(subject="s2").user
+    _fool_the_model(assignment, round_, django_capture_on_commit_callbacks)
+    client.force_login(instructor)
+    client.post(f"/lti/rounds/{round_.pk}/grades/resend/")  # "send all grades again": every student of the link
+    assert {s["score"]["userId"] for s in lms.scores} == {"s1"}  # a blank in the gradebook for s2, not a zero
+    assert not GradeSync.objects.filter(user=idle).exists()
+
+
+def test_a_zero_sent_before_is_withdrawn_rather_than_sent_again(client, assignment, lms, round_, instructor):
+    from lti.models import ResourceLink
+
+    # Before this was fixed, a student with no question was sent scoreGiven 0 ("Submitted", "FullyGraded").
+    GradeSync.objects.create(resource_link=ResourceLink.objects.get(), user=assignment, status="sent", score_given=0.0,
+                             score_maximum=10.0)
+    client.force_login(instructor)
+    client.post(f"/lti/rounds/{round_.pk}/grades/resend/")
+    (received,) = lms.scores
+    assert "scoreGiven" not in received["score"] and received["score"]["userId"] == "s1"
+    assert (received["score"]["activityProgress"], received["score"]["gradingProgress"]) == ("Initialized", "NotReady")
+    assert GradeSync.objects.get(user=assignment).score_given is None

@@ -2,7 +2,9 @@
 enrolment by the LTI roles claim and the landing page; then every bad launch of issue 17."""
 import base64
 import json
+import re
 import time
+from html import unescape
 
 import pytest
 
@@ -172,3 +174,104 @@ def test_an_institution_instructor_role_does_not_make_a_course_instructor(client
     user = LtiIdentity.objects.get(subject="staffer").user
     assert response.status_code == 302 and not linked.course.instructors.filter(pk=user.pk).exists()
     assert user.role == User.Role.STUDENT and Enrollment.objects.filter(user=user, course=linked.course).exists()
+
+
+# --- tokens that name someone else (OpenID Connect Core §3.1.3.7) -------------------------------------
+
+@pytest.mark.parametrize("audiences", [["stumper-tool-client", "untrusted-client"], ["untrusted-client"]])
+def test_a_token_also_meant_for_other_clients_is_refused(client, lms, linked, audiences):
+    before = User.objects.count()
+    claims = lms.resource_link_claims(sub="victim", roles=[ROLE_LEARNER])
+    response, _ = login_and_launch(client, lms, claims, aud=[lms.client_id, *audiences], azp=lms.client_id)
+    _assert_refused(response, b"The token is also meant for other clients (aud)", before)
+
+
+def test_a_token_issued_to_another_client_is_refused(client, lms, linked):
+    before = User.objects.count()
+    claims = lms.resource_link_claims(sub="victim", roles=[ROLE_LEARNER])
+    response, _ = login_and_launch(client, lms, claims, aud=lms.client_id, azp="untrusted-client")
+    _assert_refused(response, b"The token was issued to another client (azp", before)
+
+
+def test_the_issue_s_token_naming_an_untrusted_client_is_refused(client, lms, linked):
+    before = User.objects.count()
+    claims = lms.resource_link_claims(sub="victim", roles=[ROLE_LEARNER])
+    response, _ = login_and_launch(client, lms, claims, aud=[lms.client_id, "untrusted-client"],
+                                   azp="untrusted-client")
+    _assert_refused(response, b"The token is also meant for other clients (aud)", before)
+
+
+def test_a_list_of_our_client_id_alone_and_its_azp_are_accepted(client, lms, linked):
+    response, _ = login_and_launch(client, lms, lms.resource_link_claims(sub="fine", roles=[ROLE_LEARNER]),
+                                   aud=[lms.client_id], azp=lms.client_id)
+    assert response.status_code == 302
+
+
+# --- what the tool fetches: the key set --------------------------------------------------------------
+
+def _reason(response) -> str:
+    """The reason the refusal page gives, as the browser shows it."""
+    return unescape(re.search(r'<p class="error" role="alert">(.*?)</p>', response.content.decode(), re.S).group(1))
+
+
+@pytest.mark.parametrize("path", ["/internal", "/no-such-page"])
+def test_a_key_set_that_cannot_be_fetched_is_not_shown_to_the_browser(client, lms, linked, caplog, path):
+    from lti.tests.platform_sim import INTERNAL_BODY
+
+    before = User.objects.count()
+    type(linked.platform).objects.filter(pk=linked.platform.pk).update(key_set_url=f"{lms.url}{path}")
+    response, _ = login_and_launch(client, lms, lms.resource_link_claims(sub="x", roles=[ROLE_LEARNER]))
+    _assert_refused(response, b"The launch could not be verified: the LMS&#x27;s key set could not be fetched", before)
+    page = response.content.decode()
+    assert INTERNAL_BODY not in page and "db_password" not in page and lms.url not in page
+    assert lms.internal_hits == (path == "/internal")  # fetched (private addresses allowed here), never shown
+    assert _reason(response) == "The launch could not be verified: the LMS's key set could not be fetched"
+    assert any(f"{lms.url}{path}" in record.getMessage() for record in caplog.records)  # the detail: in the log
+
+
+def test_a_closed_port_says_no_more_than_an_open_one(client, lms, linked):
+    before = User.objects.count()
+    type(linked.platform).objects.filter(pk=linked.platform.pk).update(key_set_url="http://127.0.0.1:9/jwks")
+    response, _ = login_and_launch(client, lms, lms.resource_link_claims(sub="x", roles=[ROLE_LEARNER]))
+    _assert_refused(response, b"the LMS&#x27;s key set could not be fetched", before)
+    assert _reason(response) == "The launch could not be verified: the LMS's key set could not be fetched"
+
+
+def test_the_key_set_name_is_checked_again_when_it_is_fetched(client, lms, platform, course, settings, dns):
+    # Registered while keys.test answered a public address; at the launch it answers the loopback (DNS rebinding).
+    from lti.services.registration import platform_update
+
+    settings.STUMPER_LTI_ALLOW_PRIVATE_URLS = False
+    dns["keys.test"] = ["93.184.216.34"]
+    port = lms.url.rsplit(":", 1)[1]
+    platform = platform_update(user=platform.created_by, platform=platform, key_set_url=f"http://keys.test:{port}/jwks",
+                               auth_token_url=f"http://keys.test:{port}/token")
+    ContextLink.objects.create(platform=platform, context_id=lms.context_id, course=course)
+    dns["keys.test"] = ["127.0.0.1"]
+    before = User.objects.count()
+    response, _ = login_and_launch(client, lms, lms.resource_link_claims(sub="x", roles=[ROLE_LEARNER]))
+    _assert_refused(response, b"the LMS&#x27;s key set could not be fetched", before)
+    assert dns.asked.count("keys.test") == 3  # two checks at registration, one at the launch
+    settings.STUMPER_LTI_ALLOW_PRIVATE_URLS = True  # the same launch path works when the address is allowed
+    response, _ = login_and_launch(client, lms, lms.resource_link_claims(sub="x", roles=[ROLE_LEARNER]))
+    assert response.status_code == 302
+
+
+# --- service URLs in the claims must be on the platform's hosts ---------------------------------------
+
+def test_service_urls_on_another_host_are_ignored(client, lms, linked, round_):
+    claims = lms.resource_link_claims(sub="s", roles=[ROLE_LEARNER], custom={"stumper_round_id": str(round_.pk)},
+                                      lineitem="http://evil.test/ags/lineitems/1")
+    claims["https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"]["context_memberships_url"] = \
+        "http://169.254.169.254/latest/meta-data/"
+    claims["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"]["lineitems"] = "http://evil.test/ags/lineitems"
+    response, _ = login_and_launch(client, lms, claims)
+    assert response.status_code == 302  # the launch goes on, without those services
+    link = ResourceLink.objects.get(context=linked)
+    linked.refresh_from_db()
+    assert (link.lineitem_url, link.lineitems_url, linked.memberships_url) == ("", "", "")
+    claims = lms.resource_link_claims(sub="s", roles=[ROLE_LEARNER], custom={"stumper_round_id": str(round_.pk)})
+    login_and_launch(client, lms, claims)  # the LMS's own URLs are kept
+    link.refresh_from_db()
+    linked.refresh_from_db()
+    assert link.lineitem_url.startswith(lms.url) and linked.memberships_url.startswith(lms.url)

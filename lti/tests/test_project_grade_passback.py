@@ -103,3 +103,14 @@ def test_projects_that_are_not_lms_assignments_send_nothing(lms, platform, instr
     with django_capture_on_commit_callbacks(execute=True):
         submitted_paragraph(project, student)
     assert lms.score_attempts == 0 and not GradeSync.objects.exists()
+
+
+def test_a_student_who_finished_no_paragraph_is_sent_nothing(client, assignment, lms, instructor,
+                                                             django_capture_on_commit_callbacks):
+    project, student = assignment  # opened the assignment, finished nothing yet
+    client.force_login(instructor)
+    client.post(f"/lti/projects/{project.pk}/grades/resend/")
+    assert lms.scores == [] and not GradeSync.objects.exists()  # a blank in the gradebook, not a zero
+    with django_capture_on_commit_callbacks(execute=True):
+        submitted_paragraph(project, student)
+    assert [s["score"]["scoreGiven"] for s in lms.scores] == [1.0]

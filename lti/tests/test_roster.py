@@ -104,3 +104,21 @@ def test_the_roster_page_makes_as_many_queries_for_ten_members_as_for_two(client
     add_members(range(2, 10))
     many, page = queries()
     assert page.count("1 question, 1 paragraph annotated</td>") == 10 and many == few
+
+
+def test_a_stored_memberships_url_off_the_platform_hosts_is_not_fetched(lms, linked, settings):
+    """Checked again when fetched (a URL stored before the rule, or a registration changed since): the platform's
+    session reaches only its hosts, and its addresses are checked too."""
+    from lti.services.roster import RosterSyncFailed, roster_sync
+
+    lms.members = [member("s1", "Ada Lovelace", [ROLE_LEARNER])]
+    for url, reason in [("http://elsewhere.example/nrps", "elsewhere.example is not a host of this LMS registration"),
+                        (f"{lms.url}/nrps/{lms.context_id}/memberships", "resolves to a loopback, private")]:
+        settings.STUMPER_LTI_ALLOW_PRIVATE_URLS = "elsewhere" in url  # the second: the simulator's own loopback
+        ContextLink.objects.filter(pk=linked.pk).update(memberships_url=url)
+        with pytest.raises(RosterSyncFailed, match=reason):
+            roster_sync(context_id=linked.pk)
+    assert not RosterMember.objects.exists()
+    settings.STUMPER_LTI_ALLOW_PRIVATE_URLS = True
+    roster_sync(context_id=linked.pk)
+    assert RosterMember.objects.get().subject == "s1"

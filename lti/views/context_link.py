@@ -5,7 +5,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
-from pylti1p3.contrib.django import DjangoMessageLaunch
 from pylti1p3.exception import LtiException
 
 from courses.selectors import courses_managed_by
@@ -13,7 +12,7 @@ from lti import claims
 from lti.launch_storage import OneTimeNonceCacheStorage
 from lti.models import ContextLink, Platform
 from lti.services.launch import LaunchRefused, context_link_course, launch_accept
-from lti.tool_conf import StumperToolConf, TimeoutSession
+from lti.tool_conf import StumperMessageLaunch, StumperToolConf
 from lti.views.launch import SESSION_KEY, refused, signed_in_redirect
 
 
@@ -31,9 +30,8 @@ def cached_launch(request: HttpRequest, launch_id: str) -> tuple[Platform, dict]
     if (request.session.get(SESSION_KEY) or {}).get("launch_id") != launch_id:
         raise PermissionDenied("This LMS launch belongs to another session.")
     try:
-        launch = DjangoMessageLaunch.from_cache(launch_id, request, StumperToolConf(),
-                                                launch_data_storage=OneTimeNonceCacheStorage(),
-                                                requests_session=TimeoutSession())
+        launch = StumperMessageLaunch.from_cache(launch_id, request, StumperToolConf(),
+                                                 launch_data_storage=OneTimeNonceCacheStorage())
     except LtiException as exc:
         raise PermissionDenied(f"The LMS launch has expired ({exc}): open the link from your LMS again.") from exc
     data = launch.get_launch_data()

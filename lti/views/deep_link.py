@@ -6,7 +6,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
-from pylti1p3.contrib.django import DjangoMessageLaunch
 
 from collector.selectors.rounds import course_rounds
 from courses.selectors import user_manages_course
@@ -14,7 +13,7 @@ from lti import claims, selectors
 from lti.launch_storage import OneTimeNonceCacheStorage
 from lti.models import ContextLink
 from lti.services.deep_linking import deep_link_response_form
-from lti.tool_conf import StumperToolConf, TimeoutSession
+from lti.tool_conf import StumperMessageLaunch, StumperToolConf
 from lti.views.context_link import cached_launch
 
 
@@ -49,9 +48,8 @@ def deep_link(request: HttpRequest, launch_id: str) -> HttpResponse:
     form = DeepLinkForm(request.POST or None, rounds=course_rounds(course=context.course),
                         projects=selectors.deep_link_projects(user=request.user, course=context.course))
     if request.method == "POST" and form.is_valid():
-        launch = DjangoMessageLaunch.from_cache(launch_id, request, StumperToolConf(),
-                                                launch_data_storage=OneTimeNonceCacheStorage(),
-                                                requests_session=TimeoutSession())
+        launch = StumperMessageLaunch.from_cache(launch_id, request, StumperToolConf(),
+                                                 launch_data_storage=OneTimeNonceCacheStorage())
         html = deep_link_response_form(launch=launch, target=form.cleaned_data["round"] or form.cleaned_data["project"],
                                        score_maximum=form.cleaned_data["score_maximum"],
                                        launch_url=request.build_absolute_uri(reverse("lti:launch")))

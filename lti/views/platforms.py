@@ -1,15 +1,21 @@
-"""The LMS settings page: the tool's URLs to paste into the LMS, and registering an LMS."""
+"""The LMS settings page: the tool's URLs to paste into the LMS, your LMS registrations, registering,
+changing and removing one (only your own: lti.services.registration)."""
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from lti import selectors
-from lti.services.registration import platform_register
+from lti.models import Platform
+from lti.services.registration import PlatformTaken, platform_delete, platform_register, platform_update
 from lti.views.config import tool_urls
+
+
+def _words(text: str) -> list[str]:
+    return [word for word in text.replace(",", " ").split() if word]
 
 
 class PlatformForm(forms.Form):
@@ -25,25 +31,84 @@ class PlatformForm(forms.Form):
                                     help_text="e.g. https://school.instructure.com; separated by commas or spaces")
 
     def clean_frame_origins(self) -> list[str]:
-        return [o for o in self.cleaned_data["frame_origins"].replace(",", " ").split() if o]
+        return _words(self.cleaned_data["frame_origins"])
 
     def clean_deployment_ids(self) -> list[str]:
-        return [d for d in self.cleaned_data["deployment_ids"].replace(",", " ").split() if d]
+        return _words(self.cleaned_data["deployment_ids"])
+
+
+class PlatformEditForm(PlatformForm):
+    """Issuer and client id name the LMS's users; they stay (remove the registration and register anew)."""
+
+    issuer = None
+    client_id = None
+
+    @classmethod
+    def initial_of(cls, platform: Platform) -> dict:
+        return {"name": platform.name, "deployment_ids": " ".join(platform.deployment_ids),
+                "auth_login_url": platform.auth_login_url, "auth_token_url": platform.auth_token_url,
+                "key_set_url": platform.key_set_url, "auth_audience": platform.auth_audience,
+                "frame_origins": " ".join(platform.frame_origins)}
+
+
+def _add_errors(form: forms.Form, exc: ValidationError) -> None:
+    """The service's errors on the form: by field where the form has it, else above the form."""
+    for field, errors in (exc.error_dict.items() if hasattr(exc, "error_dict") else [(None, exc.error_list)]):
+        form.add_error(field if field in form.fields else None, errors)
+
+
+def _instructor(request: HttpRequest) -> None:
+    if not request.user.is_instructor:
+        raise PermissionDenied("Only instructors and admins manage LMS registrations.")
+
+
+def _managed(request: HttpRequest, platform_id: int) -> Platform:
+    _instructor(request)
+    platform = selectors.platform_managed(user=request.user, platform_id=platform_id)
+    if platform is None:  # someone else's or none: the same answer
+        raise Http404("You have no LMS registration with this id.")
+    return platform
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def platform_list(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_instructor:
-        raise PermissionDenied("Only instructors and admins manage LMS registrations.")
+    _instructor(request)
     form = PlatformForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             platform = platform_register(created_by=request.user, **form.cleaned_data)
+        except PlatformTaken as exc:
+            form.add_error(None, exc.message)
         except ValidationError as exc:
-            form.add_error(None, exc)
+            _add_errors(form, exc)
         else:
             messages.success(request, f"{platform.name} is registered.")
             return redirect("lti:platforms")
-    return render(request, "lti/platforms.html",
-                  {"form": form, "platforms": selectors.platforms_list(), "urls": tool_urls(request)})
+    return render(request, "lti/platforms.html", {"form": form, "platforms": selectors.platforms_of(user=request.user),
+                                                  "urls": tool_urls(request)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def platform_edit(request: HttpRequest, platform_id: int) -> HttpResponse:
+    platform = _managed(request, platform_id)
+    form = PlatformEditForm(request.POST or None, initial=PlatformEditForm.initial_of(platform))
+    if request.method == "POST" and form.is_valid():
+        try:
+            platform = platform_update(user=request.user, platform=platform, **form.cleaned_data)
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, f"{platform.name} is saved.")
+            return redirect("lti:platforms")
+    return render(request, "lti/platform_edit.html", {"form": form, "platform": platform})
+
+
+@login_required
+@require_POST
+def platform_remove(request: HttpRequest, platform_id: int) -> HttpResponse:
+    platform = _managed(request, platform_id)
+    platform_delete(user=request.user, platform=platform)
+    messages.success(request, f"{platform.name} is no longer registered.")
+    return redirect("lti:platforms")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlcore.bias.lexical import lexical_tokens as _tokens
+from mlcore.data.bounded_json import load_json
 
 __all__ = [
     "AmbiguityOption", "AmbiguityQuestion", "UnqoverOccupation", "UnqoverSubject",
@@ -60,7 +61,7 @@ def parse_ambiguity_jsonl(text: str) -> tuple[AmbiguityQuestion, ...]:
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = load_json(line)
             options = tuple(AmbiguityOption(str(o["name"]), str(o["gender"]), str(o.get("nationality", "unknown")),
                                             str(o.get("ethnicity", "unknown"))) for o in rec["options"])
             q = AmbiguityQuestion(int(rec["id"]), str(rec["name"]), str(rec["question"]), str(rec["context"]),
@@ -95,7 +96,7 @@ def parse_ambiguity_predictions(text: str) -> dict[str, str]:
     {'7': 'Bob', '8': ''}
     """
     try:
-        whole = json.loads(text)
+        whole = load_json(text)
     except json.JSONDecodeError:
         whole = None
     # A one-line JSON Lines file is also one JSON object; its "id" key tells them apart.
@@ -111,7 +112,7 @@ def parse_ambiguity_predictions(text: str) -> dict[str, str]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = load_json(line)
         except json.JSONDecodeError as exc:
             raise ValueError(f"line {lineno}: not JSON ({exc.msg})") from None
         if not isinstance(record, dict) or "id" not in record:

@@ -5,10 +5,11 @@ Format (no header, UTF-8, one question per line, 7 tab-separated fields)::
     code<TAB>prompt<TAB>answer0<TAB>answer1<TAB>answer2<TAB>answer3<TAB>index
 
 ``code`` is a concatenation of category letters (``i r p n q o``, see
-:data:`~mlcore.configs.CATEGORY_CODES`); an empty code means "other".
-Texts are kept exactly as written (no stripping), so
+:data:`~mlcore.configs.CATEGORY_CODES`); an empty code means no category (the
+released ``full_data.tsv`` has 10 such rows besides its 2,080 coded ``o``), and
+stays empty. Texts are kept exactly as written (no stripping), so
 ``format_codah_tsv(parse_codah_tsv(text).examples) == text`` for the released
-``full_data.tsv`` except that its 10 empty codes come back as ``o``.
+``full_data.tsv``.
 
 The released file has 3 questions with a repeated distractor (lines 1826,
 1856 and 2306 of ``full_data.tsv``), so reading the public data needs
@@ -59,7 +60,7 @@ class CodahParseResult:
 def _parse_categories(code: str) -> tuple[tuple[str, ...], str | None]:
     letters = code.strip().lower()
     if not letters:
-        return ("other",), None
+        return (), None  # uncategorised: "other" (``o``) is a category of its own
     unknown = sorted({c for c in letters if c not in CATEGORY_CODES})
     if unknown:
         allowed = " ".join(CATEGORY_CODES)
@@ -168,7 +169,7 @@ def format_codah_tsv(
 ) -> str:
     """Write examples as CODAH TSV (inverse of :func:`parse_codah_tsv`).
 
-    Categories become their letters (``other`` and no category become ``o``);
+    Categories become their letters (``other`` is ``o``; no category, an empty code);
     every line ends with ``\\n``.
 
     Parameters
@@ -202,7 +203,7 @@ def format_codah_tsv(
     for number, example in enumerate(examples):
         if example.label is None:
             raise ValueError(f"cannot write an unlabelled example: {example.prompt!r}")
-        code = "".join(_LETTER_OF[c] for c in example.categories) or "o"
+        code = "".join(_LETTER_OF[c] for c in example.categories)
         fields = [code, example.prompt, *example.choices, str(example.label)]
         if weights is not None:
             fields.extend(_weight_fields(weights[number], len(example.choices)))

@@ -21,6 +21,8 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from mlcore.data.bounded_json import load_json
+
 __all__ = [
     "ArticleParseError",
     "ArticleRecord",
@@ -109,7 +111,7 @@ def parse_article_lines(lines: Iterable[str]) -> tuple[ArticleRecord, ...]:
         if not raw.strip():
             continue
         try:
-            record = _record(number, json.loads(raw))
+            record = _record(number, load_json(raw))
         except json.JSONDecodeError as exc:
             errors.append((number, f"not valid JSON ({exc.msg} at column {exc.colno})"))
             continue

@@ -12,12 +12,12 @@ and PQuAD's variant of it (``version`` "c1", no ``plausible_answers``).
 from __future__ import annotations
 
 import collections
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from mlcore.data.bounded_json import load_json
 from mlcore.stats.squad_normalization import normalize_en, normalize_fa
 
 __all__ = [
@@ -201,7 +201,7 @@ def read_squad_json(path: str | Path) -> SquadDataset:
     (7976, 120, 1103)
     """
     with open(path, encoding="utf-8") as fh:
-        return parse_squad_json(json.load(fh))
+        return parse_squad_json(load_json(fh.read()))
 
 
 # --------------------------------------------------------------------------- evaluation

@@ -13,8 +13,11 @@ if (box && box.dataset.active === "true") {
 
   const show = (job) => {
     const p = job.progress || {};
+    const stalled = (job.display || {}).stalled;
     statusEl.textContent = job.status === "running" ? "Running" : job.status.charAt(0).toUpperCase() + job.status.slice(1);
-    if (p.total_steps) {
+    if (stalled) {
+      detailEl.textContent = stalled; // its worker went silent: not the last time left it wrote
+    } else if (p.total_steps) {
       bar.value = p.step / p.total_steps;
       detailEl.textContent = `step ${p.step} of ${p.total_steps}, epoch ${p.epoch}, loss ${p.loss}` +
         (p.eta_seconds ? `, about ${Math.ceil(p.eta_seconds / 60)} min left` : "");

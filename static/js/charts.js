@@ -10,6 +10,11 @@ const OPTIONS = {
   // Export as PNG/SVG stays; nothing opens the online editor or shows the source.
   actions: { export: true, source: false, compiled: false, editor: false },
   tooltip: { theme: "light" },
+  // Vega compiles its expressions to JavaScript with `new Function` by default, which the
+  // Content-Security-Policy (no 'unsafe-eval') refuses. With `ast: true` vega-embed hands Vega the
+  // parsed expressions and evaluates them with vega-interpreter, the CSP-safe interpreter that
+  // the vendored vega-embed build includes (vega-embed 7 depends on it, package-lock.json).
+  ast: true,
 };
 
 /** Embed one chart; a failure leaves the table and a short note instead of a broken page. */

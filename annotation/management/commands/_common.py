@@ -8,13 +8,14 @@ from django.core.management.base import CommandError
 from annotation.models import Project
 from annotation.selectors.projects import project_by_name
 from core.exceptions import AccessError
+from mlcore.data.bounded_json import load_json
 
 
 def read_json(path: Path, what: str = "file") -> Any:
     """Parsed JSON of ``path``, or a CommandError saying where the file is broken."""
     try:
         with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+            return load_json(handle.read())  # bounded: depth and numbers, as every way in
     except OSError as error:
         raise CommandError(f"Cannot read {what} {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:

@@ -17,12 +17,19 @@ class Command(BaseCommand):
         parser.add_argument("path", type=Path)
         parser.add_argument("--project", required=True, help="Project name")
         parser.add_argument("--split", required=True, choices=Split.values)
+        parser.add_argument("--source-dataset", default="",
+                            help="Hub id of the dataset the file comes from (squad_v2, pquad, ...), recorded for the "
+                                 "project's release; nothing is recorded without it, and the release asks")
+        parser.add_argument("--source-license", default="",
+                            help="Hub license id of that dataset (known for codah, squad_v2, pquad)")
 
-    def handle(self, *args, path: Path, project: str, split: str, **options) -> None:
+    def handle(self, *args, path: Path, project: str, split: str, source_dataset: str, source_license: str,
+               **options) -> None:
         target = project_named(project)
         data = read_json(path)
         try:
-            result = squad_import(project=target, data=data, split=split)
+            result = squad_import(project=target, data=data, split=split, source_dataset=source_dataset,
+                                  source_license=source_license)
         except ImportFailed as error:
             raise CommandError(f"{path}: {error}") from None
         for warning in result.warnings[:20]:

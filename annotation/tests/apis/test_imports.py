@@ -30,6 +30,22 @@ class ImportApiTests:
         assert response.status_code == 201, response.data
         assert (response.data["questions"], response.data["unanswerable"], response.data["answers"]) == (2, 1, 1)
         assert set(Article.objects.values_list("split", flat=True)) == {"test"}
+        project.refresh_from_db()  # nothing guessed from the file: Stumper's own exports share its format
+        assert (project.source_dataset, project.source_license) == ("", "")
+
+    def test_squad_import_records_the_source_it_is_given(self, owner, project):
+        qas = [{"id": "a2", "question": "Who built the first dam?", "answers": [], "is_impossible": True}]
+        url = reverse("annotation_api:project_import_squad", args=[project.pk])
+        response = api_client(owner).post(url, {"file": _file(json.dumps(_squad(qas))), "split": "test",
+                                                "source_dataset": "squad_v2"}, format="multipart")
+        assert response.status_code == 201, response.data
+        project.refresh_from_db()
+        assert (project.source_dataset, project.source_license) == ("squad_v2", "cc-by-sa-4.0")
+        qas[0]["id"] = "a3"
+        other = api_client(owner).post(url, {"file": _file(json.dumps(_squad(qas))), "split": "test",
+                                             "source_dataset": "pquad"}, format="multipart")
+        assert other.status_code == 400 and "already holds questions imported from squad_v2" in str(other.data)
+        assert SpanQuestion.objects.filter(project=project).count() == 1
 
     def test_a_bad_squad_file_stores_nothing(self, owner, project):
         qas = [{"id": "a1", "question": "Q?", "answers": [{"text": "zzz", "answer_start": 0}], "is_impossible": False}]

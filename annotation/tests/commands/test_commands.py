@@ -50,6 +50,14 @@ class ImportCommandTests:
                   "--split", "validation")
         assert "2 questions (1 unanswerable) and 1 answers" in out
         assert project_squad_dict(project=project, split="validation")["data"] == SQUAD["data"]
+        project.refresh_from_db()
+        assert (project.source_dataset, project.source_license) == ("", "")
+
+    def test_import_squad_records_the_source_dataset_and_its_license(self, project, tmp_path):
+        run("import_squad", str(_write(tmp_path, "s.json", SQUAD)), "--project", project.name, "--split", "test",
+            "--source-dataset", "pquad")
+        project.refresh_from_db()
+        assert (project.source_dataset, project.source_license) == ("pquad", "cc-by-sa-4.0")
 
     def test_import_squad_refuses_broken_json_with_the_position(self, project, tmp_path):
         with pytest.raises(CommandError, match="not valid JSON: .* line 1"):

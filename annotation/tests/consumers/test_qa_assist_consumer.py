@@ -101,6 +101,9 @@ async def test_a_failing_model_reports_unavailable(project, paragraph, crowdwork
         ('{"type": "draft", "question": "Q?", "selection": {"start16": 0, "end16": 100000}}', "past the end"),
         ('{"type": "draft", "question": "Q?", "seq": "x"}', '"seq" must be an integer'),
         ('{"type": "draft", "question": "Q?", "is_impossible": "yes"}', '"is_impossible"'),
+        ('{"type": "draft", "question": "Q\\u0000?"}', "Null characters are not allowed"),
+        ('{"type": "draft", "question": "Q?", "seq": ' + "9" * 5000 + "}", "more than 50 digits"),
+        ("[" * 5000, "nested deeper than 64 levels"),
     ],
 )
 async def test_bad_messages_get_an_error_and_the_socket_stays_open(project, paragraph, crowdworker, qa_version,

@@ -1,23 +1,18 @@
 """Imports: article JSON Lines (PageRank, paragraph window, splits) and SQuAD/PQuAD files, all or nothing."""
 import copy
 import json
-from pathlib import Path
 
 import networkx as nx
 import pytest
-from django.conf import settings
 
 from annotation.models import Article, Paragraph, SpanAnswer, SpanQuestion
 from annotation.selectors.exports import project_squad_dict, project_squad_questions
 from annotation.services.imports import articles_import, squad_import
 from annotation.tests.factories import make_project
 from core.exceptions import ImportFailed
+from mlcore.tests.shared_data import shared_data
 
 pytestmark = pytest.mark.django_db
-
-SHARED = Path(settings.BASE_DIR).parent / "shared" / "data"
-PQUAD_VALIDATION = SHARED / "pquad" / "Validation.json"
-SQUAD2_SUBSET = SHARED / "squad2-subset" / "dev-subset-v2.0.json"
 
 
 def _article(title, links, n_paragraphs=3, length=600, **extra):
@@ -148,9 +143,8 @@ def _canonical(data: dict) -> list:
                                           for q in p["qas"]]) for p in a["paragraphs"]]) for a in data["data"]]
 
 
-@pytest.mark.skipif(not PQUAD_VALIDATION.exists(), reason="needs ../shared/data/pquad/Validation.json")
 def test_pquad_validation_round_trip_keeps_every_question_answer_and_flag(owner):
-    original = json.loads(PQUAD_VALIDATION.read_text(encoding="utf-8"))
+    original = json.loads(shared_data("pquad", "Validation.json").read_text(encoding="utf-8"))
     project = make_project(owner, name="pquad", language="fa")
     result = squad_import(project=project, data=original, split="validation")
     assert (result.questions, result.answers, result.unanswerable, result.articles) == (7976, 8402, 1981, 120)
@@ -164,9 +158,8 @@ def test_pquad_validation_round_trip_keeps_every_question_answer_and_flag(owner)
     assert squad_evaluate(gold, perfect, normalizer="fa").exact == 100.0
 
 
-@pytest.mark.skipif(not SQUAD2_SUBSET.exists(), reason="needs ../shared/data/squad2-subset")
 def test_squad2_round_trip_keeps_plausible_answers(owner):
-    original = json.loads(SQUAD2_SUBSET.read_text(encoding="utf-8"))
+    original = json.loads(shared_data("squad2-subset", "dev-subset-v2.0.json").read_text(encoding="utf-8"))
     project = make_project(owner, name="squad2")
     squad_import(project=project, data=original, split="test")
     assert _canonical(project_squad_dict(project=project)) == _canonical(original)

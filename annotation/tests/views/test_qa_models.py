@@ -1,6 +1,9 @@
 """The project page's model-in-the-loop panel: no model yet, starting and following a training job, a checkpoint."""
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from annotation.models import QATrainingJob
 
@@ -8,6 +11,17 @@ pytestmark = pytest.mark.django_db
 
 
 class ProjectPageTests:
+    def test_a_job_whose_worker_went_silent_is_shown_stalled(self, client, owner, project):
+        silent_since = timezone.now() - timedelta(minutes=15)
+        job = QATrainingJob.objects.create(project=project, name="nile-qa", status="running", started_at=silent_since,
+                                           heartbeat_at=silent_since, progress={"step": 2, "total_steps": 9})
+        client.force_login(owner)
+        html = client.get(reverse("annotation:project_dashboard", args=[project.pk])).content.decode()
+        assert "stalled: no worker has reported for 15 minutes" in html
+        status = client.get(reverse("annotation:qa_training_job_status", args=[project.pk, job.pk])).json()
+        assert status["stalled"] is True
+        assert status["display"]["stalled"] == "stalled: no worker has reported for 15 minutes"
+
     def test_without_a_model_the_page_says_so_and_how_to_add_one(self, client, owner, project):
         client.force_login(owner)
         html = client.get(reverse("annotation:project_dashboard", args=[project.pk])).content.decode()
@@ -24,7 +38,7 @@ class ProjectPageTests:
         assert "Training nile-qa" in html and 'data-active="true"' in html
         status = client.get(reverse("annotation:qa_training_job_status", args=[project.pk, job.pk])).json()
         assert status == {"id": job.pk, "name": "nile-qa", "status": "queued", "progress": {"stage": "queued"},
-                          "error": "", "model_version": None}
+                          "error": "", "stalled": False, "display": {"stalled": ""}, "model_version": None}
         response = client.post(reverse("annotation:project_model_checkpoint", args=[project.pk]),
                                {"source": "/nowhere"}, follow=True)
         assert "The model in the loop did not change." in response.content.decode()

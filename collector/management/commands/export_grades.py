@@ -5,8 +5,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from collector.presentation.grades import FORMATS, grades_csv
-from collector.selectors.grades import round_grades
+from collector.presentation.grades import FORMAT_KEYS, FORMATS, grades_file
+from collector.selectors.grades import round_gradebook, round_grades
 from collector.selectors.rounds import round_get_by_name
 from core.exceptions import AccessError
 
@@ -26,10 +26,11 @@ class Command(BaseCommand):
         "Write one grade row per student enrolled in the round's course (students without questions get 0). "
         "Credit = weight_live x fooled_live + weight_cv x fooled_cv over the student's questions. "
         "Points = credit, or with --points-possible P: min(P, credit), so P credits are full marks. "
-        "canvas: Canvas gradebook import (Student, ID, SIS User ID, SIS Login ID, Section, 'Stumper <round>', "
-        "with a Points Possible row: P, or the best student's points). moodle: 'Email address' (or 'Username' "
-        "when a student has no email) and 'Grade'. csv: username, email, questions, fooled_live, fooled_cv, "
-        "credit, points."
+        "canvas: Canvas gradebook import (Student, ID, SIS User ID, SIS Login ID, Section, then the LMS line item's "
+        "label for a round placed in an LMS, else 'Stumper <round>'; with a Points Possible row: P, or the best "
+        "student's points), matched on SIS User ID, else SIS Login ID. moodle: 'Email address' and 'Grade', "
+        "matched on the email. csv: username, email, questions, fooled_live, fooled_cv, credit, points, "
+        "sis_user_id, lms_user_id. Students with no value for the format's key are left out, named in a warning."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -45,12 +46,17 @@ class Command(BaseCommand):
         except AccessError as error:
             raise CommandError(error.message) from None
         rows = round_grades(round_=round_, points_possible=points_possible)
-        text = grades_csv(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible)
+        gradebook = round_gradebook(round_=round_, users=[row.user for row in rows])
+        grades = grades_file(round_=round_, rows=rows, fmt=fmt, points_possible=points_possible, gradebook=gradebook)
+        if grades.left_out:  # on stderr: with path "-" stdout is the file
+            self.stderr.write(self.style.WARNING(
+                f"Left out (no {FORMAT_KEYS[fmt]}): {', '.join(grades.left_out)}"))
         if path == "-":
-            self.stdout.write(text, ending="")
+            self.stdout.write(grades.text, ending="")
             return
         try:
-            Path(path).write_text(text, encoding="utf-8", newline="")
+            Path(path).write_text(grades.text, encoding="utf-8", newline="")
         except OSError as error:
             raise CommandError(f"Cannot write {path}: {error}") from None
-        self.stdout.write(f"Exported grades of {len(rows)} students of round {round_.name} to {path} ({fmt})")
+        written = len(rows) - len(grades.left_out)
+        self.stdout.write(f"Exported grades of {written} students of round {round_.name} to {path} ({fmt})")

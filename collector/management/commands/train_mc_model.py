@@ -45,10 +45,14 @@ class Command(BaseCommand):
             )
             model_version_name_check(name=options["name"])
             live_round = round_get_by_name(name=options["make_live"]) if options["make_live"] else None
+            # A model trained on a round's questions (or made live in one) is that course's instructors';
+            # one trained on a file of the operator's alone is public.
+            course_id = live_round.course_id if live_round else None
             if options["tsv"]:
                 examples = training_examples_from_tsv(path=options["tsv"])
             else:
-                examples = round_examples(round_=round_get_by_name(name=options["round_name"]))
+                source_round = round_get_by_name(name=options["round_name"])
+                examples, course_id = round_examples(round_=source_round), source_round.course_id
             eval_examples = training_examples_from_tsv(path=options["eval_tsv"]) if options["eval_tsv"] else []
             if not examples:
                 raise CommandError("There are no questions to train on.")
@@ -57,6 +61,7 @@ class Command(BaseCommand):
             version = model_version_train(
                 name=options["name"], train_examples=examples, base=options["base"], config=config,
                 eval_examples=eval_examples, live_round=live_round, progress=ProgressBar(self.stdout),
+                course_id=course_id,
             )
         except (AccessError, ModelLoadError) as error:
             raise CommandError(str(getattr(error, "message", error))) from None

@@ -30,6 +30,23 @@ class RoundImportApiTests:
         assert response.data["imported"] == 8 and len(response.data["question_ids"]) == 8
         assert set(Question.objects.values_list("author__username", "source", "status")) == {
             ("prof", "imported", "accepted")}
+        round_.refresh_from_db()  # CODAH and its license unless the upload names another source
+        assert (round_.source_dataset, round_.source_license) == ("codah", "odc-by")
+
+    def test_the_upload_can_name_another_source_or_none(self, instructor, course):
+        named, unnamed = round_create(course=course, name="named"), round_create(course=course, name="unnamed")
+        client = api_client(instructor)
+        response = client.post(self.url(named), {"file": upload(GOOD_TSV), "source_dataset": "my-lab/quiz",
+                                                 "source_license": "cc-by-4.0"}, format="multipart")
+        assert response.status_code == 201, response.data
+        assert client.post(self.url(unnamed), {"file": upload(GOOD_TSV), "source_dataset": ""},
+                           format="multipart").status_code == 201
+        bad = client.post(self.url(unnamed), {"file": upload(GOOD_TSV), "source_dataset": "my-lab/x"}, format="multipart")
+        assert bad.status_code == 400 and "Give the license of my-lab/x" in bad.data["file"][0]
+        named.refresh_from_db(), unnamed.refresh_from_db()
+        assert [(r.source_dataset, r.source_license) for r in (named, unnamed)] == [("my-lab/quiz", "cc-by-4.0"),
+                                                                                   ("", "")]
+        assert Question.objects.count() == 16
 
     def test_a_bad_row_imports_nothing_and_names_its_line(self, instructor, round_):
         text = GOOD_TSV.replace("had three apples left.", "")

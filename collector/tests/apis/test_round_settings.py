@@ -66,6 +66,26 @@ class RoundSettingsApiTests:
                                               {"live_model": qa.pk}, format="json")
         assert response.status_code == 400 and "live_model" in response.data
 
+    def test_another_courses_model_is_no_choice_until_shared(self, instructor, other_instructor, other_course, round_):
+        theirs = model_version_register(name="vision-after-r1", kind="multiple_choice", path="/m/b",
+                                        course_id=other_course.pk)
+        mine = model_version_register(name="nlp-after-r1", kind="multiple_choice", path="/m/a",
+                                      course_id=round_.course_id)
+        client = api_client(instructor)
+        choices = client.get(reverse("api:round_settings", args=[round_.pk])).json()["live_model_choices"]
+        assert mine.pk in [m["id"] for m in choices] and theirs.pk not in [m["id"] for m in choices]
+        url = reverse("api:round_settings_update", args=[round_.pk])
+        refused = client.post(url, {"live_model": theirs.pk}, format="json")
+        assert refused.status_code == 400 and "does not exist" in str(refused.data["live_model"])
+        assert Round.objects.get(pk=round_.pk).live_model_id != theirs.pk
+        created = client.post(reverse("api:round_create", args=[round_.course_id]),
+                              {"name": "r9", "live_model": theirs.pk}, format="json")
+        assert created.status_code == 400 and not Round.objects.filter(name="r9").exists()
+        api_client(other_instructor).post(reverse("modelhub_api:model_share", args=[theirs.pk]), {"shared": True},
+                                          format="json")
+        assert client.post(url, {"live_model": theirs.pk}, format="json").status_code == 200
+        assert Round.objects.get(pk=round_.pk).live_model_id == theirs.pk
+
     @pytest.mark.parametrize("who", ["student", "other_instructor"])
     def test_others_get_403(self, round_, who, request):
         assert_settings_refused(request.getfixturevalue(who), round_, body={"weight_live": 9},

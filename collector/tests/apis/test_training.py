@@ -1,6 +1,9 @@
 """``apis/training.py``: training jobs over the API (queued, not trained here)."""
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from collector.models import TrainingJob
 from collector.services.rounds import round_create
@@ -29,6 +32,19 @@ class TrainingApiTests:
         # The worker's host:pid stays on the server, as for scoring runs and evaluation reports.
         assert detail["progress"] == {"epoch": 1, "step": 3, "total_steps": 12}
         assert detail["status"] == "running" and detail["display"]["progress"] == "Epoch 1 · step 3/12"
+
+    def test_a_job_whose_worker_went_silent_says_it_is_stalled(self, instructor, graded_round):
+        silent_since = timezone.now() - timedelta(minutes=25)
+        job = TrainingJob.objects.create(round=graded_round, name="m0", status=TrainingJob.Status.RUNNING,
+                                         started_at=silent_since, heartbeat_at=silent_since,
+                                         progress={"epoch": 1, "step": 3, "total_steps": 12, "eta_seconds": 43})
+        detail = api_client(instructor).get(reverse("api:training_job_detail", args=[job.pk])).json()
+        assert detail["stalled"] is True
+        assert detail["display"]["progress"] == detail["display"]["stalled"] == (
+            "stalled: no worker has reported for 25 minutes")
+        TrainingJob.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now())
+        fresh = api_client(instructor).get(reverse("api:training_job_detail", args=[job.pk])).json()
+        assert fresh["stalled"] is False and "about 0:43 left" in fresh["display"]["progress"]
 
     @pytest.mark.parametrize(("body", "field"), [({}, "name"), ({"name": "bad name"}, "name"),
                                                  ({"name": "ok", "make_live_round_id": "x"}, "make_live_round_id")])

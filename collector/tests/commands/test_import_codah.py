@@ -28,6 +28,25 @@ def test_imports_every_row_with_course_owner_as_author(tmp_path, plain_round, go
     first = questions.get(prompt=GOOD_ROWS[0][1])
     assert first.choices == list(GOOD_ROWS[0][2:6]) and first.correct_index == 0
     assert first.categories == ["quantitative"]
+    plain_round.refresh_from_db()  # CODAH unless told otherwise, with its license (ODC-By)
+    assert (plain_round.source_dataset, plain_round.source_license) == ("codah", "odc-by")
+
+
+@pytest.mark.django_db
+def test_source_options_record_another_dataset_or_nothing(tmp_path, plain_round, good_tsv_text, course):
+    from collector.services.rounds import round_create
+
+    path = tmp_path / "good.tsv"
+    path.write_text(good_tsv_text, encoding="utf-8")
+    run(path, "--round", plain_round.name, "--source-dataset", "my-lab/quiz", "--source-license", "CC-BY-4.0")
+    plain_round.refresh_from_db()
+    assert (plain_round.source_dataset, plain_round.source_license) == ("my-lab/quiz", "cc-by-4.0")
+    other = round_create(course=course, name="r-none", categories=list(plain_round.categories))
+    run(path, "--round", other.name, "--source-dataset", "")
+    other.refresh_from_db()
+    assert (other.source_dataset, other.source_license) == ("", "")
+    with pytest.raises(CommandError, match="Give the license of my-lab/other"):
+        run(path, "--round", other.name, "--source-dataset", "my-lab/other")
 
 
 @pytest.mark.django_db

@@ -39,6 +39,7 @@ def test_trains_registers_and_makes_live(model_dir, train_tsv, tiny_model_dir, p
     assert version.metrics["train_examples"] == 8 and version.metrics["epochs"] == 1
     assert 0.0 <= version.metrics["eval_accuracy"] <= 1.0 and version.metrics["eval_examples"] == 8
     assert Round.objects.get(pk=plain_round.pk).live_model == version
+    assert version.course_id == plain_round.course_id  # live in the course's round: its instructors'
     output = out.getvalue()
     assert "step 2/2" in output and "loss" in output and "ETA" in output
     assert "is now the live model of round" in output
@@ -56,6 +57,7 @@ def test_trains_on_a_round_without_making_it_live(tmp_path, model_dir, train_tsv
 
     version = ModelVersion.objects.get(name="from-round")
     assert version.metrics["train_examples"] == 8 and version.metrics["eval_accuracy"] is None
+    assert version.course_id == plain_round.course_id  # trained on the course's questions: its instructors'
     assert Round.objects.get(pk=plain_round.pk).live_model == live_before
 
 

@@ -76,6 +76,7 @@ def test_trains_registers_and_attaches_a_prompt_blind_model(trainable_round, tmp
     assert Path(version.path) == tmp_path / "models" / "r1-answer-only"
     assert read_training_meta(version.path)["answer_only"] is True
     assert version.metrics["train_examples"] == MIN_QUESTIONS
+    assert version.course_id == trainable_round.course_id  # trained on the course's questions: its model
     assert Round.objects.get(pk=trainable_round.pk).answer_only_model == version
     scorer = load_scorer(scorer_spec_for(version))
     assert scorer.answer_only_ is True  # the scorer blanks prompts too: same inference path as live

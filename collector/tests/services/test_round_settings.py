@@ -37,6 +37,23 @@ class RoundUpdateTests:
         assert Round.objects.get(pk=round_.pk).live_model_id == before
         assert Round.objects.get(pk=round_.pk).weight_live == 1.0  # nothing half-saved
 
+    def test_another_courses_model_is_refused_and_nothing_is_saved(self, round_, instructor, other_course):
+        theirs = model_version_register(name="vision-after-r1", kind="multiple_choice", path="/m/b",
+                                        course_id=other_course.pk)
+        with pytest.raises(ValidationError, match="There is no such model version."):
+            round_update(round_=round_, live_model=theirs, weight_live=5.0, user=instructor)
+        saved = Round.objects.get(pk=round_.pk)
+        assert (saved.live_model_id, saved.weight_live) == (round_.live_model_id, 1.0)
+
+    def test_another_courses_model_is_no_base_checkpoint_by_name_or_folder(self, round_, instructor, other_course):
+        theirs = model_version_register(name="vision-after-r1", kind="multiple_choice", path="/var/models/vision",
+                                        course_id=other_course.pk)
+        for base in (theirs.name, theirs.path, theirs.path + "/"):
+            with pytest.raises(ValidationError, match="There is no such model version."):
+                round_update(round_=round_, base_checkpoint=base, user=instructor)
+        assert Round.objects.get(pk=round_.pk).base_checkpoint == ""
+        assert round_update(round_=round_, base_checkpoint="/models/my-own-folder", user=instructor).base_checkpoint
+
     @pytest.mark.parametrize(
         ("scoring", "message"),
         [({"epochs": 0}, "epochs"), ({"batch_size": -1}, "batch_size"), ({"freeze_layers": 6}, "at most 5"),

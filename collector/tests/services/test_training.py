@@ -61,6 +61,7 @@ def test_trains_on_every_question_so_far_and_goes_live(model_dir, two_rounds, co
 
     assert version.kind == ModelVersion.Kind.MULTIPLE_CHOICE and version.revision
     assert version.metrics["train_examples"] == 5  # both rounds of the course, not the other course
+    assert version.course_id == course.pk and not version.shared  # the course's instructors' model
     assert Path(version.path) == model_dir / "after-round-2"
     assert Round.objects.get(pk=third.pk).live_model == version
     assert Round.objects.get(pk=second.pk).live_model == old_model

@@ -5,6 +5,7 @@ import io
 import pytest
 
 from collector.tests.factories import messages_of, round_page_url
+from core.registry import Gradebook, GradebookIdentity
 
 
 @pytest.mark.django_db
@@ -32,6 +33,27 @@ class GradesDownloadTests:
         client.force_login(instructor)
         response = client.get(round_page_url("round_grades_download", round_), params, follow=True)
         assert response.status_code == 200 and message in messages_of(response)[0]
+
+    def test_the_page_says_each_formats_key_and_who_each_file_leaves_out(self, client, instructor, student,
+                                                                           graded_round, monkeypatch):
+        client.force_login(instructor)
+        page = client.get(round_page_url("round_detail", graded_round)).content.decode()
+        assert "Canvas matches each row on SIS User ID, else SIS Login ID" in page
+        assert "Moodle matches on Email address" in page and "Plain CSV lists everyone by username" in page
+        assert page.count('data-field="grades-left-out"') == 1  # alice has no e-mail
+        assert "Left out of the Moodle file (no Email address): alice." in page
+        # alice made by an LMS launch that gave no ids: no SIS id or login for Canvas either; bob's launch gave
+        # an e-mail while his profile has one too: nothing to say about him.
+        lms = Gradebook(identities={student.pk: GradebookIdentity(lms_user_id="uuid-a"),
+                                    graded_round.course.enrollments.get(user__username="bob").user_id:
+                                        GradebookIdentity(email="bob@school.edu")})
+        monkeypatch.setattr("collector.selectors.grades.gradebook_of", lambda *, round_id, user_ids: lms)
+        page = client.get(round_page_url("round_detail", graded_round)).content.decode()
+        assert "Left out of the Canvas file (no SIS User ID or SIS Login ID): alice." in page
+        assert "Left out of the Moodle file (no Email address): alice." in page
+        rows = list(csv.reader(io.StringIO(client.get(round_page_url("round_grades_download", graded_round),
+                                                      {"format": "canvas"}).content.decode())))
+        assert [row[3] for row in rows[2:]] == ["bob@school.edu", "carol"]  # the download leaves alice out too
 
     def test_students_may_not_download(self, client, student, round_):
         client.force_login(student)

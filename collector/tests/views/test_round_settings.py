@@ -43,6 +43,17 @@ class RoundSettingsPageTests:
         assert (saved.weight_cv, saved.validations_required, saved.peer_validation, saved.coach_words,
                 saved.coach_length) == (2.0, 3, "off", True, False)
 
+    def test_another_courses_model_is_not_offered_nor_saved(self, client, instructor, other_course, round_):
+        from modelhub.services import model_version_register
+
+        theirs = model_version_register(name="vision-after-r1", kind="multiple_choice", path="/m/b",
+                                        course_id=other_course.pk)
+        client.force_login(instructor)
+        assert "vision-after-r1" not in client.get(settings_url(round_)).content.decode()
+        response = client.post(settings_url(round_), form_data(round_, live_model=theirs.pk))
+        assert response.status_code == 200 and "live_model" in response.context["form"].errors
+        assert Round.objects.get(pk=round_.pk).live_model_id == round_.live_model_id
+
     def test_a_bad_validation_setting_saves_nothing_and_is_shown_at_its_field(self, client, instructor, round_):
         client.force_login(instructor)
         response = client.post(settings_url(round_), form_data(round_, weight_cv=2, validations_required=0,

@@ -1,9 +1,11 @@
 """``views/scoring.py``: the round page's scoring section: start (disabled while a run is active), cancel, resume, and the page opening at the scoring section with its message there."""
+from datetime import timedelta
 from unittest import mock
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from collector.models import Question, ScoringRun
 from collector.tests.factories import finished_scoring_run, messages_of, round_page_url
@@ -163,6 +165,18 @@ class ScoringControlsTests:
         assert "disabled" not in start_button(page, "answer_only")
         assert "A run is in progress" in page
         assert f'action="{reverse("collector:scoring_run_cancel", args=[run.pk])}"' in page
+
+    def test_a_run_whose_worker_died_shows_stalled_not_a_frozen_time_left(self, client, instructor, round_):
+        silent_since = timezone.now() - timedelta(minutes=9)
+        ScoringRun.objects.create(round=round_, status="running", base_checkpoint="x", folds=5,
+                                  started_at=silent_since, heartbeat_at=silent_since,
+                                  progress={"stage": "training", "fold": 1, "done_folds": 1, "total_folds": 5,
+                                            "step": 4, "total_steps": 10, "eta_seconds": 43})
+        client.force_login(instructor)
+        page = round_page(client, round_)
+        assert "stalled: no worker has reported for 9 minutes" in page and "about 0:43 left" not in page
+        api = client.get(reverse("api:scoring_run_list", args=[round_.pk])).json()["results"][0]
+        assert api["stalled"] is True and api["display"]["progress"] == "stalled: no worker has reported for 9 minutes"
 
     def test_cancel_then_resume_from_the_page_opens_at_the_scoring_section(self, client, instructor, round_):
         run = ScoringRun.objects.create(round=round_, status="running", base_checkpoint="x",

@@ -22,7 +22,6 @@ from evaluation.services.releases import (
     release_push_to_hub,
 )
 from mlcore.data.release.card import FIELDS
-from mlcore.data.release.licenses import DEFAULT_LICENSE
 
 
 class Command(BaseCommand):
@@ -39,7 +38,10 @@ class Command(BaseCommand):
                             help="author (no author in two splits; a round's default), folds (the stored "
                                  "cross-validation folds), article (a project's default)")
         parser.add_argument("--fields", default="", help=f"Comma-separated extra fields: {','.join(FIELDS)}")
-        parser.add_argument("--license", default=DEFAULT_LICENSE, help="A Hugging Face Hub license id")
+        parser.add_argument("--license", help="A Hugging Face Hub license id (default: the one recorded when the "
+                                               "questions were imported; cc-by-sa-4.0 for questions written in Stumper)")
+        parser.add_argument("--source-dataset", dest="source_dataset",
+                            help="Hub id of the dataset imported questions come from, when the import did not record it")
         parser.add_argument("--no-pseudonymise", action="store_false", dest="pseudonymise",
                             help="Release the authors' user names instead of author-N pseudonyms")
         parser.add_argument("--seed", type=int, default=0, help="Seed of the author split")
@@ -50,11 +52,12 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", dest="as_json", help="Print one JSON document")
 
     def handle(self, *args, round_name=None, project_name=None, out_dir: Path, status: str, split_by, fields: str,
-               license: str, pseudonymise: bool, seed: int, overwrite: bool, push_to_hub, public: bool,
-               as_json: bool, **options) -> None:
+               license: str | None, pseudonymise: bool, seed: int, overwrite: bool, push_to_hub, public: bool,
+               as_json: bool, source_dataset: str | None = None, **options) -> None:
         try:
             release_options = release_options_clean(status=status, split_by=split_by, fields=fields,
-                                                    pseudonymise=pseudonymise, license=license, seed=seed)
+                                                    pseudonymise=pseudonymise, license=license, seed=seed,
+                                                    source_dataset=source_dataset)
             round_ = round_get_by_name(name=round_name) if round_name else None
             project = project_by_name(name=project_name) if project_name else None
             result = release_export(out_dir=out_dir, options=release_options, round_=round_, project=project,

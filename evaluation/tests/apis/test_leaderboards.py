@@ -64,6 +64,15 @@ class LeaderboardApiTests:
         assert response.status_code == 400 and "multiple-choice model" in str(response.data)
         assert not ModelEvaluation.objects.exists()
 
+    def test_another_courses_model_cannot_be_evaluated_here(self, api, instructor, live_round, other_course):
+        theirs = ModelVersion.objects.create(name="vision-after-r1", kind="multiple_choice", path="/m/b",
+                                             course=other_course)
+        api.force_authenticate(instructor)
+        url = reverse("evaluation_api:round_model_evaluation_start", args=[live_round.pk])
+        assert api.post(url, {"model_version": theirs.pk}, format="json").data == {
+            "model_version": ["There is no such model version."]}  # as for a model that does not exist
+        assert not ModelEvaluation.objects.exists()
+
     def test_only_the_courses_instructors_see_it(self, api, student, other_instructor, live_round, course):
         for user in (student, other_instructor):
             api.force_authenticate(user)

@@ -1,6 +1,9 @@
 """The reports' API: start a report of a round or a project, list and fetch them, a table as CSV."""
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from evaluation.models import EvaluationRun
@@ -88,6 +91,15 @@ class EvaluationRunReadApiTests:
         response = api.get(reverse("evaluation_api:round_run_list", args=[round_.pk]), {"page_size": 2})
         assert response.status_code == 200 and response.data["count"] == 3 and len(response.data["results"]) == 2
         assert response.data["results"][0]["display"]["status"] == "Done"
+
+    def test_a_report_whose_worker_went_silent_is_listed_as_stalled(self, api, instructor, round_):
+        run = report_services.evaluation_start_round(round_=round_, user=instructor)
+        EvaluationRun.objects.filter(pk=run.pk).update(
+            status="running", heartbeat_at=timezone.now() - timedelta(minutes=31), progress={"percent": 40.0})
+        api.force_authenticate(instructor)
+        listed = api.get(reverse("evaluation_api:round_run_list", args=[round_.pk])).data["results"][0]
+        assert listed["stalled"] is True
+        assert listed["display"]["progress"] == "stalled: no worker has reported for 31 minutes"
 
 
 TABLE = {"columns": ["feature", "z", "note"], "rows": [["gladly", 3.5, None], ["=SUM(A1)", -1.0, "x"]]}

@@ -12,10 +12,10 @@ from evaluation.models import EvaluationRun
 from evaluation.tests.ambiguity_data import question_record, write_r16_files
 from mlcore.bias.ambiguity import read_ambiguity_jsonl, selectional_recall
 from mlcore.models.qa import ExtractiveQAModel, QAExample, QASpec
+from mlcore.tests.shared_data import shared_data
 from modelhub.models import ModelVersion
 from modelhub.services import model_version_register
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "ambiguity"
 KEYS = {"probe", "attribute", "n_questions", "answers_from", "model", "model_revision", "match", "tau", "groups",
         "recall", "recall_ci95", "mentions", "retrieved", "test", "pvalue", "log10_pvalue", "chi2", "dof", "chi2_pvalue",
         "chi2_log10_pvalue", "expected", "small_expected", "degenerate", "fisher_odds_ratio", "fisher_pvalue",
@@ -130,9 +130,7 @@ def test_bad_inputs_give_a_command_error_naming_the_line(tmp_path, tiny_model_ve
 
 @pytest.mark.django_db
 def test_the_shared_question_file_with_first_option_answers(tmp_path):
-    path = DATA / "doubly_eponymous.json_gender_balanced.bert"
-    if not path.is_file():
-        pytest.skip("shared ambiguity data is absent")
+    path = shared_data("ambiguity", "doubly_eponymous.json_gender_balanced.bert")
     predictions = tmp_path / "first.json"
     predictions.write_text(json.dumps({str(q.id): q.options[0].name for q in read_ambiguity_jsonl(path)}),
                            encoding="utf-8")

@@ -26,6 +26,19 @@ def test_json_prints_one_document_with_the_splits(tmp_path, release_round):
     assert document["rows"] == 16 and document["license"] == "cc-by-sa-4.0" and "README.md" in document["files"]
 
 
+def test_source_dataset_names_the_source_of_questions_imported_without_one(tmp_path, course, instructor):
+    from collector.services.imports import codah_import
+    from collector.services.rounds import round_create
+
+    quiz = round_create(course=course, name="quiz", categories=["other"])
+    codah_import(round_=quiz, text="o\tIt rained, so Omar\tsang.\tslept.\topened his umbrella.\tran.\t2\n",
+                 author=instructor)  # no source recorded
+    with pytest.raises(CommandError, match="source dataset was not recorded at import"):
+        _run("--round", "quiz", str(tmp_path / "refused"))
+    document = json.loads(_run("--round", "quiz", str(tmp_path / "out"), "--source-dataset", "codah", "--json"))
+    assert document["license"] == "odc-by" and "source_datasets:\n- codah\n" in (tmp_path / "out" / "README.md").read_text()
+
+
 def test_plain_output_says_how_to_load_it(tmp_path, release_round):
     text = _run("--round", release_round.name, str(tmp_path / "out"), "--status", "all", "--license", "mit")
     assert "Wrote 18 questions of stumper-r1" in text and "datasets.load_dataset(" in text

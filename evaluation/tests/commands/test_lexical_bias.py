@@ -3,7 +3,6 @@ import json
 import math
 import random
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -11,9 +10,7 @@ from scipy import stats
 
 from evaluation.tests.factories import command_output, write_labelled_tsv
 from mlcore.tests.bias.test_lexical import TOY_HYPOTHESES, TOY_LABELS, TOY_PREMISES
-
-SNLI = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "snli"
-
+from mlcore.tests.shared_data import shared_data
 
 EVAL = [("Nobody is outside.", "C", "C"), ("A man is outdoors.", "E", "E"), ("Nobody sings.", "N", "C"),
         ("Two dogs sleep outside.", "E", "E"), ("The friends are outdoors.", "N", "E"), ("Nobody is home.", "C", "C"),
@@ -96,11 +93,12 @@ class LexicalBiasCommandTests:
             command_output("lexical_bias", "--train", train, "--test", test, "--predictions", predictions, "--k", "0")
 
 
-@pytest.mark.skipif(not SNLI.is_dir(), reason="../shared/data/snli is not available")
 def test_real_snli_dev_against_test(tmp_path):
     """SNLI dev as training data: the paper's contradiction artifacts come out on top (SDS23 App. A.1)."""
+    snli = shared_data("snli")
+
     def split(name):
-        lines = [(SNLI / f"{part}.{name}").read_text(encoding="utf-8").splitlines() for part in ("s1", "s2", "labels")]
+        lines = [(snli / f"{part}.{name}").read_text(encoding="utf-8").splitlines() for part in ("s1", "s2", "labels")]
         return list(zip(*lines))
 
     train = write_labelled_tsv(tmp_path / "train.tsv", split("dev"))

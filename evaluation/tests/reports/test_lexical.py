@@ -1,7 +1,6 @@
 """The lexical section's instances: the forced-choice builder shared by the round report and
 ``manage.py lexical_bias_mc``, and the calibration of its tests on real CODAH."""
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +13,7 @@ from mlcore.bias.lexical_analysis import crossfit_membership
 from mlcore.bias.lexical_association import lexical_zscores, select_top_features
 from mlcore.bias.permutation import lexical_membership, permutation_test_from_membership, usual_labels
 from mlcore.bias.stratified import accuracy_by_gold, stratified_test_from_membership
+from mlcore.tests.shared_data import shared_data
 
 
 def test_each_completion_is_an_instance_labelled_by_the_gold_index():
@@ -31,17 +31,13 @@ def test_docstring_examples():
     assert doctest.testmod(lexical).failed == 0
 
 
-FOLD = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "codah" / "cv_split" / "fold_0"
-
-
 N_PICKERS = 48
 
 
 @pytest.fixture(scope="module")
 def codah():
-    if not FOLD.is_dir():
-        pytest.skip("../shared/data/codah is not available")
-    train_q, test_q = read_codah_questions(FOLD / "train.tsv"), read_codah_questions(FOLD / "test.tsv")
+    fold = shared_data("codah", "cv_split", "fold_0")
+    train_q, test_q = read_codah_questions(fold / "train.tsv"), read_codah_questions(fold / "test.tsv")
     train = choice_instances(range(len(train_q)), [q.choices for q in train_q], [q.label for q in train_q])
     test = choice_instances(range(len(test_q)), [q.choices for q in test_q], [q.label for q in test_q])
     zscores = lexical_zscores(lexical_features(train.texts), train.labels, label_set=CHOICE_LABELS)
@@ -91,10 +87,7 @@ def test_the_round_reports_cross_fitted_test_on_all_of_codah_is_calibrated():
     U/N membership depends on the gold labels and folds only, so it is built once and the random
     picks only change which instances are correct.
     """
-    path = FOLD.parent.parent / "full_data.tsv"
-    if not path.is_file():
-        pytest.skip("../shared/data/codah is not available")
-    questions = read_codah_questions(path)
+    questions = read_codah_questions(shared_data("codah", "full_data.tsv"))
     data = choice_instances(range(len(questions)), [q.choices for q in questions], [q.label for q in questions])
     folds = [fold for fold in np.random.default_rng(0).integers(0, 5, size=len(questions)) for _ in range(4)]
     base = crossfit_membership(lexical_features(data.texts), data.labels, data.labels, folds,

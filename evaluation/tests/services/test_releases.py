@@ -156,7 +156,7 @@ def test_project_bad_input(tmp_path, instructor, project):
 def test_project_author_split_keeps_imported_questions_apart(tmp_path, project):
     loaded, _ = _export_project(tmp_path, project, split_by="author")
     assert sum(len(loaded[s]) for s in loaded) == 12
-    assert {row["author"] for s in loaded for row in loaded[s]} == {"unknown"}
+    assert {row["author"] for s in loaded for row in loaded[s]} == {None}
 
 
 def _fails(tmp_path, match, *, round_=None, project=None, **options):

@@ -23,6 +23,15 @@ class LeaderboardPageTests:
         assert 'id="leaderboard-table"' in html and 'aria-sort="none"' in html and 'id="vmer-table"' in html
         assert "3/6 = 0.500" in html
 
+    def test_the_evaluate_form_offers_no_other_courses_model(self, client, instructor, live_round, other_course):
+        from modelhub.services import model_version_register
+
+        model_version_register(name="vision-after-r1", kind="multiple_choice", path="/m/b", course_id=other_course.pk)
+        model_version_register(name="nlp-after-r1", kind="multiple_choice", path="/m/a", course_id=live_round.course_id)
+        client.force_login(instructor)
+        html = client.get(reverse("evaluation:round_leaderboard", args=[live_round.pk])).content.decode()
+        assert "nlp-after-r1" in html and "vision-after-r1" not in html
+
     def test_sorting_by_a_column_is_a_link_and_sets_aria_sort(self, client, instructor, live_round,
                                                               tiny_model_version, second_version):
         model_evaluation_finished(tiny_model_version, live_round)

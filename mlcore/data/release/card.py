@@ -105,7 +105,12 @@ class CardInputs:
     bias: Bias | None
     fields: tuple[str, ...]
     pseudonymised: bool
-    authors: int
+    authors: int  # distinct recorded authors of the released items
+    included: str  # which items the release's filter took, in words ("questions with status accepted only")
+    unattributed: int = 0  # released items with no recorded author (imported ones among them)
+    imported: int = 0  # released items imported from ``imported_from`` rather than written in Stumper
+    imported_from: str = ""  # the source dataset's Hub id
+    source_datasets: tuple[str, ...] = ("original",)
     limitations: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -147,7 +152,7 @@ def card_metadata(inputs: CardInputs) -> dict[str, Any]:
         "annotations_creators": ["crowdsourced"],
         "language_creators": ["crowdsourced"],
         "multilinguality": ["monolingual"],
-        "source_datasets": ["original"],
+        "source_datasets": list(inputs.source_datasets),
         "tags": ["adversarial", "model-in-the-loop", "stumper"],
         "configs": [{
             "config_name": "default",
@@ -175,18 +180,33 @@ def _summary(i: CardInputs) -> str:
     n = sum(i.split_counts.values())
     what = ("four-choice sentence-completion questions (CODAH format)" if i.kind == MULTIPLE_CHOICE
             else "reading-comprehension questions with answer spans (SQuAD 2.0 format)")
-    chosen = ("accepted after validation" if i.status == "accepted"
-              else "every question not rejected (accepted, awaiting validation or in review)")
-    return (f"{n} {what}, written by {i.authors} authors in {i.source} with Stumper. Included: {chosen}; "
-            "rejected questions (and rejected ones under appeal) are never released.\n")
+    written = n - i.imported
+    origin = ([f"{written} written with Stumper"] if written else []) + (
+        [f"{i.imported} imported from `{i.imported_from}`"] if i.imported else [])
+    if not i.authors:
+        authors = "not recorded"
+    else:
+        authors = f"{i.authors} ({'pseudonymised' if i.pseudonymised else 'user names'})"
+        if i.unattributed:
+            authors += f"; not recorded for {i.unattributed} questions"
+    sources = ", ".join(f"`{s}`" for s in i.source_datasets)
+    return (f"{n} {what} in {i.source}: {', '.join(origin)}.\n\n"
+            f"- Authors: {authors}.\n- Included: {i.included}.\n"
+            f"- License: `{i.license}`. Source datasets: {sources}.\n")
 
 
 def _collection(i: CardInputs) -> str:
-    lines = ["## Collection method", "",
-             "Model in the loop (Dynabench-style adversarial authoring): while writing, each author saw the "
-             "answer of the model below and was rewarded for questions it got wrong."]
+    written = sum(i.split_counts.values()) - i.imported
+    lines = ["## Collection method", ""]
+    if written:
+        lines.append("Model in the loop (Dynabench-style adversarial authoring): while writing, each author saw the "
+                     "answer of the model below and was rewarded for questions it got wrong.")
+    if i.imported:
+        lines.append(f"{i.imported} questions were imported from `{i.imported_from}`: written outside Stumper, with "
+                     "no model in the loop here, and their authors are not recorded.")
     if i.collected_from:
-        lines.append(f"Questions were written between {i.collected_from} and {i.collected_to} (UTC).")
+        verb = "written" if not i.imported else "imported" if not written else "written or imported"
+        lines.append(f"Questions were {verb} between {i.collected_from} and {i.collected_to} (UTC).")
     lines.append("")
     if i.models:
         lines += ["| model version | revision | questions answered | first | last |", "|---|---|---|---|---|"]
@@ -205,6 +225,8 @@ def _structure(i: CardInputs) -> str:
     }[i.split_method]
     authors = ("pseudonymised (`author-N`, numbered in a keyed-hash order)" if i.pseudonymised
                else "the authors' user names (pseudonymisation turned off by the owner)")
+    if i.unattributed:
+        authors += "; empty where no author is recorded (imported questions), each such question placed on its own"
     extra = ", ".join(f"`{f}`" for f in i.fields) or "none"
     return ("## Dataset structure\n\n"
             f"Splits are made {splitting}. Authors: {authors}. Optional per-item fields included: {extra}.\n")
@@ -287,15 +309,21 @@ def _bias(i: CardInputs) -> str:
 
 
 def _limitations(i: CardInputs) -> str:
-    lines = ["## Known limitations", "",
-             "- Written by the participants of one course or crowd project: a small, non-representative "
-             "group of authors, whose style a model can learn (hence the author split).",
-             "- Adversarial against specific model versions (listed above): questions that fooled them need not "
-             "fool other models, and the set is biased toward what those models got wrong.",
-             "- Lexical artifacts remain possible even after reweighting (Serrano et al., 2023); check the "
-             "answer-only baseline and the bias report before training on this data."]
+    lines = ["## Known limitations", ""]
+    if sum(i.split_counts.values()) > i.imported:
+        lines.append("- Written by the participants of one course or crowd project: a small, non-representative "
+                     "group of authors, whose style a model can learn (hence the author split).")
+    if i.models:
+        lines.append("- Adversarial against specific model versions (listed above): questions that fooled them need "
+                     "not fool other models, and the set is biased toward what those models got wrong.")
+    if i.imported:
+        lines.append(f"- {i.imported} questions are imported from `{i.imported_from}` as published: see that "
+                     "dataset's own card and paper for how they were collected and validated.")
+    lines.append("- Lexical artifacts remain possible even after reweighting (Serrano et al., 2023); check the "
+                 "answer-only baseline and the bias report before training on this data.")
     if i.status != "accepted":
-        lines.append("- Includes questions not (yet) accepted by validation: some answer keys may be wrong.")
+        lines.append("- Includes questions not (yet) accepted by validation: some answer keys may be wrong."
+                     if i.kind == MULTIPLE_CHOICE else "- Includes questions with an open flag: some may be wrong.")
     if i.validation is None:
         lines.append("- No human validation: human accuracy and agreement are unknown.")
     lines += [f"- {text}" for text in i.limitations]

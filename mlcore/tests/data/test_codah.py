@@ -6,9 +6,8 @@ import pytest
 
 from mlcore.configs import MCExample
 from mlcore.data.codah import format_codah_tsv, parse_codah_tsv, read_codah_file
-from mlcore.tests.shared_data import SHARED_DATA
+from mlcore.tests.shared_data import shared_data
 
-FULL_DATA = SHARED_DATA / "codah" / "full_data.tsv"
 GOOD = "o\tMy brother is good at math. He\tflies.\twon a contest.\tis a fish.\teats math.\t1"
 
 
@@ -27,7 +26,7 @@ def test_parses_valid_row() -> None:
 
 @pytest.mark.parametrize(
     ("code", "categories"),
-    [("", ("other",)), ("i", ("idioms",)), ("q", ("quantitative",)), ("ip", ("idioms", "polysemy")),
+    [("", ()), ("o", ("other",)), ("i", ("idioms",)), ("q", ("quantitative",)), ("ip", ("idioms", "polysemy")),
      ("N", ("negation",))],
 )
 def test_category_codes(code: str, categories: tuple[str, ...]) -> None:
@@ -91,10 +90,11 @@ def test_line_numbers_count_skipped_blank_lines() -> None:
     assert _errors(GOOD + "\n\n\nbad\n")[0][0] == 4
 
 
-def test_format_is_inverse_and_other_becomes_o() -> None:
-    text = "\n".join([GOOD.replace("o", "", 1), GOOD.replace("o", "ip", 1)]) + "\n"
+def test_format_is_inverse_and_no_category_stays_empty() -> None:
+    text = "\n".join([GOOD.replace("o", "", 1), GOOD, GOOD.replace("o", "ip", 1)]) + "\n"
     examples = parse_codah_tsv(text).examples
-    assert format_codah_tsv(examples) == "\n".join([GOOD, GOOD.replace("o", "ip", 1)]) + "\n"
+    assert [e.categories for e in examples] == [(), ("other",), ("idioms", "polysemy")]
+    assert format_codah_tsv(examples) == text
     assert parse_codah_tsv(format_codah_tsv(examples)).examples == examples
 
 
@@ -125,13 +125,14 @@ def test_format_rejects_weights_that_do_not_fit() -> None:
         format_codah_tsv(examples, weights=[[1.0, float("nan"), 1.0, 1.0]])
 
 
-@pytest.mark.skipif(not FULL_DATA.is_file(), reason="CODAH full_data.tsv not available")
 def test_round_trip_full_data() -> None:
-    text = FULL_DATA.read_text(encoding="utf-8")
-    result = read_codah_file(FULL_DATA, allow_duplicate_choices=True)
+    full_data = shared_data("codah", "full_data.tsv")
+    text = full_data.read_text(encoding="utf-8")
+    result = read_codah_file(full_data, allow_duplicate_choices=True)
     assert result.ok and len(result.examples) == 2776
-    # Empty category codes are written back as "o" (the format's meaning of empty).
-    expected = "".join(("o" + line if line.startswith("\t") else line) for line in text.splitlines(keepends=True))
-    assert format_codah_tsv(result.examples) == expected
-    strict = read_codah_file(FULL_DATA)
+    # Byte for byte, the 10 empty category codes included (uncategorised, not "other").
+    assert format_codah_tsv(result.examples) == text
+    assert sum(not e.categories for e in result.examples) == 10
+    assert sum(e.categories == ("other",) for e in result.examples) == 2080
+    strict = read_codah_file(full_data)
     assert [e.line for e in strict.errors] == [1826, 1856, 2306]

@@ -19,9 +19,8 @@ from mlcore.data.near_duplicates import (
     precision_recall,
     question_shingles,
 )
-from mlcore.tests.shared_data import SHARED_DATA
+from mlcore.tests.shared_data import shared_data
 
-CODAH = SHARED_DATA / "codah" / "full_data.tsv"
 PROMPT = "Tom forgot his umbrella on a rainy day. When he got home he"
 CHOICES = ["was soaking wet.", "was completely dry.", "flew over the roof.", "ate the rain for dinner."]
 FILLERS = ["really", "suddenly", "certainly", "quietly", "honestly", "apparently", "basically", "eventually"]
@@ -120,9 +119,8 @@ def test_precision_recall_of_pairs():
     assert precision_recall([(1, 2), (3, 4)], [(2, 1), (5, 6)]) == (0.5, 0.5)
 
 
-@pytest.mark.skipif(not CODAH.exists(), reason="needs ../shared/data/codah/full_data.tsv")
 def test_codah_copies_are_found_with_full_precision_and_recall():
-    examples = read_codah_file(CODAH, max_prompt_chars=10_000, max_choice_chars=10_000,
+    examples = read_codah_file(shared_data("codah", "full_data.tsv"), max_prompt_chars=10_000, max_choice_chars=10_000,
                                allow_duplicate_choices=True).examples
     keys = list(range(len(examples)))
     natural = find_near_duplicates(keys, [e.prompt for e in examples], [e.choices for e in examples])

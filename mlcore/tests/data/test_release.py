@@ -10,7 +10,7 @@ from huggingface_hub import DatasetCard
 
 from mlcore.data.release.card import CardInputs, ModelUse, Rate, Validation, render_card, size_category
 from mlcore.data.release.files import ReleaseFolderError, features_for, write_release
-from mlcore.data.release.licenses import UnknownLicense, check_license
+from mlcore.data.release.licenses import UnknownLicense, UnknownSource, check_license, check_source, merged_source
 from mlcore.data.release.splits import author_split, fold_split, pseudonymise
 
 SIZES = Path(datasets.__file__).parent / "utils" / "resources" / "size_categories.json"
@@ -22,6 +22,29 @@ def test_license_ids_of_the_hub_pass_and_others_fail_with_suggestions():
         check_license("cc-by-sa-4")
     with pytest.raises(UnknownLicense, match="repositories-licenses"):
         check_license("my own license")
+
+
+def test_sources_of_imports_know_their_license_or_must_be_told_it():
+    assert check_source("codah") == ("codah", "odc-by") and check_source(" pquad ") == ("pquad", "cc-by-sa-4.0")
+    assert check_source("my-lab/quiz", "MIT") == ("my-lab/quiz", "mit")
+    with pytest.raises(UnknownSource, match="Give the license of my-lab/quiz"):
+        check_source("my-lab/quiz")
+    with pytest.raises(UnknownSource, match="Invalid source dataset"):
+        check_source("a/b/c", "mit")
+    assert merged_source(("", ""), "") is None and merged_source(("codah", "odc-by"), "codah") == ("codah", "odc-by")
+    with pytest.raises(UnknownSource, match="already holds questions imported from codah"):
+        merged_source(("codah", "odc-by"), "codah", "cc-by-4.0")
+
+
+def test_card_of_imported_rows_names_their_source_and_claims_no_authors_or_model():
+    card = DatasetCard(render_card(_inputs(
+        authors=0, unattributed=10, imported=10, imported_from="codah", source_datasets=("codah",), models=(),
+        license="odc-by", validation=None, fooled_live=None,
+        included="questions with status accepted only (10 of them imported, accepted at import as published)")).text)
+    assert card.data.source_datasets == ["codah"] and card.data.license == "odc-by"
+    assert "10 imported from `codah`" in card.text and "written with Stumper" not in card.text
+    assert "- Authors: not recorded." in card.text and "Model in the loop" not in card.text
+    assert "Questions were imported between" in card.text and "Written by the participants" not in card.text
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -73,7 +96,8 @@ def _inputs(**changes) -> CardInputs:
         "excluded_counts": {"rejected": 1}, "collected_from": "2026-01-01", "collected_to": "2026-01-02",
         "models": (ModelUse("mini-v1", "abc", 10, "2026-01-01", "2026-01-02"),), "fooled_live": Rate(4, 10),
         "fooled_cv": None, "cv_description": "", "validation": Validation(0.9, 18, 20, 0.7, 0.97, 0.81, 3),
-        "answer_only": None, "bias": None, "fields": ("fooled_live",), "pseudonymised": True, "authors": 3}
+        "answer_only": None, "bias": None, "fields": ("fooled_live",), "pseudonymised": True, "authors": 3,
+        "included": "questions with status accepted only"}
     base.update(changes)
     return CardInputs(**base)
 
