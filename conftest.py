@@ -28,6 +28,16 @@ def _remove_test_broker_folder():
         shutil.rmtree(Path(folder).parent, ignore_errors=True)
 
 
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test() -> Iterator[None]:
+    """A request's language stays active in the test's thread after it; the next test must not
+    inherit a Persian one (tests that ran after a Persian page read Persian messages)."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny randomly initialised BERT multiple-choice model saved on disk."""

@@ -36,6 +36,17 @@ def user_create(
     return user
 
 
+@transaction.atomic
+def user_role_set(*, user: User, role: str) -> User:
+    """Give ``user`` another role (``User.Role``); the caller decides who may."""
+    if role not in User.Role.values:
+        raise ValidationError({"role": f"Choose one of {', '.join(User.Role.values)}."})
+    if user.role != role:
+        user.role = role
+        user.save(update_fields=["role"])
+    return user
+
+
 def login_failure_record(*, username: str, address: str) -> None:
     """Count a failed sign-in against the username and the client address (see ``login_limits``)."""
     window = settings.STUMPER_LOGIN_WINDOW_SECONDS

@@ -147,3 +147,16 @@ def first_message(error: ValidationError) -> str:
     if hasattr(error, "error_dict"):
         return " ".join(message for messages in error.message_dict.values() for message in messages)
     return " ".join(error.messages)
+
+
+def import_file_text(upload) -> str:
+    """An uploaded import file (a file object) as text, read only just past the import limit: a
+    larger file stays over it, so that the import service refuses it for its size with its own
+    message, and nothing more is read. A ``ValidationError`` when it is not UTF-8 text."""
+    raw = upload.read(settings.STUMPER_IMPORT_MAX_BYTES + 1)
+    if len(raw) > settings.STUMPER_IMPORT_MAX_BYTES:
+        return raw.decode("utf-8", errors="replace")  # still over the limit, so still refused
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValidationError("The file is not UTF-8 text.") from None

@@ -13,6 +13,9 @@ from courses import views as course_views
 from evaluation import export_urls
 
 admin.site.login_form = RateLimitedAdminAuthenticationForm
+# With DEBUG off (as the start script and production run): 403 and 500 are Django's own handlers
+# with templates/403.html and 500.html; a 404 shows the reason the code gave, if any.
+handler404 = "config.views.page_not_found"
 
 
 def app_urls(module, *extra):
@@ -43,5 +46,6 @@ urlpatterns = [
     path("annotation/", app_urls(annotation_urls, *export_urls.project_urlpatterns)),
     path("evaluation/", include("evaluation.urls")),
     path("inbox/", include("inbox.urls")),
+    path("courses/", include("courses.urls")),  # teaching staff; the course pages are the collector's below
     path("", include("collector.urls")),
 ]

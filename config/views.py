@@ -1,6 +1,9 @@
-"""Project-level endpoints that belong to no app: the health check of load balancers and compose."""
+"""Project-level endpoints that belong to no app: the health check of load balancers and compose, and
+the page for an address or an object that does not exist."""
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponseNotFound, JsonResponse
+from django.template.loader import render_to_string
+from django.urls import Resolver404
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -15,3 +18,12 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except Exception as error:
         return JsonResponse({"status": "unavailable", "database": type(error).__name__}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+def page_not_found(request: HttpRequest, exception: Http404) -> HttpResponseNotFound:
+    """``templates/404.html`` (the ``handler404``, used when DEBUG is false) with the code's reason
+    ("This round does not exist.") when it gave one. An address no URL matches has none: Django's
+    default handler would show "Resolver404" there."""
+    message = exception.args[0] if exception.args else ""
+    reason = message if isinstance(message, str) and not isinstance(exception, Resolver404) else ""
+    return HttpResponseNotFound(render_to_string("404.html", {"reason": reason}, request))

@@ -1,8 +1,8 @@
 """What every JSON API of the apps shares: service errors as DRF errors, unknown fields refused,
 pagination and downloads (Styleguide-Example ``api/mixins.py``, ``api/pagination.py``).
 
-Services raise Django's ``ValidationError`` and our ``AccessError``; ``ApiErrorsMixin`` turns them
-into 400 with field errors and 403 with the service's message, so no input can cause a 500.
+Services raise Django's ``ValidationError`` and our ``AccessError`` (``NotFoundError``); ``ApiErrorsMixin``
+turns them into 400 with field errors and 403 (404) with the service's message, so no input can cause a 500.
 
 ``DetailApi``, ``ListApi`` and ``ActionApi`` (with ``ImportApi``) are the three shapes most APIs
 have: find one object, list a page, act on one object. A view on one of them names its selector,
@@ -30,7 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.exceptions import AccessError, ImportFailed
+from core.exceptions import AccessError, ImportFailed, NotFoundError
 from core.jobs import job_progress_shown, job_stall
 from core.models import BackgroundJob
 
@@ -70,7 +70,9 @@ class ApiErrorsMixin:
                 raise exceptions.ValidationError({name: [message] for name, message in unknown.items()})
 
     def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, AccessError):
+        if isinstance(exc, NotFoundError):  # before AccessError, which it also is
+            exc = exceptions.NotFound(detail=exc.message)
+        elif isinstance(exc, AccessError):
             # DRF would replace a Django PermissionDenied with its generic message.
             exc = exceptions.PermissionDenied(detail=exc.message)
         elif isinstance(exc, DjangoValidationError):

@@ -2,6 +2,7 @@
 from collections.abc import Sequence
 
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 
 
 class AccessError(PermissionDenied):
@@ -10,6 +11,17 @@ class AccessError(PermissionDenied):
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
+
+
+class NotFoundError(AccessError, Http404):
+    """What the user asked for does not exist (no round with this id): 404 with its message.
+
+    Still an ``AccessError``, so everything that refuses on one (a socket's 4403, a command's
+    error, ``except AccessError``) refuses on this too; Django's handler and DRF's test ``Http404``
+    before ``PermissionDenied``, so pages and APIs answer 404. Something that exists but is not
+    the user's stays a plain ``AccessError`` (403, saying why), except where a selector hides
+    whether it exists (another course's model, another account's LMS registration).
+    """
 
 
 class ImportFailed(Exception):

@@ -1,7 +1,8 @@
 """The instructor's inbox: what waits for them, read with one query per kind (no N+1).
 
-Kinds: questions waiting for review and appeals (per round), open annotation flags (per
-project), background runs that finished or failed lately, and rounds closing soon. Each item
+Kinds: questions waiting for review and appeals (per round), questions awaiting validation (per
+round, with a line for a round whose settings keep them from being accepted), open annotation
+flags (per project), background runs that finished or failed lately, and rounds closing soon. Each item
 carries the link to the page where the instructor acts on it.
 """
 from dataclasses import dataclass, field
@@ -14,7 +15,8 @@ from django.utils import timezone
 from accounts.models import User
 from annotation.models import Project, QuestionFlag
 from collector.models import Appeal, Question, Round, ScoringRun, TrainingJob
-from courses.selectors import courses_managed_by
+from collector.selectors.validation import validator_capacity
+from courses.selectors import course_people_counts, courses_managed_by
 from evaluation.models import EvaluationRun
 
 RECENT_RUNS = timedelta(days=7)
@@ -38,18 +40,24 @@ class InboxItem:
 class Inbox:
     reviews: list[InboxItem] = field(default_factory=list)
     appeals: list[InboxItem] = field(default_factory=list)
+    validations: list[InboxItem] = field(default_factory=list)
     flags: list[InboxItem] = field(default_factory=list)
     runs: list[InboxItem] = field(default_factory=list)
     closing: list[InboxItem] = field(default_factory=list)
 
     @property
     def is_empty(self) -> bool:
-        return not (self.reviews or self.appeals or self.flags or self.runs or self.closing)
+        return not (self.reviews or self.appeals or self.validations or self.flags or self.runs or self.closing)
 
     @property
     def waiting(self) -> int:
         """Things that need a decision (reviews, appeals, flags)."""
         return sum(item.count for item in (*self.reviews, *self.flags)) + len(self.appeals)
+
+    @property
+    def awaiting_validation(self) -> int:
+        """Questions of the instructor's rounds that wait for validators (by anyone, not only them)."""
+        return sum(item.count for item in self.validations)
 
 
 def _managed_rounds(user: User) -> QuerySet[Round]:
@@ -84,6 +92,43 @@ def _appeals(user: User) -> list[InboxItem]:
                   url=reverse("collector:question_review", args=[a.question_id]), at=a.created_at, count=1)
         for a in appeals
     ]
+
+
+def _validations(user: User) -> list[InboxItem]:
+    """Per round: its questions awaiting validation, linked to the validation page where the
+    instructor may still validate some; and a line for a round whose settings keep them waiting."""
+    pending = Q(questions__status=Question.Status.PENDING)
+    rounds = list(
+        _managed_rounds(user).select_related("course").annotate(n_pending=Count("questions", filter=pending))
+        .filter(n_pending__gt=0).order_by("-n_pending", "name")[:MAX_ITEMS]
+    )
+    if not rounds:
+        return []
+    yours = dict(
+        Question.objects.filter(round__in=[r.pk for r in rounds], status=Question.Status.PENDING)
+        .exclude(author=user).exclude(validations__validator=user)
+        .values("round_id").annotate(n=Count("id")).values_list("round_id", "n")
+    )
+    people = course_people_counts(course_ids={r.course_id for r in rounds})
+    items = []
+    for r in rounds:
+        mine = yours.get(r.pk, 0)
+        url = (f"{reverse('collector:validate')}?round={r.pk}" if mine
+               else reverse("collector:round_detail", args=[r.pk]))
+        items.append(InboxItem(
+            title=f"{r.n_pending} question{'s' if r.n_pending != 1 else ''} await{'' if r.n_pending != 1 else 's'} "
+                  "validation",
+            detail=f"{r} · {r.course} · " + (f"{mine} you can validate" if mine else "none left for you to validate"),
+            url=url, count=r.n_pending))
+        capacity = validator_capacity(round_=r, people=people[r.course_id])
+        if capacity.impossible or capacity.waits_for_close:
+            items.append(InboxItem(
+                title=f"{r}: no question can be accepted{' before it closes' if capacity.waits_for_close else ''}",
+                detail=f"It needs {capacity.required} agreeing validators; "
+                       f"{capacity.while_open if capacity.waits_for_close else capacity.at_most} can validate. "
+                       "Add teaching staff or change its settings.",
+                url=reverse("collector:round_detail", args=[r.pk]) + "#validator-capacity-heading"))
+    return items
 
 
 def _flags(user: User) -> list[InboxItem]:
@@ -151,5 +196,5 @@ def _closing(user: User, now: datetime) -> list[InboxItem]:
 def instructor_inbox(*, user: User, now: datetime | None = None) -> Inbox:
     """Everything waiting for ``user`` in the courses they teach and the projects they own."""
     now = now or timezone.now()
-    return Inbox(reviews=_reviews(user), appeals=_appeals(user), flags=_flags(user), runs=_runs(user, now),
-                 closing=_closing(user, now))
+    return Inbox(reviews=_reviews(user), appeals=_appeals(user), validations=_validations(user), flags=_flags(user),
+                 runs=_runs(user, now), closing=_closing(user, now))

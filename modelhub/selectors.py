@@ -3,7 +3,7 @@ from collections.abc import Iterable
 
 from django.db.models import Q, QuerySet
 
-from core.exceptions import AccessError
+from core.exceptions import NotFoundError
 from modelhub.models import ModelVersion
 
 #: The kinds a round's live model can be (they answer multiple choice).
@@ -45,10 +45,11 @@ def model_version_usable(*, model_version: ModelVersion, user=None, course_id: i
 
 
 def model_version_for_user(*, user, model_id: int) -> ModelVersion:
-    """The version if ``user`` may see it; else AccessError, the same for one that does not exist."""
+    """The version if ``user`` may see it; else NotFoundError (404), the same for one that exists but is
+    not theirs to see: the answer says nothing about other courses' models."""
     version = models_usable_by(user=user).filter(pk=model_id).first()
     if version is None:
-        raise AccessError(NO_SUCH_MODEL)
+        raise NotFoundError(NO_SUCH_MODEL)
     return version
 
 

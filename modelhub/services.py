@@ -45,7 +45,7 @@ def model_version_share(*, model_id: int, user, shared: bool) -> ModelVersion:
     """Share the course's model with every instructor (``shared``), or take it back to the course.
 
     Only an instructor of the course it was trained for (or staff) may; one the user cannot see is
-    "no such model" (AccessError) whether it exists or not. Rounds of other courses that already
+    "no such model" (NotFoundError) whether it exists or not. Rounds of other courses that already
     serve it keep it after it is taken back; they cannot choose it again.
     """
     version = model_version_for_user(user=user, model_id=model_id)

@@ -62,6 +62,8 @@ KWARGS_BY_ROUTE = {
     "annotation:task_start": {"kind": "authoring"},
     "accounts:password_reset_confirm": {"uidb64": "MQ", "token": "not-a-token"},
     "annotation:invite_join": {"token": Obj("project_invite.token")},
+    "courses:instructor_invite_join": {"token": Obj("course.instructor_invite_token")},
+    "courses:course_staff_remove": {"user_id": Obj("course.owner_id")},  # refused past the access check
     "collector:student_password_reset": {"student_id": Obj("question.author_id")},  # course A's student
     "lti:context_link": {"launch_id": "not-this-sessions-launch"},
     "lti:deep_link": {"launch_id": "not-this-sessions-launch"},

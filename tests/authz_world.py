@@ -26,7 +26,8 @@ from annotation.tests.factories import EN_CONTEXT, add_paragraphs, answer, make_
 from collector.models import Appeal, TrainingJob
 from collector.services.questions import question_submit
 from collector.tests.factories import finished_scoring_run, make_user, question_data
-from courses.services import course_create, course_join
+from courses.services import course_create, course_instructor_invite_renew, course_join
+from evaluation.release_form import SESSION_KEY as RELEASE_FORM_KEY
 from lti.services.registration import platform_register
 from modelhub.services import model_version_register
 
@@ -83,6 +84,7 @@ class World:
         from evaluation.models import EvaluationRun, ModelEvaluation
 
         self.round, self.course = open_round, open_round.course
+        course_instructor_invite_renew(course=self.course)  # its instructor invite link
         other_course = course_create(owner=other_instructor, name="Course B")
         other_student = make_user("bella")
         course_join(user=other_student, join_code=other_course.join_code)
@@ -172,7 +174,9 @@ def outcome(response) -> object:
         if "/login/" in response["Location"]:
             return LOGIN
         errors = [m for m in get_messages(response.wsgi_request) if m.level == messages.ERROR]
-        return REFUSED if errors else REDIRECT
+        # The release form's refusal goes back to the form in the session, not as a message.
+        kept = response.wsgi_request.session.get(RELEASE_FORM_KEY)
+        return REFUSED if errors or (kept and kept.get("error")) else REDIRECT
     return response.status_code
 
 

@@ -89,7 +89,7 @@ def test_every_refusal_of_a_page_or_an_api_is_one_line(client, student, every_lo
     # refusal again with its traceback.
     settings.DEBUG = debug
     client.force_login(student)
-    refusals = {"/inbox/": 403, "/courses/999999/": 403, "/no-such-page/": 404,
+    refusals = {"/inbox/": 403, "/courses/999999/": 404, "/no-such-page/": 404,
                 "/api/lti/platforms/": 403, "/api/evaluation/reports/999999/": 404}
     for path, status in refusals.items():
         assert client.get(path).status_code == status, path

@@ -74,9 +74,18 @@ HTTP_MATRIX: dict[str, Row] = {
     "collector:course_detail": manager_page(),
     # The world's student has no email: past the access check the instructor is told so.
     "collector:student_password_reset": manager_page("POST", ok=REFUSED),
+    # A course's teaching staff: its instructors only; the empty add form is an input error (400).
+    "courses:course_staff": manager_page(),
+    "courses:course_staff_remove": manager_page("POST", ok=REFUSED),  # the owner stays: refused, said why
+    "courses:instructor_invite": manager_page("POST", ok=REDIRECT),  # a new link
+    # The invite link: anyone may open it, but a student account (of A, or of B, who would lose their
+    # dashboard) is told why not; A's instructor already teaches A and is sent to its page.
+    "courses:instructor_invite_join": page("GET", anon=200, student=403, other_student=403, crowd=200,
+                                           instructor=REDIRECT, other_instructor=200),
     "collector:round_detail": manager_page(),
     "collector:round_write": page("GET", student=200, other_student=403, crowd=403, instructor=200, other_instructor=403),
     "collector:round_settings": manager_page(),
+    "collector:round_import": manager_page(),
     # Empty forms: past the access check, the instructor is sent back with the form's error.
     "collector:round_scoring_start": manager_page("POST", ok=REFUSED),
     "collector:round_model_train": manager_page("POST", ok=REFUSED),
@@ -170,7 +179,8 @@ HTTP_MATRIX: dict[str, Row] = {
     "evaluation_api:course_vmer": manager_api(),
     # The model registry: each instructor lists the models they may use; only course A shares A's model.
     "modelhub_api:model_list": Row("GET", 401, 403, 403, 403, 200, 200),
-    "modelhub_api:model_share": manager_api("POST"),
+    # Another course's model that is not shared with them is "no such model version" (404), as a missing one.
+    "modelhub_api:model_share": Row("POST", 401, 403, 403, 403, 200, 404),
     # annotation (crowd projects: crowdworkers and instructors take tasks; students are for courses)
     "annotation:task_list": page("GET", student=200, other_student=200, crowd=200, instructor=200, other_instructor=200),
     "annotation:task_start": page("POST", student=403, other_student=403, crowd=REDIRECT, instructor=REDIRECT,

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from annotation.models import AnnotationSession, Paragraph, Project, SpanQuestion
-from core.exceptions import AccessError
+from core.exceptions import AccessError, NotFoundError
 
 Kind = AnnotationSession.Kind
 
@@ -18,7 +18,9 @@ def session_for_worker(*, user: User, session_id: int) -> AnnotationSession:
         AnnotationSession.objects.select_related("paragraph__article__project__qa_model", "worker")
         .filter(pk=session_id).first()
     )
-    if session is None or session.worker_id != user.pk:
+    if session is None:
+        raise NotFoundError(_("This annotation task does not exist."))
+    if session.worker_id != user.pk:
         raise AccessError(_("This annotation task is not yours."))
     return session
 
@@ -84,6 +86,8 @@ def question_for_worker(*, user: User, question_id: int) -> SpanQuestion:
         SpanQuestion.objects.select_related("session", "paragraph__article__project__qa_model")
         .filter(pk=question_id).first()
     )
-    if question is None or question.session is None or question.session.worker_id != user.pk:
+    if question is None:
+        raise NotFoundError(_("This question does not exist."))
+    if question.session is None or question.session.worker_id != user.pk:
         raise AccessError(_("This question is not yours."))
     return question

@@ -3,7 +3,7 @@ from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
 from annotation.models import Project, ProjectInvite, ProjectMember
-from core.exceptions import AccessError
+from core.exceptions import AccessError, NotFoundError
 
 
 def projects_visible_to_worker(*, user: User) -> QuerySet[Project]:
@@ -36,7 +36,7 @@ def members_of_project(*, project: Project) -> QuerySet[ProjectMember]:
 def invite_for_owner(*, user: User, invite_id: int) -> ProjectInvite:
     invite = ProjectInvite.objects.select_related("project").filter(pk=invite_id).first()
     if invite is None:
-        raise AccessError("There is no such invite link.")
+        raise NotFoundError("There is no such invite link.")
     if not (invite.project.owner_id == user.pk or user.is_staff or user.is_superuser):
         raise AccessError("Only the project's owner can manage its invite links.")
     return invite

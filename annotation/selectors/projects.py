@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from annotation.models import Project
 from annotation.selectors.invites import is_member, is_member_anywhere, worker_may_enter
-from core.exceptions import AccessError
+from core.exceptions import AccessError, NotFoundError
 
 
 def can_annotate(user: User) -> bool:
@@ -30,14 +30,14 @@ def can_manage(user: User, project: Project) -> bool:
 def project_get(*, project_id: int) -> Project:
     project = Project.objects.select_related("owner", "qa_model").filter(pk=project_id).first()
     if project is None:
-        raise AccessError(_("There is no such annotation project."))
+        raise NotFoundError(_("There is no such annotation project."))
     return project
 
 
 def project_by_name(*, name: str) -> Project:
     project = Project.objects.select_related("owner", "qa_model").filter(name=name).first()
     if project is None:
-        raise AccessError(_("There is no annotation project called %(name)s.") % {"name": repr(name)})
+        raise NotFoundError(_("There is no annotation project called %(name)s.") % {"name": repr(name)})
     return project
 
 

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from annotation.models import Paragraph, Project, QuestionFlag, SpanQuestion
 from annotation.selectors.projects import can_manage
-from core.exceptions import AccessError
+from core.exceptions import AccessError, NotFoundError
 
 
 def flags_of_project(*, project: Project, status: str | None = QuestionFlag.Status.OPEN) -> QuerySet[QuestionFlag]:
@@ -18,7 +18,9 @@ def flags_of_project(*, project: Project, status: str | None = QuestionFlag.Stat
 
 def flag_for_owner(*, user: User, flag_id: int) -> QuestionFlag:
     flag = QuestionFlag.objects.select_related("question__project", "question__paragraph").filter(pk=flag_id).first()
-    if flag is None or not can_manage(user, flag.question.project):
+    if flag is None:
+        raise NotFoundError(_("This flag does not exist."))
+    if not can_manage(user, flag.question.project):
         raise AccessError(_("Only the project's owner resolves its flags."))
     return flag
 
@@ -38,6 +40,8 @@ def paragraphs_of_project(*, project: Project, status: str = "", split: str = ""
 
 def paragraph_for_owner(*, user: User, paragraph_id: int) -> Paragraph:
     paragraph = Paragraph.objects.select_related("article__project").filter(pk=paragraph_id).first()
-    if paragraph is None or not can_manage(user, paragraph.article.project):
+    if paragraph is None:
+        raise NotFoundError(_("This paragraph does not exist."))
+    if not can_manage(user, paragraph.article.project):
         raise AccessError(_("Only the project's owner manages its paragraphs."))
     return paragraph

@@ -11,7 +11,7 @@ from annotation.models import AnnotationSession
 from annotation.selectors.projects import can_annotate, project_for_worker
 from annotation.selectors.worker_home import projects_for_worker, worker_progress
 from annotation.services.authoring import session_start_next
-from core.exceptions import AccessError
+from core.exceptions import NotFoundError
 
 
 @login_required
@@ -31,7 +31,7 @@ def task_start(request: HttpRequest, project_id: int, kind: str) -> HttpResponse
     project = project_for_worker(user=request.user, project_id=project_id)
     activate_project_language(request, [project.language])
     if kind not in AnnotationSession.Kind.values:
-        raise AccessError(_("There is no such kind of task."))
+        raise NotFoundError(_("There is no such kind of task."))
     session = session_start_next(user=request.user, project=project, kind=kind)
     if session is None:
         messages.info(request, _("Nothing left to do in %(project)s right now. Thank you!") % {"project": project.name})

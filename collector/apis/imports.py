@@ -6,9 +6,10 @@ The CODAH export (``GET /api/rounds/<id>/export/``), which can add an evaluation
 weights, is ``evaluation.apis.exports.RoundExportApi``. An import is all or nothing, with the same
 byte and row limits as the command (``STUMPER_IMPORT_MAX_*``); its errors are JSON.
 """
-from django.conf import settings
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from collector.cleaning import import_file_text
 from collector.models import Round
 from collector.selectors.rounds import round_for_manager
 from collector.services.imports import CODAH_SOURCE, codah_import
@@ -20,14 +21,10 @@ class CodahFileField(serializers.FileField):
     import service then refuses it for its size, with its own message, and nothing more is read."""
 
     def to_internal_value(self, data) -> str:
-        upload = super().to_internal_value(data)
-        raw = upload.read(settings.STUMPER_IMPORT_MAX_BYTES + 1)
-        if len(raw) > settings.STUMPER_IMPORT_MAX_BYTES:
-            return raw.decode("utf-8", errors="replace")  # still over the limit, so still refused
         try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise serializers.ValidationError("The file is not UTF-8 text.") from None
+            return import_file_text(super().to_internal_value(data))
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.messages) from None
 
 
 class RoundImportApi(ImportApi):

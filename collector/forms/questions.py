@@ -23,7 +23,9 @@ class QuestionForm(ServiceErrorsMixin, forms.Form):
         required=False,
         strip=False,
         help_text="Context plus the start of a sentence, e.g. “The man ate the whole pizza by himself. He”",
-        widget=forms.Textarea(attrs={"rows": 3, "maxlength": settings.STUMPER_MAX_PROMPT_CHARS, "autofocus": True}),
+        # Not maxlength, which cuts a pasted text without a word: static/js/char_counter.js counts,
+        # and clean_question refuses a text over the limit with its length.
+        widget=forms.Textarea(attrs={"rows": 3, "data-max-chars": settings.STUMPER_MAX_PROMPT_CHARS, "autofocus": True}),
     )
     answer = forms.TypedChoiceField(
         label="Right answer",
@@ -47,7 +49,7 @@ class QuestionForm(ServiceErrorsMixin, forms.Form):
                 required=False,
                 strip=False,
                 widget=forms.TextInput(
-                    attrs={"maxlength": settings.STUMPER_MAX_CHOICE_CHARS, "autocomplete": "off", "data-choice": position}
+                    attrs={"data-max-chars": settings.STUMPER_MAX_CHOICE_CHARS, "autocomplete": "off", "data-choice": position}
                 ),
             )
         offered = [c for c in CATEGORIES if c in (round_.categories or [])]

@@ -22,7 +22,7 @@ class ReviewDecisionForm(ServiceErrorsMixin, forms.Form):
 class QuestionEditForm(ServiceErrorsMixin, forms.Form):
     """The reviewer's edit of a question: fix the text, the key or the categories, then accept."""
 
-    prompt = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "maxlength": settings.STUMPER_MAX_PROMPT_CHARS}))
+    prompt = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "data-max-chars": settings.STUMPER_MAX_PROMPT_CHARS}))
     answer = forms.TypedChoiceField(
         label="Right completion", coerce=int, choices=[(i, LETTERS[i]) for i in range(NUM_CHOICES)],
         widget=forms.RadioSelect,
@@ -38,7 +38,7 @@ class QuestionEditForm(ServiceErrorsMixin, forms.Form):
         for position, name in enumerate(CHOICE_FIELDS):
             self.fields[name] = forms.CharField(
                 label=f"Completion {LETTERS[position]}", strip=False,
-                widget=forms.TextInput(attrs={"maxlength": settings.STUMPER_MAX_CHOICE_CHARS}),
+                widget=forms.TextInput(attrs={"data-max-chars": settings.STUMPER_MAX_CHOICE_CHARS}),
             )
         self.fields["categories"].choices = category_choices(question.round)
 

@@ -58,9 +58,12 @@ class RoundSettingsForm(ServiceErrorsMixin, forms.Form):
         self.fields["live_model"].choices = model_choices
 
     def service_kwargs(self) -> dict:
+        """``round_update``'s keyword arguments from the fields that were read (all of them once the
+        form is valid; after a refusal, those the service may still check)."""
         data = dict(self.cleaned_data)
-        scoring = {name: data.pop(name) for name in self.SCORING}
-        data["live_model"] = int(data["live_model"])
+        scoring = {name: data.pop(name) for name in self.SCORING if name in data}
+        if "live_model" in data:
+            data["live_model"] = int(data["live_model"])
         return {**data, "scoring": scoring}
 
 

@@ -5,7 +5,7 @@ from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
 from collector.models import Appeal, Prediction, Question, QuestionStatus, Round, Validation
-from core.exceptions import AccessError
+from core.exceptions import AccessError, NotFoundError
 from courses.selectors import courses_managed_by, user_manages_course
 
 
@@ -33,7 +33,7 @@ def question_for_reviewer(*, user: User, question_id: int) -> Question:
     try:
         question = _with_evidence(Question.objects.select_related("author", "round", "round__course")).get(pk=question_id)
     except (Question.DoesNotExist, ValueError, TypeError):
-        raise AccessError("This question does not exist.") from None
+        raise NotFoundError("This question does not exist.") from None
     if not user_manages_course(user=user, course=question.round.course):
         raise AccessError("Only the course's instructors can review its questions.")
     return question

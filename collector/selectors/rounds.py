@@ -5,7 +5,7 @@ from django.utils import timezone
 from accounts.models import User
 from collector.models import Prediction, Question, Round
 from collector.selectors.scoring import scoring_stats
-from core.exceptions import AccessError
+from core.exceptions import AccessError, NotFoundError
 from courses.models import Course
 from courses.selectors import user_in_course, user_manages_course
 from mlcore.configs import CATEGORIES
@@ -26,7 +26,7 @@ def round_get(*, round_id: int) -> Round:
     try:
         return Round.objects.select_related("course", "live_model").get(pk=round_id)
     except (Round.DoesNotExist, ValueError, TypeError):
-        raise AccessError("This round does not exist.") from None
+        raise NotFoundError("This round does not exist.") from None
 
 
 def round_get_optional(*, round_id: int | None) -> Round | None:
@@ -38,14 +38,14 @@ def round_get_by_name(*, name: str) -> Round:
     try:
         return Round.objects.select_related("course", "live_model").get(name=name)
     except Round.DoesNotExist:
-        raise AccessError(f"No round is named {name!r}.") from None
+        raise NotFoundError(f"No round is named {name!r}.") from None
 
 
 def user_get_by_username(*, username: str) -> User:
     try:
         return User.objects.get(username=username)
     except User.DoesNotExist:
-        raise AccessError(f"No user is named {username!r}.") from None
+        raise NotFoundError(f"No user is named {username!r}.") from None
 
 
 def round_for_author(*, user: User, round_id: int) -> Round:

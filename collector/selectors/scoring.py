@@ -8,7 +8,7 @@ from django.db.models import Avg, BooleanField, Case, FloatField, OuterRef, Quer
 from accounts.models import User
 from collector.models import CVPrediction, Round, ScoringFold, ScoringRun
 from collector.presentation.cv_accuracy import small_folds_warning, smallest_fold
-from core.exceptions import AccessError
+from core.exceptions import AccessError, NotFoundError
 from courses.selectors import user_manages_course
 
 _FORBIDDEN = "Only the course's instructors can open this page."
@@ -97,7 +97,7 @@ def scoring_run_for_manager(*, user: User, run_id: int) -> ScoringRun:
     """The run if ``user`` teaches its round's course (or is staff); otherwise a clear AccessError."""
     run = ScoringRun.objects.select_related("round__course").filter(pk=run_id).first()
     if run is None:
-        raise AccessError("This scoring run does not exist.")
+        raise NotFoundError("This scoring run does not exist.")
     if not user_manages_course(user=user, course=run.round.course):
         raise AccessError(_FORBIDDEN)
     return run

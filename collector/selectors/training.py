@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 
 from accounts.models import User
 from collector.models import Round, TrainingJob
-from core.exceptions import AccessError
+from core.exceptions import AccessError, NotFoundError
 from courses.selectors import user_manages_course
 
 _FORBIDDEN = "Only the course's instructors can open this page."
@@ -29,7 +29,7 @@ def training_job_for_manager(*, user: User, job_id: int) -> TrainingJob:
     job = (TrainingJob.objects.select_related("round__course", "model_version", "make_live_round")
            .filter(pk=job_id).first())
     if job is None:
-        raise AccessError("This training job does not exist.")
+        raise NotFoundError("This training job does not exist.")
     if not user_manages_course(user=user, course=job.round.course):
         raise AccessError(_FORBIDDEN)
     return job

@@ -6,14 +6,21 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core import signing
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from accounts.models import User
-from collector.models import LETTERS, NUM_CHOICES, Question, QuestionStatus, Round, Validation
+from collector.models import LETTERS, NUM_CHOICES, PeerValidation, Question, QuestionStatus, Round, Validation
 from collector.selectors.rounds import rounds_for_user
 from core.exceptions import AccessError
 from courses.models import Enrollment
-from courses.selectors import courses_managed_by, user_manages_course
+from courses.selectors import (
+    CoursePeople,
+    course_people_counts,
+    courses_assisted_by,
+    courses_managed_by,
+    user_validates_anytime,
+)
 
 TOKEN_SALT = "collector.validation"
 
@@ -38,7 +45,7 @@ def check_may_validate(*, user: User, question: Question) -> None:
     if question.author_id == user.pk:
         raise AccessError("You can't validate your own question.")
     round_ = question.round
-    if user_manages_course(user=user, course=round_.course):
+    if user_validates_anytime(user=user, course=round_.course):
         return
     if not Enrollment.objects.filter(course_id=round_.course_id, user=user).exists():
         raise AccessError("This question belongs to a course you are not in.")
@@ -52,9 +59,11 @@ def rounds_to_validate(*, user: User) -> list[Round]:
     """Rounds whose questions ``user`` may validate now."""
     if not user.is_authenticated:
         return []
-    rounds = rounds_for_user(user=user).select_related("course").order_by("-created_at")
-    managed = set(courses_managed_by(user=user).values_list("pk", flat=True))
-    return [r for r in rounds if r.course_id in managed or r.students_may_validate()]
+    assisted = courses_assisted_by(user=user).values("pk")
+    rounds = (Round.objects.filter(Q(pk__in=rounds_for_user(user=user).values("pk")) | Q(course__in=assisted))
+              .select_related("course").order_by("-created_at"))
+    anytime = {*courses_managed_by(user=user).values_list("pk", flat=True), *assisted.values_list("pk", flat=True)}
+    return [r for r in rounds if r.course_id in anytime or r.students_may_validate()]
 
 
 def validation_queue(*, user: User, round_: Round | None = None) -> QuerySet[Question]:
@@ -73,6 +82,59 @@ def validation_queue(*, user: User, round_: Round | None = None) -> QuerySet[Que
 
 def validation_next(*, user: User, round_: Round | None = None, skip: tuple[int, ...] = ()) -> Question | None:
     return validation_queue(user=user, round_=round_).exclude(pk__in=skip).first()
+
+
+@dataclass(frozen=True)
+class ValidatorCapacity:
+    """How many people can validate a student's question of a round, against how many must agree.
+
+    Teaching staff (owner, co-instructors, teaching assistants) validate at any time; the other
+    students of the course when the round's ``peer_validation`` lets them; never the author.
+    """
+
+    required: int
+    staff: int
+    students: int
+    peer_validation: str
+    has_close: bool  # "after_close" needs a closing time, or students never validate
+    closed: bool
+
+    @property
+    def while_open(self) -> int:
+        """Validators a student's question can have while the round is open."""
+        return self.staff + (self._peers if self.peer_validation == PeerValidation.ALWAYS else 0)
+
+    @property
+    def at_most(self) -> int:
+        """Validators it can ever have (after the round closes, where students validate then)."""
+        later = self.peer_validation == PeerValidation.AFTER_CLOSE and self.has_close
+        return self.while_open + (self._peers if later else 0)
+
+    @property
+    def _peers(self) -> int:
+        return max(self.students - 1, 0)
+
+    @property
+    def impossible(self) -> bool:
+        """No question can ever be accepted by validation."""
+        return self.required > self.at_most
+
+    @property
+    def waits_for_close(self) -> bool:
+        """No question can be accepted before the round closes (students validate only then)."""
+        return not self.closed and not self.impossible and self.required > self.while_open
+
+
+def validator_capacity(*, round_: Round, people: CoursePeople) -> ValidatorCapacity:
+    return ValidatorCapacity(required=round_.validations_required, staff=people.staff, students=people.students,
+                             peer_validation=round_.peer_validation, has_close=round_.closes_at is not None,
+                             closed=round_.closes_at is not None and round_.closes_at <= timezone.now())
+
+
+def round_validator_capacity(*, round_: Round) -> ValidatorCapacity:
+    """Whether the round's settings let its questions be accepted (the round page's warning)."""
+    people = course_people_counts(course_ids=[round_.course_id])[round_.course_id]
+    return validator_capacity(round_=round_, people=people)
 
 
 @dataclass(frozen=True)

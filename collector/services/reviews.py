@@ -22,7 +22,7 @@ from accounts.models import User
 from collector.cleaning import clean_free_text, clean_question
 from collector.models import Appeal, CVPrediction, Prediction, Question, QuestionStatus, ReviewDecision
 from collector.signals import credit_changed
-from core.exceptions import AccessError
+from core.exceptions import AccessError, NotFoundError
 from core.jobs import job_enqueue
 from courses.selectors import user_manages_course
 
@@ -55,7 +55,7 @@ def question_lock(question_id) -> Question:
     try:
         return Question.objects.select_for_update().select_related("round", "round__course", "author").get(pk=question_id)
     except (Question.DoesNotExist, ValueError, TypeError):
-        raise AccessError("This question does not exist.") from None
+        raise NotFoundError("This question does not exist.") from None
 
 
 REVIEW_ACTIONS = ("accept", "reject", "edit")
@@ -161,7 +161,7 @@ def appeal_decide(*, reviewer: User, appeal_id: int, uphold: bool, response: str
     try:
         appeal = Appeal.objects.select_for_update().get(pk=appeal_id)
     except (Appeal.DoesNotExist, ValueError, TypeError):
-        raise AccessError("This appeal does not exist.") from None
+        raise NotFoundError("This appeal does not exist.") from None
     question = question_lock(appeal.question_id)
     _check_manager(reviewer, question)
     if appeal.status != Appeal.Status.OPEN:

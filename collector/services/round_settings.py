@@ -13,6 +13,7 @@ constructing the config, so a bad combination is refused before any run starts.
 ``collector.services.hardware`` reports. ``threads`` 0 means every CPU the worker may use.
 """
 import dataclasses
+from collections.abc import Collection
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -20,7 +21,7 @@ from django.db import transaction
 from accounts.models import User
 from collector.models import PeerValidation, Question, QuestionStatus, Round
 from collector.services.reviews import question_lock
-from collector.services.rounds import base_checkpoint_check, live_model_check, round_dates_check
+from collector.services.rounds import all_problems, base_checkpoint_check, live_model_check, round_dates_check
 from collector.services.validation import question_settle
 from collector.signals import credit_changed
 from mlcore.configs import FineTuneConfig
@@ -73,24 +74,42 @@ def round_update(*, round_: Round, live_model: ModelVersion | None = None, scori
     the next run. A new ``live_model`` must be one ``user`` may use (``live_model_check``); the
     round's current one may stay even if its course has stopped sharing it.
     """
-    unknown = sorted(set(fields) - set(_ROUND_FIELDS))
-    if unknown:
-        raise ValueError(f"round_update does not change {', '.join(unknown)}")
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    if fields.get("base_checkpoint") and fields["base_checkpoint"] != round_.base_checkpoint:
-        base_checkpoint_check(base_checkpoint=fields["base_checkpoint"], course_id=round_.course_id, user=user)
-    for name, value in fields.items():
-        setattr(round_, name, value)
-    if live_model is not None and live_model.pk != round_.live_model_id:
-        live_model_check(model_version=live_model, course_id=round_.course_id, user=user)
-        round_.live_model = live_model
-    if scoring is not None:
-        round_.scoring_config = _scoring_overrides({**round_scoring_settings(round_=round_), **scoring})
-    round_dates_check(round_=round_)
-    round_.full_clean()
+    round_ = round_update_check(round_=Round.objects.select_for_update().get(pk=round_.pk), live_model=live_model,
+                                scoring=scoring, user=user, **fields)
     round_.save()
     credit_changed.send(sender=Round, round_id=round_.pk, user_ids=None)  # the weights may have changed
     return round_
+
+
+def round_update_check(*, round_: Round, live_model: ModelVersion | None = None, scoring: dict | None = None,
+                       user: User | None = None, skip: Collection[str] = (), **fields) -> Round:
+    """``round_`` with ``round_update``'s changes, unsaved, or one ValidationError with every problem at
+    once. Fields in ``skip`` (those a form could not read) are not checked, so that the settings page
+    shows the service's problems with the form's."""
+    unknown = sorted(set(fields) - set(_ROUND_FIELDS))
+    if unknown:
+        raise ValueError(f"round_update does not change {', '.join(unknown)}")
+    checks = []  # run together, so that every problem is reported at once
+    if fields.get("base_checkpoint") and fields["base_checkpoint"] != round_.base_checkpoint:
+        checks.append(lambda: base_checkpoint_check(base_checkpoint=fields["base_checkpoint"],
+                                                    course_id=round_.course_id, user=user))
+    for name, value in fields.items():
+        setattr(round_, name, value)
+    if live_model is not None and live_model.pk != round_.live_model_id:
+        checks.append(lambda: live_model_check(model_version=live_model, course_id=round_.course_id, user=user))
+        round_.live_model = live_model  # saved only if every check passes
+    if scoring is not None:
+        overrides = {**round_scoring_settings(round_=round_), **scoring}
+        checks.append(lambda: setattr(round_, "scoring_config", _scoring_overrides(overrides)))
+    all_problems(*checks, lambda: round_dates_check(round_=round_), lambda: round_.full_clean(exclude=list(skip)),
+                 skip=skip)
+    return round_
+
+
+def round_settings_check(*, round_: Round, **kwargs) -> None:
+    """``round_update_check`` on a fresh copy of ``round_`` (which stays as it is): raises one
+    ValidationError with every problem of the changes, saves nothing."""
+    round_update_check(round_=Round.objects.get(pk=round_.pk), **kwargs)
 
 
 #: The round's validation and coach settings, as ``round_quality_settings_update`` takes them.

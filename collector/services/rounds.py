@@ -2,7 +2,7 @@
 
 Changing its other settings after creation is ``services/round_settings.py``.
 """
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -34,23 +34,39 @@ def round_create(
     (``live_model_check``)."""
     if live_model is not None:
         live_model_check(model_version=live_model, course_id=course.pk, user=user)
-    round_ = Round(
-        course=course,
-        name=name,
-        title=title,
-        opens_at=opens_at,
-        closes_at=closes_at,
-        live_model=live_model or model_version_default(),
-        weight_live=weight_live,
-        weight_cv=weight_cv,
-        instructions=instructions,
+    round_ = round_create_check(
+        course=course, name=name, title=title, opens_at=opens_at, closes_at=closes_at,
+        live_model=live_model or model_version_default(), weight_live=weight_live, weight_cv=weight_cv,
+        categories=categories, instructions=instructions,
     )
-    if categories is not None:
-        round_.categories = list(categories)
-    round_.full_clean()
-    round_dates_check(round_=round_)
     round_.save()
     return round_
+
+
+def round_create_check(*, course: Course, skip: Collection[str] = (), categories: Sequence[str] | None = None,
+                       **fields) -> Round:
+    """The unsaved round of ``course`` with ``fields``, or one ValidationError with every problem at
+    once (the model's rules, the name taken, the dates), so that a form shows them together. Fields in
+    ``skip`` (those a form could not read) are not checked."""
+    round_ = Round(course=course, **fields)
+    if categories is not None:
+        round_.categories = list(categories)
+    all_problems(lambda: round_.full_clean(exclude=list(skip)), lambda: round_dates_check(round_=round_), skip=skip)
+    return round_
+
+
+def all_problems(*checks: Callable[[], object], skip: Collection[str] = ()) -> None:
+    """Run every check; their ValidationErrors (but those about fields in ``skip``) raised as one."""
+    problems: dict[str, list[str]] = {}
+    for check in checks:
+        try:
+            check()
+        except ValidationError as error:
+            for field, messages in error.message_dict.items():
+                problems.setdefault(field, []).extend(messages)
+    problems = {field: messages for field, messages in problems.items() if field not in skip}
+    if problems:
+        raise ValidationError(problems)
 
 
 def round_dates_check(*, round_: Round) -> None:

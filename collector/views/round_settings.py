@@ -10,7 +10,7 @@ from collector.forms.round_settings import QualitySettingsForm, RoundSettingsFor
 from collector.presentation.hardware import precision_note
 from collector.selectors.hardware import worker_hardware_latest
 from collector.selectors.rounds import round_for_manager
-from collector.services.round_settings import round_scoring_settings, round_settings_save
+from collector.services.round_settings import round_scoring_settings, round_settings_check, round_settings_save
 from collector.views.rounds import back_to_round
 from modelhub.selectors import live_model_choices, model_version_get
 
@@ -33,7 +33,8 @@ def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
     # Validation and coach settings are part of the same form; a client that leaves them out keeps them.
     quality_posted = request.method == "POST" and "validations_required" in request.POST
     quality = QualitySettingsForm.for_round(round_, request.POST if quality_posted else None)
-    if request.method == "POST" and form.is_valid() and (not quality_posted or quality.is_valid()):
+    readable = form.is_valid() if request.method == "POST" else False
+    if readable and (not quality_posted or quality.is_valid()):
         kwargs = form.service_kwargs()
         try:
             round_settings_save(round_=round_, **{**kwargs, "live_model": model_version_get(
@@ -46,6 +47,15 @@ def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
             messages.success(request, "Round settings saved. New scoring settings apply to the next scoring run; "
                              "authors see new coach settings when they reconnect.")
             return back_to_round(round_)
+    elif request.method == "POST":
+        # Refused by the form: the service's checks too, on what it could read, so every problem shows at once.
+        kwargs = form.service_kwargs()
+        live = kwargs.pop("live_model", None)
+        try:
+            round_settings_check(round_=round_, live_model=model_version_get(model_id=live) if live else None,
+                                 user=request.user, skip=set(form.errors), **kwargs)
+        except ValidationError as error:
+            form.add_service_errors(error)
     note = precision_note(setting=round_scoring_settings(round_=round_)["bf16"],
                                           reports=worker_hardware_latest())
     return render(request, "collector/round_settings.html",

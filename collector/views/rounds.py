@@ -26,8 +26,10 @@ from collector.selectors.questions import round_questions
 from collector.selectors.rounds import course_rounds, round_authors, round_for_manager, round_stats
 from collector.selectors.scoring import scoring_runs_latest
 from collector.selectors.training import training_jobs_latest
-from collector.services.rounds import round_create
+from collector.selectors.validation import round_validator_capacity
+from collector.services.rounds import round_create, round_create_check
 from core.pages import paginate
+from courses.presentation import staff_section
 from courses.selectors import course_enrollments, course_for_manager
 
 ROUND_TABLE_PAGE_SIZE = 25
@@ -46,11 +48,18 @@ def course_detail(request: HttpRequest, course_id: int) -> HttpResponse:
         else:
             messages.success(request, f"Round “{round_}” created.")
             return redirect("collector:round_detail", round_id=round_.pk)
+    elif request.method == "POST":
+        # The service's rules too, on the fields the form could read: every problem shows at once.
+        try:
+            round_create_check(course=course, skip=set(form.errors) - {"__all__"}, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_service_errors(error)
     context = {
         "course": course,
         "enrollments": course_enrollments(course=course),
         "rounds": course_rounds(course=course),
         "form": form,
+        **staff_section(course=course),
     }
     return render(request, "collector/course_detail.html", context)
 
@@ -77,6 +86,7 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
         "training_jobs": [training_job_payload(job) for job in training_jobs_latest(round_=round_)],
         "grades_form": GradesExportForm(),
         "grades_left_out": _grades_left_out(round_),
+        "capacity": round_validator_capacity(round_=round_),
     }
     return render(request, "collector/round_detail.html", context)
 

@@ -22,7 +22,8 @@ class _ReleaseApi(ApiErrorsMixin, APIView):
         try:
             name, content = release_zip(options=release_options_from_query(request.query_params), **target)
         except ReleaseError as error:
-            raise serializers.ValidationError({"detail": [error.message]}) from None
+            raise serializers.ValidationError(
+                {"detail": [error.worded(lambda option, value: f"Ask with {option}={value}.")]}) from None
         return file_response(content, content_type="application/zip", filename=name)
 
 

@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from accounts.models import User
 from annotation.models import Project, SpanQuestion, Split
 from collector.models import Prediction, Question, QuestionStatus, Round
-from core.exceptions import AccessError
+from core.exceptions import NotFoundError
 from courses.models import Course
 from evaluation.models.leaderboards import ModelEvaluation
 from evaluation.reports.leaderboards import RoundVmer, evaluation_payload, vmer_point
@@ -79,7 +79,7 @@ def model_evaluation_get(*, evaluation_id: int) -> ModelEvaluation:
         return ModelEvaluation.objects.select_related("round", "round__course", "project", "model_version").get(
             pk=evaluation_id)
     except (ModelEvaluation.DoesNotExist, ValueError, TypeError):
-        raise AccessError("This model evaluation does not exist.") from None
+        raise NotFoundError("This model evaluation does not exist.") from None
 
 
 def model_evaluation_for_user(*, user: User, evaluation_id: int) -> ModelEvaluation:

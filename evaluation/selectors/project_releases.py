@@ -51,7 +51,8 @@ def _questions(project: Project, options: ReleaseOptions) -> tuple[list[SpanQues
     questions = [q for q in submitted if options.status == "all" or q.pk not in flagged]
     if not questions:
         raise ReleaseError(f"Every submitted question of project {project.name} has an open flag "
-                           f"({len(flagged)}): resolve the flags on the project's review page, or pass --status all.")
+                           f"({len(flagged)}): resolve the flags on the project's review page, or release the flagged "
+                           "questions too.", fix=("status", "all"))
     excluded = Counter({s: n for s, n in statuses.items() if s != SpanQuestion.Status.SUBMITTED})
     if options.status == "accepted" and flagged:
         excluded["open flag"] = sum(1 for q in submitted if q.pk in flagged)
@@ -63,7 +64,7 @@ def _split(project: Project, questions: list[SpanQuestion], options: ReleaseOpti
     method = options.split_by or "article"
     if method == "folds":
         raise ReleaseError(f"Project {project.name} has no cross-validation folds: split it by article (its "
-                           "train/validation/test articles) or by author.")
+                           "train/validation/test articles) or by author.", fix=("split_by", "article"))
     if method == "article":
         return article_split(ids, [q.paragraph.article.split for q in questions])
     # Imported questions have no author: each is its own group.
@@ -92,7 +93,8 @@ def _validation(project: Project, second_pass: int) -> Validation | None:
 def project_release_content(*, project: Project, options: ReleaseOptions, key: bytes) -> ReleaseContent:
     """Rows per split, features and card of the project's release; a ReleaseError says what is missing."""
     if "fooled_cv" in options.fields:
-        raise ReleaseError("fooled_cv is a field of rounds: span projects are not scored in cross-validation.")
+        raise ReleaseError("fooled_cv is a field of rounds: span projects are not scored in cross-validation.",
+                           field="fields")
     questions, excluded = _questions(project, options)
     weights = weights_of(project=project) if "weights" in options.fields else {}
     split = _split(project, questions, options)

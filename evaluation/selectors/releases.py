@@ -19,11 +19,22 @@ from mlcore.data.release.licenses import DEFAULT_LICENSE, KNOWN_SOURCES
 
 
 class ReleaseError(Exception):
-    """A release cannot be made as asked; the message says what is missing or wrong."""
+    """A release cannot be made as asked; the message says what is missing or wrong.
 
-    def __init__(self, message: str):
+    ``field`` is the option it is about (``status``, ``license``, ...; ``None``: the target itself),
+    so that the page shows it beside that field. ``fix`` is the option and value that would make the
+    release, e.g. ``("status", "all")``: each interface names it in its own words (the command's
+    flag, the API's parameter, the page's choice), so the message itself names none of them."""
+
+    def __init__(self, message: str, *, field: str | None = None, fix: tuple[str, str] | None = None):
         super().__init__(message)
         self.message = message
+        self.field = field or (fix[0] if fix else None)
+        self.fix = fix
+
+    def worded(self, say_fix) -> str:
+        """The message, then ``say_fix(option, value)`` (a sentence) when there is a fix."""
+        return f"{self.message} {say_fix(*self.fix)}" if self.fix else self.message
 
 
 @dataclass(frozen=True)
@@ -96,7 +107,7 @@ def weights_of(*, round_=None, project=None) -> dict:
     if run is None:
         what = f"round {round_.name}" if round_ is not None else f"project {project.name}"
         raise ReleaseError(f"The weights field needs a finished evaluation report of {what} with reweighting "
-                           "weights: compute a report on its evaluation page first, or leave the field out.")
+                           "weights: compute a report on its evaluation page first, or leave the field out.", field="fields")
     return evaluation_run_weights(run_id=run.pk, round_=round_, project=project)
 
 
@@ -149,9 +160,10 @@ def release_source(*, options: ReleaseOptions, written: int, imported: int, reco
     if not dataset:
         raise ReleaseError(f"{what} holds {imported} imported question(s) whose source dataset was not recorded at "
                            "import: give it (the release form's “Source dataset”, source_dataset=, "
-                           "--source-dataset), e.g. codah, squad_v2 or pquad, and its license.")
+                           "--source-dataset), e.g. codah, squad_v2 or pquad, and its license.", field="source_dataset")
     license_id = options.license or (recorded[1] if dataset == recorded[0] else "") or KNOWN_SOURCES.get(dataset, "")
     if not license_id:
         raise ReleaseError(f"{what} holds {imported} question(s) imported from {dataset}, whose license was not "
-                           "recorded at import: give that dataset's license (license=, --license), a Hub license id.")
+                           "recorded at import: give that dataset's license (license=, --license), a Hub license id.",
+                           field="license")
     return ReleaseSource(license_id, (dataset,) if not written else ("original", f"extended|{dataset}"), dataset)

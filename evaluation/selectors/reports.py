@@ -11,7 +11,7 @@ from collector.models import CVPrediction, Prediction, Question, Round, ScoringR
 from collector.selectors.rounds import round_get
 from collector.selectors.scoring import latest_scoring_run
 from collector.selectors.validation import validation_answers
-from core.exceptions import AccessError
+from core.exceptions import AccessError, NotFoundError
 from courses.selectors import user_manages_course
 from evaluation.models import EvaluationRun
 from evaluation.reports.projects import ProjectReportInputs, SpanQuestionRecord
@@ -28,7 +28,7 @@ def evaluation_run_get(*, run_id: int) -> EvaluationRun:
             "round", "round__course", "project", "model_version", "created_by"
         ).get(pk=run_id)
     except (EvaluationRun.DoesNotExist, ValueError, TypeError):
-        raise AccessError("This evaluation report does not exist.") from None
+        raise NotFoundError("This evaluation report does not exist.") from None
 
 
 def user_may_see_run(*, user: User, run: EvaluationRun) -> bool:
@@ -73,7 +73,7 @@ def project_for_evaluation(*, user: User, project_id: int) -> Project:
     """The project if ``user`` owns it (or is staff); otherwise a clear AccessError."""
     project = Project.objects.select_related("owner", "qa_model").filter(pk=project_id).first()
     if project is None:
-        raise AccessError("There is no such annotation project.")
+        raise NotFoundError("There is no such annotation project.")
     if not _manages_project(user, project):
         raise AccessError(PROJECT_FORBIDDEN)
     return project

@@ -52,8 +52,8 @@ def _questions(round_: Round, options: ReleaseOptions) -> list[Question]:
             raise ReleaseError(
                 f"Round {round_.name} has no accepted questions yet ({waiting}): each question needs "
                 f"{round_.validations_required} validator(s) agreeing with its answer key (or the owner's "
-                "acceptance in review). Validate the round first, or pass --status all to release the questions "
-                "not yet accepted.")
+                "acceptance in review). Validate the round first, or release the questions not yet accepted too.",
+                fix=("status", "all"))
         raise ReleaseError(f"Round {round_.name} has only rejected questions ({waiting}): there is nothing to release.")
     return list(Question.objects.filter(round=round_, status__in=wanted).select_related("author").order_by("id"))
 
@@ -123,19 +123,21 @@ def _split(round_: Round, questions: list[Question], options: ReleaseOptions, fo
     ids = [q.pk for q in questions]
     method = options.split_by or "author"
     if method == "article":
-        raise ReleaseError("A round has no articles: split it by author or by the cross-validation folds.")
+        raise ReleaseError("A round has no articles: split it by author or by the cross-validation folds.",
+                           fix=("split_by", "author"))
     if method == "author":
         # Imported questions have no recorded author: each is its own group.
         return author_split(ids, [f"none-{q.pk}" if _imported(q) else q.author_id for q in questions],
                             seed=options.seed)
     if run is None:
         raise ReleaseError(f"Round {round_.name} has no finished cross-validation scoring run, so it has no folds: "
-                           "run “Score in cross-validation” on the round page, or split by author.")
+                           "run “Score in cross-validation” on the round page, or split by author.",
+                           fix=("split_by", "author"))
     missing = [q for q in ids if q not in folds]
     if missing:
         raise ReleaseError(f"{len(missing)} of the {len(ids)} questions to release are not in cross-validation "
                            f"scoring run {run.pk} (e.g. question {missing[0]}), so they have no fold: score the "
-                           "round again, or split by author.")
+                           "round again, or split by author.", fix=("split_by", "author"))
     return fold_split(ids, folds)
 
 
@@ -150,7 +152,7 @@ def round_release_content(*, round_: Round, options: ReleaseOptions, key: bytes)
     cv_run, cv_rates, folds = _cv(round_, ids, gold)
     if "fooled_cv" in options.fields and cv_run is None:
         raise ReleaseError(f"fooled_cv needs a finished cross-validation scoring run of round {round_.name}; "
-                           "run “Score in cross-validation” first, or leave the field out.")
+                           "run “Score in cross-validation” first, or leave the field out.", field="fields")
     weights = weights_of(round_=round_) if "weights" in options.fields else {}
     answers = validation_answers(question_ids=ids)
     by_question = defaultdict(list)

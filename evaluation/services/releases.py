@@ -39,20 +39,24 @@ def release_options_clean(*, status: str = "accepted", split_by: str | None = No
     ``license`` and ``source_dataset`` left out (``None`` or blank): those recorded at import for
     imported questions, ``cc-by-sa-4.0`` for questions written in Stumper (``release_source``)."""
     if status not in STATUSES:
-        raise ReleaseError(f"Unknown status {status!r}: use accepted or all (rejected questions are never released).")
+        raise ReleaseError(f"Unknown status {status!r}: use accepted or all (rejected questions are never released).",
+                           field="status")
     if split_by is not None and split_by not in SPLIT_METHODS:
-        raise ReleaseError(f"Unknown split method {split_by!r}: use {', '.join(SPLIT_METHODS)}.")
+        raise ReleaseError(f"Unknown split method {split_by!r}: use {', '.join(SPLIT_METHODS)}.", field="split_by")
     if isinstance(fields, str):
         fields = [f for f in fields.split(",") if f.strip()]
     fields = tuple(dict.fromkeys(f.strip() for f in fields))
     unknown = [f for f in fields if f not in FIELDS]
     if unknown:
-        raise ReleaseError(f"Unknown field(s) {', '.join(unknown)}: choose from {', '.join(FIELDS)}.")
+        raise ReleaseError(f"Unknown field(s) {', '.join(unknown)}: choose from {', '.join(FIELDS)}.", field="fields")
     try:
         license_id = check_license(license) if (license or "").strip() else None
+    except UnknownLicense as error:
+        raise ReleaseError(str(error), field="license") from None
+    try:
         dataset = check_dataset_id(source_dataset) if (source_dataset or "").strip() else None
-    except (UnknownLicense, UnknownSource) as error:
-        raise ReleaseError(str(error)) from None
+    except UnknownSource as error:
+        raise ReleaseError(str(error), field="source_dataset") from None
     return ReleaseOptions(status, split_by, fields, bool(pseudonymise), license_id, int(seed), dataset)
 
 
@@ -63,10 +67,10 @@ def release_options_from_query(query) -> ReleaseOptions:
     fields = [part for value in query.getlist("fields") for part in value.split(",") if part.strip()]
     authors = query.get("authors") or "pseudonyms"
     if authors not in ("pseudonyms", "usernames"):
-        raise ReleaseError(f"Unknown authors setting {authors!r}: use pseudonyms or usernames.")
+        raise ReleaseError(f"Unknown authors setting {authors!r}: use pseudonyms or usernames.", field="authors")
     seed = query.get("seed") or "0"
     if not seed.isdigit() or int(seed) > 2**31 - 1:
-        raise ReleaseError("The seed must be a whole number from 0 to 2147483647.")
+        raise ReleaseError("The seed must be a whole number from 0 to 2147483647.", field="seed")
     return release_options_clean(status=query.get("status") or "accepted", split_by=query.get("split_by") or None,
                                  fields=fields, pseudonymise=authors == "pseudonyms",
                                  license=query.get("license") or None, seed=int(seed),

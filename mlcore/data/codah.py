@@ -18,6 +18,7 @@ The released file has 3 questions with a repeated distractor (lines 1826,
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -25,7 +26,8 @@ from pathlib import Path
 
 from mlcore.configs import CATEGORY_CODES, NUM_CHOICES, MCExample
 
-__all__ = ["CodahParseResult", "RowError", "format_codah_tsv", "parse_codah_tsv", "read_codah_file"]
+__all__ = ["CodahParseResult", "RowError", "format_codah_tsv", "parse_codah_json", "parse_codah_tsv",
+           "read_codah_file"]
 
 _N_FIELDS = 2 + NUM_CHOICES + 1
 _LETTER_OF = {name: letter for letter, name in CATEGORY_CODES.items()}
@@ -50,6 +52,8 @@ class CodahParseResult:
     errors: tuple[RowError, ...]
     #: 1-based line of each example, so later checks can point at the right line too.
     lines: tuple[int, ...] = ()
+    #: What ``line`` counts: ``"line"`` of the file, or ``"item"`` of a JSON array.
+    unit: str = "line"
 
     @property
     def ok(self) -> bool:
@@ -154,6 +158,91 @@ def parse_codah_tsv(
             examples.append(example)
             lines.append(line_number)
     return CodahParseResult(examples=tuple(examples), errors=tuple(errors), lines=tuple(lines))
+
+
+_NAMES = {name: letter for letter, name in CATEGORY_CODES.items()}
+
+
+def _record_fields(record: object) -> tuple[list[str] | None, list[str]]:
+    """A JSON record's values as the 7 fields of a TSV row, or what is wrong with its types."""
+    if not isinstance(record, dict):
+        return None, ["expected a JSON object with prompt, choices, answer and categories"]
+    problems = [f"{key} is missing" for key in ("prompt", "choices", "answer") if key not in record]
+    if problems:
+        return None, problems
+    prompt, choices, answer = record["prompt"], record["choices"], record["answer"]
+    categories = record.get("categories") or []
+    if not isinstance(prompt, str):
+        problems.append("prompt must be text")
+    if not isinstance(choices, list) or len(choices) != NUM_CHOICES or not all(isinstance(c, str) for c in choices):
+        problems.append(f"choices must be a list of {NUM_CHOICES} texts")
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        problems.append(f"answer must be the index of the right choice, one of 0, 1, 2, 3, got {answer!r}")
+    if not isinstance(categories, list) or not all(isinstance(c, str) for c in categories):
+        problems.append("categories must be a list of names")
+    if problems:
+        return None, problems
+    # An unknown category is reported with the row's other problems (the texts are still checked).
+    unknown = [c for c in categories if c.lower() not in _NAMES]
+    if unknown:
+        problems.append(f"unknown category {', '.join(map(repr, unknown))} (allowed: {', '.join(_NAMES)})")
+    code = "".join(_NAMES[c.lower()] for c in categories if c.lower() in _NAMES)
+    return [code, prompt, *choices, str(answer)], problems
+
+
+def parse_codah_json(
+    text: str,
+    *,
+    max_prompt_chars: int = 500,
+    max_choice_chars: int = 200,
+    allow_duplicate_choices: bool = False,
+) -> CodahParseResult:
+    """Parse and validate questions as JSON: JSON Lines (one object per line, as a round's JSONL
+    export writes them) or one JSON array of such objects.
+
+    Each object has ``prompt``, ``choices`` (4 texts), ``answer`` (the right choice's index) and
+    optionally ``categories`` (names such as ``"negation"``); other keys (``id``, ``author``, the
+    export's ``live_prediction``) are ignored. Every row is checked as :func:`parse_codah_tsv`
+    checks a TSV line, with the same messages; in an array, ``line`` counts items (``unit="item"``).
+
+    Examples
+    --------
+    >>> row = '{"prompt": "He", "choices": ["ran.", "sat.", "sang.", "slept."], "answer": 1, "categories": ["other"]}'
+    >>> parse_codah_json(row + "\\n").examples[0].categories
+    ('other',)
+    >>> parse_codah_json('[{"prompt": "He"}]').errors[0]
+    RowError(line=1, message='choices is missing; answer is missing')
+    """
+    text = text.removeprefix("\ufeff")
+    if text.lstrip().startswith("["):
+        try:
+            rows = list(enumerate(json.loads(text), start=1))
+        except (ValueError, RecursionError) as error:  # also a number too long to read
+            line = getattr(error, "lineno", 1)
+            return CodahParseResult((), (RowError(line, f"not valid JSON: {getattr(error, 'msg', error)}"),))
+        unit = "item"
+    else:
+        rows, unit = [], "line"
+        for number, raw in enumerate(text.split("\n"), start=1):
+            if raw.strip():
+                try:
+                    rows.append((number, json.loads(raw)))
+                except (ValueError, RecursionError) as error:  # also a number too long to read
+                    rows.append((number, ValueError(f"not valid JSON: {getattr(error, 'msg', error)}")))
+    examples, errors, lines = [], [], []
+    for number, record in rows:
+        fields, problems = (None, [str(record)]) if isinstance(record, ValueError) else _record_fields(record)
+        example = None
+        if fields is not None:
+            example, more = _parse_row(fields, max_prompt_chars=max_prompt_chars, max_choice_chars=max_choice_chars,
+                                       allow_duplicate_choices=allow_duplicate_choices)
+            problems = [*problems, *more]
+        if example is None or problems:
+            errors.append(RowError(line=number, message="; ".join(problems)))
+        else:
+            examples.append(example)
+            lines.append(number)
+    return CodahParseResult(examples=tuple(examples), errors=tuple(errors), lines=tuple(lines), unit=unit)
 
 
 def _format_field(text: str) -> str:

@@ -43,7 +43,7 @@ def test_students_have_no_registry(student):
 def test_sharing_makes_it_listed_for_every_instructor(instructor, other_instructor, mine):
     url = reverse("modelhub_api:model_share", args=[mine.pk])
     refused = client_of(other_instructor).post(url, {"shared": True}, format="json")
-    assert refused.status_code == 403 and refused.json()["detail"] == "There is no such model version."
+    assert refused.status_code == 404 and refused.json()["detail"] == "There is no such model version."  # as a missing one
     response = client_of(instructor).post(url, {"shared": True}, format="json")
     assert response.status_code == 200 and response.json()["shared"] is True
     listed = client_of(other_instructor).get(reverse("modelhub_api:model_list")).json()

@@ -328,25 +328,6 @@ function main() {
     scheduleSend();
   }
 
-  // After the server sent the form back with errors: the first field in error gets the focus,
-  // and each line of the error summary focuses its field.
-  function focusField(name) {
-    let target = form.elements[name];
-    if (target && !target.tagName && target.length) { target = target[0]; } // a radio group
-    if (target && typeof target.focus === "function") { target.focus(); }
-    return target;
-  }
-
-  function focusFirstError() {
-    const links = Array.prototype.slice.call(form.querySelectorAll("[data-field-link]"));
-    links.forEach(function (link) {
-      link.addEventListener("click", function (event) {
-        if (focusField(link.dataset.fieldLink)) { event.preventDefault(); }
-      });
-    });
-    if (links.length) { focusField(links[0].dataset.fieldLink); }
-  }
-
   form.addEventListener("input", onEdit);
   form.addEventListener("change", onEdit);
 
@@ -396,8 +377,8 @@ function main() {
     clearDraft(); // the server confirmed the last question: start afresh
   } else if (form.dataset.bound === "1") {
     // The server sent the form back with errors and the author's input: it wins over storage.
+    // (The error summary's script focuses the first field in error: error_summary.js.)
     elapsed = parseInt(timeInput && timeInput.value, 10) || 0;
-    focusFirstError();
   } else {
     restoreDraft();
   }

@@ -64,6 +64,15 @@ class QuestionApiTests:
         assert response.status_code == 403
         assert api_client(worker2).get(reverse("annotation_api:session_detail", args=[session_id])).status_code == 403
 
+    def test_a_session_or_question_that_does_not_exist_is_404(self, crowdworker):
+        client = api_client(crowdworker)
+        missing_session = client.get(reverse("annotation_api:session_detail", args=[987654]))
+        assert missing_session.status_code == 404
+        assert missing_session.json() == {"detail": "This annotation task does not exist."}
+        missing_question = client.post(reverse("annotation_api:question_delete", args=[987654]), {}, format="json")
+        assert missing_question.status_code == 404
+        assert missing_question.json() == {"detail": "This question does not exist."}
+
     def test_draft_is_saved_and_returned(self, project, paragraph, crowdworker):
         client = api_client(crowdworker)
         session_id = task_next(client, project).json()["session"]["id"]

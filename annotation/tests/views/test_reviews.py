@@ -35,3 +35,13 @@ class ReviewPageTests:
         client.post(reverse("annotation:paragraph_restore", args=[paragraph.pk]))
         paragraph.refresh_from_db()
         assert paragraph.status == "done"
+
+    def test_a_flag_or_paragraph_that_does_not_exist_is_404_and_another_owners_is_403(self, client, project, paragraph,
+                                                                                       other_instructor):
+        client.force_login(project.owner)
+        for name in ("annotation:flag_resolve", "annotation:paragraph_restore"):
+            response = client.post(reverse(name, args=[987654]), {"decision": "accept"})
+            assert response.status_code == 404 and "does not exist" in response.content.decode(), name
+        client.force_login(other_instructor)
+        refused = client.post(reverse("annotation:paragraph_restore", args=[paragraph.pk]))
+        assert refused.status_code == 403 and "owner" in refused.content.decode()

@@ -142,9 +142,9 @@ class QuestionSubmitApiTests:
         assert "not enrolled" in response.data["detail"]
         assert Question.objects.count() == 0
 
-    def test_unknown_round_is_403(self, api, round_, fake_model):
+    def test_unknown_round_is_404(self, api, round_, fake_model):
         response = api.post(SUBMIT_URL, payload(round_, round_id=987654), format="json")
-        assert response.status_code == 403
+        assert response.status_code == 404
         assert response.data["detail"] == "This round does not exist."
 
     def test_anonymous_is_rejected(self, round_, fake_model):

@@ -53,9 +53,9 @@ class ScoringApiTests:
         assert client.get(reverse("api:scoring_run_list", args=[graded_round.pk])).status_code == 403
         assert ScoringRun.objects.count() == 1
 
-    def test_a_missing_run_is_403_with_a_reason(self, instructor):
+    def test_a_missing_run_is_404_with_a_reason(self, instructor):
         response = api_client(instructor).get(reverse("api:scoring_run_detail", args=[987654]))
-        assert response.status_code == 403 and response.data["detail"] == "This scoring run does not exist."
+        assert response.status_code == 404 and response.data["detail"] == "This scoring run does not exist."
 
 
 @pytest.fixture

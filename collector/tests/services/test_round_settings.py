@@ -73,6 +73,16 @@ class RoundUpdateTests:
         with pytest.raises(ValidationError):
             round_update(round_=round_, weight_live=-1.0)
 
+    def test_every_problem_is_reported_at_once_and_nothing_is_saved(self, round_):
+        from django.utils import timezone
+
+        now = timezone.now()
+        with pytest.raises(ValidationError) as raised:
+            round_update(round_=round_, opens_at=now, closes_at=now, weight_live=-1.0, scoring={"epochs": 50})
+        assert {"closes_at", "weight_live", "epochs"} <= set(raised.value.message_dict)
+        saved = Round.objects.get(pk=round_.pk)
+        assert (saved.weight_live, saved.closes_at, saved.scoring_config) == (1.0, None, {})
+
     def test_scoring_settings_not_sent_keep_their_values(self, round_):
         round_update(round_=round_, scoring={"epochs": 3})
         updated = round_update(round_=round_, scoring={"batch_size": 16})

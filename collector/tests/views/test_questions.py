@@ -48,6 +48,15 @@ class AuthoringPageGetTests:
         assert 'value="idioms"' in page and 'value="negation"' in page
         assert 'value="polysemy"' not in page
 
+    def test_no_field_cuts_a_pasted_text_and_each_counts_its_characters(self, client, student, round_):
+        """maxlength would cut a pasted prompt at 500 characters without a word, and save it so."""
+        client.force_login(student)
+        page = client.get(write_url(round_)).content.decode()
+        assert "maxlength" not in page
+        assert f'data-max-chars="{settings.STUMPER_MAX_PROMPT_CHARS}"' in page
+        assert page.count(f'data-max-chars="{settings.STUMPER_MAX_CHOICE_CHARS}"') == 4
+        assert "js/char_counter.js" in page
+
     def test_each_page_load_gets_a_fresh_client_token(self, client, student, round_):
         client.force_login(student)
         first = client.get(write_url(round_)).context["form"]["client_token"].value()
@@ -71,10 +80,10 @@ class AuthoringPageGetTests:
         assert response.status_code == 403
         assert "This round is closed" in page_text(response)
 
-    def test_unknown_round_gets_403(self, client, student):
+    def test_unknown_round_gets_404(self, client, student):
         client.force_login(student)
         response = client.get(reverse("collector:round_write", args=[999999]))
-        assert response.status_code == 403
+        assert response.status_code == 404
         assert "does not exist" in page_text(response)
 
 

@@ -91,6 +91,21 @@ class RoundSettingsPageTests:
         assert {"epochs", "weight_cv", "learning_rate", "bf16"} <= set(errors)
         assert Round.objects.get(pk=round_.pk).scoring_config == {}
 
+    def test_a_refused_save_lists_every_problem_of_both_parts_at_the_top(self, client, instructor, round_):
+        client.force_login(instructor)
+        response = client.post(settings_url(round_), form_data(
+            round_, epochs=0, opens_at="2030-01-02T00:00", closes_at="2030-01-01T00:00", validations_required=0,
+            peer_validation="always"))
+        html = response.content.decode()
+        summary = html[html.index('id="error-summary"'):]
+        summary = summary[:summary.index("</div>")]
+        assert html.index('id="error-summary"') < html.index('id="round-fields"')  # at the top of the form
+        assert 'tabindex="-1" data-error-summary="summary"' in summary and "The settings were not saved" in summary
+        # The form's problems, the quality part's, and the service's (the dates) at once.
+        for field in ("epochs", "validations_required", "closes_at"):
+            assert f'data-field-link="id_{field}"' in summary
+        assert Round.objects.get(pk=round_.pk).closes_at is None
+
     def test_bfloat16_setting_shows_what_auto_means_on_the_workers(self, client, instructor, round_):
         client.force_login(instructor)
         page = client.get(settings_url(round_)).content.decode()

@@ -54,6 +54,27 @@ class CourseDetailPageTests:
         assert response.context["form"].errors[field]
         assert Round.objects.count() == 0
 
+    def test_every_problem_shows_at_once_in_a_summary_linked_to_the_fields(self, client, instructor, course, round_):
+        """The name taken, the dates in the wrong order and a negative weight: one refusal lists all three."""
+        client.force_login(instructor)
+        data = {"name": round_.name, "opens_at": "2030-01-02T00:00", "closes_at": "2030-01-01T00:00",
+                "weight_live": "-1", "weight_cv": "1", "categories": ["other"]}
+        response = client.post(course_url(course), data)
+        assert set(response.context["form"].errors) == {"name", "closes_at", "weight_live"}
+        html = response.content.decode()
+        summary = html[html.index('id="error-summary"'):]
+        summary = summary[:summary.index("</div>")]
+        assert 'role="alert" tabindex="-1" data-error-summary="summary"' in summary
+        assert "The round was not created" in summary
+        for field, label in (("name", "Name"), ("closes_at", "Closes"), ("weight_live", "Credit for fooling the live model")):
+            assert f'<a href="#id_{field}" data-field-link="id_{field}">{label}</a>' in summary
+        assert "js/error_summary.js" in html
+        # Both of the service's problems together, without the form's: round_create_check.
+        data.update(weight_live="1")
+        errors = client.post(course_url(course), data).context["form"].errors
+        assert set(errors) == {"name", "closes_at"}
+        assert Round.objects.count() == 1
+
     def test_duplicate_round_name_is_explained(self, client, instructor, course, round_):
         client.force_login(instructor)
         data = {"name": round_.name, "weight_live": "1", "weight_cv": "1", "categories": ["other"]}

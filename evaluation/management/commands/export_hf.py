@@ -65,7 +65,9 @@ class Command(BaseCommand):
             document = result.as_dict()
             if push_to_hub:
                 document["hub_url"] = release_push_to_hub(folder=result.folder, repo_id=push_to_hub, private=not public)
-        except (ReleaseError, AccessError) as error:
+        except ReleaseError as error:
+            raise CommandError(error.worded(lambda option, value: f"Pass --{option.replace('_', '-')} {value}.")) from None
+        except AccessError as error:
             raise CommandError(error.message) from None
         except ValidationError as error:
             raise CommandError(first_message(error)) from None

@@ -25,6 +25,10 @@ def test_api_gives_the_zip_or_a_json_error(tmp_path, round_, release_round, inst
     assert sorted(_unzip(response.content, tmp_path, "stumper-r1")) == ["fold_0", "fold_1"]
     error = api.get(url, {"fields": "weights"})
     assert error.status_code == 400 and "finished evaluation report" in error.json()["detail"][0]
+    # The way out in the API's words (the command says --split-by author, the page "By author").
+    refused = api.get(url, {"split_by": "article"})
+    assert refused.status_code == 400 and refused.json()["detail"][0].endswith(
+        "or by the cross-validation folds. Ask with split_by=author.")
 
 
 def test_imported_questions_without_a_recorded_source_are_released_once_it_is_given(tmp_path, course, instructor):

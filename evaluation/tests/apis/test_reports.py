@@ -65,7 +65,7 @@ class EvaluationRunStartApiTests:
         assert api.post(reverse("evaluation_api:round_run_start", args=[1]), {}, format="json").status_code in (401, 403)
         api.force_authenticate(instructor)
         response = api.post(reverse("evaluation_api:round_run_start", args=[987654]), {}, format="json")
-        assert response.status_code == 403 and response.data["detail"] == "This round does not exist."
+        assert response.status_code == 404 and response.data["detail"] == "This round does not exist."
 
 
 class EvaluationRunReadApiTests:

@@ -55,6 +55,17 @@ def test_errors_are_command_errors(tmp_path, release_round, args, message):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_refusal_names_the_flag_that_makes_the_release(tmp_path, round_, student, fake_model):
+    from collector.services.questions import question_submit
+    from collector.tests.factories import question_data
+
+    question_submit(user=student, round_id=round_.pk, **question_data())
+    with pytest.raises(CommandError, match=r"release the questions not yet accepted too\. Pass --status all\.$"):
+        _run("--round", round_.name, str(tmp_path / "out"))
+    with pytest.raises(CommandError, match=r"or split by author\. Pass --split-by author\.$"):
+        _run("--round", round_.name, str(tmp_path / "out"), "--status", "all", "--split-by", "folds")
+
+
 @override_settings(HF_TOKEN="hf_test_token")
 def test_push_to_hub_checks_everything_then_uploads_the_folder(tmp_path, release_round):
     commit = mock.Mock(repo_url="https://huggingface.co/datasets/lab/stumper-r1")

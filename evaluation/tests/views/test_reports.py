@@ -132,7 +132,7 @@ class DownloadTests:
         login(client, instructor)
         for args in ([finished_run.pk, "codah", "nope"], [finished_run.pk, "nope", "categories"]):
             assert client.get(reverse("evaluation:run_table_csv", args=args)).status_code == 404
-        assert client.get(reverse("evaluation:run_detail", args=[999999])).status_code == 403
+        assert client.get(reverse("evaluation:run_detail", args=[999999])).status_code == 404
 
     def test_whole_report_as_json(self, client, instructor, finished_run):
         response = login(client, instructor).get(reverse("evaluation:run_json", args=[finished_run.pk]))
@@ -202,7 +202,7 @@ class ProjectReportPageTests:
     def test_unknown_project(self, client, instructor):
         client.force_login(instructor)
         response = client.get(reverse("evaluation:project_report", args=[98765]))
-        assert response.status_code == 403 and "no such annotation project" in response.content.decode()
+        assert response.status_code == 404 and "no such annotation project" in response.content.decode()
 
 
 @pytest.fixture

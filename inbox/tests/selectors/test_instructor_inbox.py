@@ -46,8 +46,60 @@ class InstructorInboxTests:
         with CaptureQueriesContext(connection) as many:
             inbox = instructor_inbox(user=instructor)
         assert len(inbox.appeals) == 4
-        assert len(many) == len(few) == 7  # reviews, appeals, flags, 3 run kinds, closing rounds
+        assert len(many) == len(few) == 8  # reviews, appeals, validations, flags, 3 run kinds, closing rounds
 
     def test_nothing_waiting_is_empty(self, instructor):
         inbox = instructor_inbox(user=instructor)
         assert inbox.is_empty and inbox.waiting == 0
+
+
+class AwaitingValidationTests:
+    """Questions waiting for validators are work too: the inbox counts them, links to the validation
+    page, and names a round whose settings keep them from being accepted."""
+
+    @staticmethod
+    def _pending(round_, author, n):
+        from collector.models import Question
+        from collector.tests.factories import question_data
+
+        for i in range(n):
+            Question.objects.create(round=round_, author=author, **question_data(prompt=f"Prompt {i}. He"))
+
+    def test_ten_pending_questions_of_a_one_instructor_course_are_listed_and_flagged(self, instructor, round_,
+                                                                                     student):
+        self._pending(round_, student, 10)
+        inbox = instructor_inbox(user=instructor)
+        assert not inbox.is_empty and inbox.awaiting_validation == 10
+        waiting, blocked = inbox.validations
+        assert waiting.title == "10 questions await validation" and "10 you can validate" in waiting.detail
+        assert waiting.url == f"{reverse('collector:validate')}?round={round_.pk}"
+        assert blocked.title == f"{round_}: no question can be accepted"
+        assert blocked.url == reverse("collector:round_detail", args=[round_.pk]) + "#validator-capacity-heading"
+
+    def test_once_validated_by_the_instructor_the_link_goes_to_the_round(self, instructor, course, round_, student,
+                                                                        fake_model):
+        from accounts.tests.factories import make_user
+        from collector.models import Question
+        from collector.tests.factories import validate
+        from courses.services import course_staff_add
+
+        self._pending(round_, student, 1)
+        make_user("tara")
+        course_staff_add(course=course, who="tara", role="ta")
+        validate(Question.objects.get(), instructor, 0)
+        [waiting] = instructor_inbox(user=instructor).validations  # a TA makes two: no warning line
+        assert waiting.title == "1 question awaits validation" and "none left for you" in waiting.detail
+        assert waiting.url == reverse("collector:round_detail", args=[round_.pk])
+
+    def test_more_rounds_and_courses_cost_no_extra_query(self, instructor, round_, student):
+        from collector.services.rounds import round_create
+        from courses.services import course_create
+
+        self._pending(round_, student, 2)
+        with CaptureQueriesContext(connection) as few:
+            instructor_inbox(user=instructor)
+        for name in ("second", "third"):
+            self._pending(round_create(course=course_create(owner=instructor, name=name), name=name), instructor, 3)
+        with CaptureQueriesContext(connection) as many:
+            inbox = instructor_inbox(user=instructor)
+        assert inbox.awaiting_validation == 8 and len(many) == len(few)

@@ -24,3 +24,15 @@ class InboxPageTests:
     def test_instructors_land_here(self, client, instructor):
         client.force_login(instructor)
         assert client.get(reverse("home"), follow=True).redirect_chain[-1][0] == reverse("inbox:inbox")
+
+    def test_questions_awaiting_validation_are_counted_with_links(self, client, instructor, round_, student):
+        from collector.models import Question
+        from collector.tests.factories import question_data
+
+        for i in range(10):
+            Question.objects.create(round=round_, author=student, **question_data(prompt=f"Prompt {i}. He"))
+        client.force_login(instructor)
+        page = client.get(reverse("inbox:inbox")).content.decode()
+        assert "10 questions await validation" in page and "All caught up" not in page
+        assert f'href="{reverse("collector:validate")}?round={round_.pk}"' in page
+        assert reverse("collector:round_detail", args=[round_.pk]) + "#validator-capacity-heading" in page

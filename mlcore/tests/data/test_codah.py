@@ -136,3 +136,52 @@ def test_round_trip_full_data() -> None:
     assert sum(e.categories == ("other",) for e in result.examples) == 2080
     strict = read_codah_file(full_data)
     assert [e.line for e in strict.errors] == [1826, 1856, 2306]
+
+
+# ---- the same questions as JSON (a round's JSON Lines export, or an array) -------------------------
+
+JSON_RECORD = {"prompt": "My brother is good at math. He", "choices": ["flies.", "won a contest.", "is a fish.",
+               "eats math."], "answer": 1, "categories": ["other"]}
+
+
+def test_json_lines_give_the_tsv_rows_examples() -> None:
+    import json
+
+    from mlcore.data.codah import parse_codah_json
+
+    lines = json.dumps({**JSON_RECORD, "id": 3, "author": "alice", "live_prediction": None}) + "\n\n"
+    result = parse_codah_json(lines)
+    assert result.ok and result.unit == "line"
+    assert result.examples == parse_codah_tsv(GOOD + "\n").examples
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    ({**JSON_RECORD, "answer": 4}, "correct answer index must be one of 0, 1, 2, 3, got '4'"),
+    ({**JSON_RECORD, "answer": True}, "answer must be the index of the right choice"),
+    ({**JSON_RECORD, "choices": ["a", "b", "c"]}, "choices must be a list of 4 texts"),
+    ({**JSON_RECORD, "choices": ["a", "b", "a", "c"]}, "two answers are the same"),
+    ({**JSON_RECORD, "prompt": " "}, "prompt is empty"),
+    ({**JSON_RECORD, "categories": ["colour"]}, "unknown category 'colour'"),
+    ({"prompt": "P"}, "choices is missing; answer is missing"),
+    ([1, 2], "expected a JSON object"),
+])
+def test_json_rows_get_the_tsv_rows_messages(record, message) -> None:
+    import json
+
+    from mlcore.data.codah import parse_codah_json
+
+    result = parse_codah_json(json.dumps(JSON_RECORD) + "\n" + json.dumps(record) + "\n")
+    assert [(e.line, message in e.message) for e in result.errors] == [(2, True)], result.errors
+    assert len(result.examples) == 1
+
+
+def test_a_json_array_counts_items_and_bad_json_is_a_row_error() -> None:
+    import json
+
+    from mlcore.data.codah import parse_codah_json
+
+    result = parse_codah_json(json.dumps([JSON_RECORD, {**JSON_RECORD, "answer": "x"}], indent=2))
+    assert result.unit == "item" and [e.line for e in result.errors] == [2] and len(result.examples) == 1
+    assert parse_codah_json("{not json\n").errors[0].message.startswith("not valid JSON")
+    assert parse_codah_json("[1,\n").errors[0].message.startswith("not valid JSON")
+    assert parse_codah_json("1" * 5000 + "\n").errors[0].message.startswith("not valid JSON")  # too long to read
