@@ -82,7 +82,7 @@ def instructor_invite_join(request: HttpRequest, token: str) -> HttpResponse:
     """Anyone with the link: signed in, join as co-instructor; signed out, make an instructor account."""
     course = course_by_invite_token(token=token)
     if course is None:
-        return render(request, "courses/instructor_invite_invalid.html", {"reason": services.DEAD_INVITE}, status=404)
+        return render(request, "invite_invalid.html", {"reason": services.DEAD_INVITE}, status=404)
     user = request.user
     if user.is_authenticated and user_manages_course(user=user, course=course):
         messages.info(request, f"You already teach {course.name}.")

@@ -71,7 +71,7 @@ def invite_join(request: HttpRequest, token: str) -> HttpResponse:
     invite = invite_by_token(token=token)
     refusal = invite_services.invite_refusal(invite)
     if refusal:
-        return render(request, "annotation/invite_invalid.html", {"reason": refusal}, status=404 if invite is None else 410)
+        return render(request, "invite_invalid.html", {"reason": refusal}, status=404 if invite is None else 410)
     user = request.user
     if user.is_authenticated and is_member(user=user, project=invite.project):
         messages.info(request, f"You are already in {invite.project.name}.")
