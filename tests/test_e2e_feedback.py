@@ -11,6 +11,7 @@
 
 Screenshot: round-import (docs/img/ with STUMPER_SCREENSHOTS=1).
 """
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -61,7 +62,14 @@ class FeedbackEndToEndTests(BrowserTestCase):
         return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORT["height"]
 
     @staticmethod
-    def focused(page) -> str:
+    def focused(page, expected: str) -> str:
+        """The focused element's id, once it is ``expected`` or after 5 s: the page's modules move the
+        focus after the parser has added the error summary that the test waited for."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        with contextlib.suppress(PlaywrightTimeout):  # the caller's assertion says what was focused instead
+            page.wait_for_function("(id) => document.activeElement && document.activeElement.id === id",
+                                   arg=expected, timeout=5000)
         return page.evaluate("document.activeElement.id")
 
     def test_the_release_form_says_why_beside_itself_and_keeps_the_choices(self) -> None:
@@ -93,7 +101,7 @@ class FeedbackEndToEndTests(BrowserTestCase):
         assert form.get_by_label("Questions").input_value() == "all"
         assert form.get_by_label("License (a Hugging Face Hub license id)").input_value() == "cc-by-4"
         page.locator("#release-errors-round").get_by_role("link", name="License").click()
-        assert self.focused(page) == "release-license-round"
+        assert self.focused(page, "release-license-round") == "release-license-round"
         assert self.console_errors == []
 
     def test_refused_settings_and_new_rounds_list_every_problem_with_the_focus_on_them(self) -> None:
@@ -110,7 +118,7 @@ class FeedbackEndToEndTests(BrowserTestCase):
         links = page.locator("#error-summary a").all_inner_texts()
         assert {"Epochs", "Agreeing validators needed to accept"} <= set(links), links
         page.locator("#error-summary").get_by_role("link", name="Epochs").click()
-        assert self.focused(page) == "id_epochs"
+        assert self.focused(page, "id_epochs") == "id_epochs"
         assert Round.objects.get(pk=self.round.pk).closes_at is not None  # nothing saved
 
         # Creating a round: the name taken, the dates in the wrong order, a negative weight, all at once.
@@ -145,8 +153,9 @@ class FeedbackEndToEndTests(BrowserTestCase):
         page.get_by_role("button", name="Submit question").click()
         page.wait_for_selector("#form-errors")
         assert "The prompt is too long (5000 characters; at most 500)." in page.locator("#form-errors").inner_text()
-        assert self.focused(page) == "id_prompt"
-        assert len(page.get_by_label("Prompt").input_value()) == 5000 and counter.is_visible()
+        assert self.focused(page, "id_prompt") == "id_prompt"
+        counter.wait_for(state="visible", timeout=5000)  # shown by the page's module once it has run
+        assert len(page.get_by_label("Prompt").input_value()) == 5000
         assert Question.objects.count() == 0
 
     def test_a_verdict_about_an_older_draft_greys_out_while_updating(self) -> None:

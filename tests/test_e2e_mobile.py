@@ -1,7 +1,8 @@
 """Phones (390x844) in real Chromium: every main page of every role fits the screen's width
 (document.scrollWidth <= 390), and the navigation folds behind a menu button that works with
 the keyboard (aria-expanded, Enter, Escape) and the mouse. Also the crowdworker's invite link,
-followed on a phone from sign-up to the task list."""
+followed on a phone from sign-up to the task list. And user text with no place to break (200 x "a",
+a long URL, Persian without spaces) wraps on every page at 390 and 1366 px, and charts fit their box."""
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,10 @@ from tests.test_e2e_authoring import PASSWORD
 pytestmark = pytest.mark.browser
 
 WIDTH, HEIGHT = 390, 844
+# User text with no place to break a line (issue 30 §4): it must wrap, never widen the page.
+LONG_WORD = "a" * 200
+LONG_URL = "https://example.org/" + "/".join(f"segment-{i}-without-spaces" for i in range(12)) + "?q=" + "x" * 60
+PERSIAN = "سلام" * 60
 TIMEOUT_MS = 30_000
 
 
@@ -48,12 +53,14 @@ class MobileEndToEndTests(BrowserTestCase):
             self.log_in(page, username, PASSWORD)
         return page
 
-    def assert_fits(self, page, path: str) -> None:
+    def assert_fits(self, page, path: str, width: int = WIDTH) -> None:
+        """The page at ``path`` has no horizontal scroll at ``width``; wide tables may scroll inside
+        their labelled ``.table-scroll`` regions, which the document's scrollWidth does not count."""
         page.goto(self.live_server_url + path)
         page.wait_for_load_state()
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= WIDTH, f"{path} is {width} px wide at {WIDTH} px; too wide: {self.too_wide(page)}"
-        assert page.evaluate("document.body.scrollWidth") <= WIDTH, path
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= width + 1, f"{path} is {wide} px wide at {width} px; too wide: {self.too_wide(page)}"
+        assert page.evaluate("document.body.scrollWidth") <= width + 1, path
 
     @staticmethod
     def too_wide(page) -> list[str]:
@@ -124,6 +131,96 @@ class MobileEndToEndTests(BrowserTestCase):
         self.assert_menu_works(crowd, ["Tasks"])
         self.assert_fits(crowd, reverse("collector:dashboard"))  # the clear 403 page fits too
         assert "This page is for students" in crowd.locator("main").inner_text()
+
+    def seed_unbroken_text(self) -> None:
+        """User text without a break opportunity wherever it is shown: a word of 200 "a", a long URL
+        and Persian without spaces, in a question and its prediction, an appeal, names and titles,
+        a paragraph, a span question and its answer, and a flag."""
+        from django.utils import timezone
+
+        from annotation.models import QuestionFlag, SpanAnswer, SpanQuestion
+        from collector.models import Appeal, Prediction, Question
+        from modelhub.models import ModelVersion
+
+        self.round.__class__.objects.filter(pk=self.round.pk).update(title=LONG_WORD)
+        self.course.__class__.objects.filter(pk=self.course.pk).update(name=PERSIAN[:100])
+        self.project.__class__.objects.filter(pk=self.project.pk).update(name=LONG_WORD[:100])
+        alice = User.objects.get(username="alice")
+        model = ModelVersion.objects.create(name="tiny-" + "m" * 90, kind="multiple_choice", path="/nowhere")
+        for status in ("review", "appealed", "pending"):
+            question = Question.objects.create(round=self.round, author=alice, prompt=f"{LONG_WORD} {LONG_URL} {PERSIAN}",
+                                               choices=[LONG_WORD, LONG_URL, PERSIAN, "short"], correct_index=0,
+                                               status=status, review_reason=LONG_URL, categories=["idioms"])
+            Prediction.objects.create(question=question, status="done", model_version=model, probs=[.1, .2, .3, .4],
+                                      predicted_index=3, fooled=True, computed_at=timezone.now())
+        Appeal.objects.create(question=question.__class__.objects.get(status="appealed"), author=alice,
+                              message=f"{LONG_WORD} {PERSIAN}")
+        paragraph = Paragraph.objects.get(article__project=self.project)
+        paragraph.context = f"{EN_CONTEXT} {LONG_WORD} {LONG_URL} {PERSIAN}"
+        paragraph.save()
+        paragraph.article.__class__.objects.filter(pk=paragraph.article_id).update(title=PERSIAN[:100])
+        # A second one, still free, for the crowdworker's session page.
+        Paragraph.objects.create(article=paragraph.article, position=1, context=paragraph.context)
+        span = SpanQuestion.objects.create(project=self.project, paragraph=paragraph, author=self.instructor,
+                                           qid="q-long", question=f"{PERSIAN} {LONG_WORD}?", status="submitted")
+        SpanAnswer.objects.create(question=span, text=LONG_WORD, answer_start=paragraph.context.index(LONG_WORD))
+        QuestionFlag.objects.create(question=span, raised_by=self.instructor, proposal="fix_answer", reason=LONG_URL,
+                                    proposed_text=LONG_WORD)
+
+    def test_long_unbroken_text_wraps_on_every_page_at_phone_and_desktop_widths(self) -> None:
+        self.seed_unbroken_text()
+        r, c, p = self.round.pk, self.course.pk, self.project.pk
+        pages = {
+            "alice": [("collector:dashboard", []), ("collector:validate", []), ("collector:round_write", [r])],
+            "prof": [("inbox:inbox", []), ("collector:course_list", []), ("collector:course_detail", [c]),
+                     ("collector:round_detail", [r]), ("collector:review_queue", [r]), ("collector:round_quality", [r]),
+                     ("collector:validate", []), ("evaluation:round_report", [r]), ("evaluation:round_leaderboard", [r]),
+                     ("annotation:project_list", []), ("annotation:project_dashboard", [p]),
+                     ("annotation:project_paragraphs", [p]), ("annotation:project_flags", [p]),
+                     ("evaluation:project_report", [p]), ("evaluation:project_leaderboard", [p])],
+            "mina": [("annotation:task_list", [])],
+        }
+        charts = 0
+        for width in (WIDTH, 1366):
+            for username, names in pages.items():
+                page = self.phone(username, width=width)
+                for name, args in names:
+                    self.assert_fits(page, reverse(name, args=args), width)
+                    if width == WIDTH:
+                        charts += self.assert_charts_fit(page)
+                if username == "alice" and width == WIDTH:
+                    page.goto(self.url("collector:dashboard"))
+                    assert LONG_WORD in page.locator("main").inner_text()  # the text is there, wrapped
+            crowd = self.phone("mina", width=width)
+            if width == WIDTH:  # the session started here is the one shown at every width
+                crowd.goto(self.url("annotation:task_list"))
+                crowd.locator(f"form[action='{reverse('annotation:task_start', args=[p, 'authoring'])}'] button").click()
+                crowd.wait_for_url("**/annotation/sessions/**")
+                session = crowd.url.removeprefix(self.live_server_url)
+            self.assert_fits(crowd, session, width)
+            assert LONG_WORD in crowd.locator(".paragraph").inner_text()
+        assert charts, "no chart was drawn on these pages"
+
+    @staticmethod
+    def assert_charts_fit(page) -> int:
+        """Every drawn chart of ``page`` fits its box: nothing of it (axis, legend, title) is cut or
+        scrolled; returns how many charts it checked."""
+        page.wait_for_function("document.querySelectorAll('.vl-chart:not([data-vl-state])').length === 0")
+        sizes = page.evaluate("""() => [...document.querySelectorAll('.vl-chart[data-vl-state="drawn"]')].map(c => {
+            const drawing = c.querySelector('svg, canvas');
+            const box = c.getBoundingClientRect();
+            const parts = [...drawing.querySelectorAll('.role-title, .role-legend, .role-axis')]
+                .map(e => e.getBoundingClientRect());
+            return {chart: Math.round(drawing.getBoundingClientRect().width), box: c.clientWidth,
+                    outside: Math.max(0, ...parts.map(r => Math.max(r.right - box.right, box.left - r.left))),
+                    scroll: c.scrollWidth, figure: c.closest('figure').scrollWidth,
+                    figureBox: c.closest('figure').clientWidth};
+        })""")
+        for size in sizes:
+            assert size["chart"] <= size["box"] + 1 and size["scroll"] <= size["box"] + 1, (page.url, size)
+            assert size["figure"] <= size["figureBox"] + 1, (page.url, size)
+            assert size["outside"] <= 1, (page.url, size)  # title, legend and axes are not cut
+        return len(sizes)
 
     def test_wide_screens_keep_the_links_in_the_bar_without_a_menu_button(self) -> None:
         page = self.phone("prof", width=1366)

@@ -17,6 +17,47 @@ const OPTIONS = {
   ast: true,
 };
 
+/**
+ * The spec with its fixed plot width replaced by its container's: the whole chart (axis, legend and
+ * title included, `contains: "padding"`) fits the box on a phone and grows on a wide screen.
+ */
+export function fitContainer(spec, boxWidth) {
+  if (typeof spec.width !== "number") {
+    return spec;
+  }
+  const fitted = { ...spec, width: "container", autosize: { type: "fit-x", contains: "padding" } };
+  if (spec.title && typeof spec.title === "object" && boxWidth > 0) {
+    // Vega never wraps a title and autosize does not shrink it: break it into lines that fit.
+    const chars = Math.max(16, Math.floor((boxWidth - 40) / 9));  // 38 px: vega-embed's menu button
+    fitted.title = { ...spec.title, text: wrapWords(spec.title.text, chars) };
+    if (spec.title.subtitle) {
+      fitted.title.subtitle = wrapWords(spec.title.subtitle, chars);
+    }
+  }
+  return fitted;
+}
+
+/** `text` as lines of at most `chars` characters, broken between words (one line when it fits). */
+export function wrapWords(text, chars) {
+  if (typeof text !== "string" || text.length <= chars) {
+    return text;
+  }
+  const lines = [];
+  let line = "";
+  // A word longer than a line (a URL, Persian without spaces) is cut into pieces that fit.
+  const words = text.split(" ").flatMap((word) => word.match(new RegExp(`.{1,${chars}}`, "gu")) ?? [word]);
+  for (const word of words) {
+    if (line && line.length + 1 + word.length > chars) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
 /** Embed one chart; a failure leaves the table and a short note instead of a broken page. */
 export async function embedChart(element) {
   const source = document.getElementById(element.dataset.vlSpec);
@@ -24,7 +65,7 @@ export async function embedChart(element) {
     return null;
   }
   try {
-    const result = await window.vegaEmbed(element, JSON.parse(source.textContent), OPTIONS);
+    const result = await window.vegaEmbed(element, fitContainer(JSON.parse(source.textContent), element.clientWidth), OPTIONS);
     element.dataset.vlState = "drawn";
     return result;
   } catch (error) {
