@@ -1,7 +1,5 @@
 """LMS registrations by API: register, list (your own), change, remove."""
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -22,24 +20,11 @@ class PlatformOutputSerializer(serializers.ModelSerializer):
                   "auth_audience", "key_set_url", "frame_origins")
 
 
-def _instructors_only(request: Request) -> None:
-    if not request.user.is_instructor:
-        raise PermissionDenied("Only instructors and admins manage LMS registrations.")
-
-
-def _managed(request: Request, platform_id: int) -> Platform:
-    _instructors_only(request)
-    platform = selectors.platform_managed(user=request.user, platform_id=platform_id)
-    if platform is None:  # someone else's or none: the same answer
-        raise NotFound("You have no LMS registration with this id.")
-    return platform
-
-
 class PlatformListApi(ApiErrorsMixin, APIView):
     """Your own registrations."""
 
     def get(self, request):
-        _instructors_only(request)
+        selectors.lms_manager_check(request.user)
         return Response(PlatformOutputSerializer(selectors.platforms_of(user=request.user), many=True).data)
 
 
@@ -59,7 +44,7 @@ class PlatformRegisterApi(ApiErrorsMixin, APIView):
         frame_origins = serializers.ListField(child=serializers.CharField(max_length=300), required=False, default=list)
 
     def post(self, request):
-        _instructors_only(request)
+        selectors.lms_manager_check(request.user)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
@@ -83,7 +68,7 @@ class PlatformUpdateApi(ApiErrorsMixin, APIView):
         frame_origins = serializers.ListField(child=serializers.CharField(max_length=300), required=False)
 
     def post(self, request, platform_id: int):
-        platform = _managed(request, platform_id)
+        platform = selectors.platform_of_manager(user=request.user, platform_id=platform_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         platform = platform_update(user=request.user, platform=platform, **serializer.validated_data)
@@ -94,5 +79,5 @@ class PlatformDeleteApi(ApiErrorsMixin, APIView):
     """Remove your registration, with the LMS courses, links, rosters and grade records its launches made."""
 
     def post(self, request, platform_id: int):
-        platform_delete(user=request.user, platform=_managed(request, platform_id))
+        platform_delete(user=request.user, platform=selectors.platform_of_manager(user=request.user, platform_id=platform_id))
         return Response(status=status.HTTP_204_NO_CONTENT)

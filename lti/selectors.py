@@ -9,6 +9,7 @@ from annotation.selectors.projects import projects_of_owner
 from annotation.selectors.worker_home import paragraphs_finished_counts
 from collector.presentation.grades import lineitem_label
 from collector.selectors.questions import course_question_counts
+from core.exceptions import AccessError, NotFoundError
 from core.registry import Gradebook, GradebookIdentity
 from courses.models import Course
 from lti.models import ContextLink, GradeSync, LtiIdentity, Platform, ResourceLink, RosterMember
@@ -22,6 +23,22 @@ def platform_may_manage(user: User, platform: Platform) -> bool:
 def platforms_of(*, user: User) -> QuerySet[Platform]:
     """The LMS registrations ``user`` made (the settings page and the API list these, for everyone)."""
     return Platform.objects.filter(created_by=user).order_by("name", "id")
+
+
+def lms_manager_check(user: User) -> None:
+    """Only instructors (and admins) manage LMS registrations: the page's and the API's one rule."""
+    if not user.is_instructor:
+        raise AccessError("Only instructors and admins manage LMS registrations.")
+
+
+def platform_of_manager(*, user: User, platform_id: int) -> Platform:
+    """The registration ``platform_id`` that ``user`` manages; ``NotFoundError`` whether it is someone
+    else's or does not exist (the same answer for both)."""
+    lms_manager_check(user)
+    platform = platform_managed(user=user, platform_id=platform_id)
+    if platform is None:
+        raise NotFoundError("You have no LMS registration with this id.")
+    return platform
 
 
 def platform_managed(*, user: User, platform_id: int) -> Platform | None:

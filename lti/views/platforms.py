@@ -3,8 +3,8 @@ changing and removing one (only your own: lti.services.registration)."""
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -57,23 +57,10 @@ def _add_errors(form: forms.Form, exc: ValidationError) -> None:
         form.add_error(field if field in form.fields else None, errors)
 
 
-def _instructor(request: HttpRequest) -> None:
-    if not request.user.is_instructor:
-        raise PermissionDenied("Only instructors and admins manage LMS registrations.")
-
-
-def _managed(request: HttpRequest, platform_id: int) -> Platform:
-    _instructor(request)
-    platform = selectors.platform_managed(user=request.user, platform_id=platform_id)
-    if platform is None:  # someone else's or none: the same answer
-        raise Http404("You have no LMS registration with this id.")
-    return platform
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def platform_list(request: HttpRequest) -> HttpResponse:
-    _instructor(request)
+    selectors.lms_manager_check(request.user)
     form = PlatformForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -92,7 +79,7 @@ def platform_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def platform_edit(request: HttpRequest, platform_id: int) -> HttpResponse:
-    platform = _managed(request, platform_id)
+    platform = selectors.platform_of_manager(user=request.user, platform_id=platform_id)
     form = PlatformEditForm(request.POST or None, initial=PlatformEditForm.initial_of(platform))
     if request.method == "POST" and form.is_valid():
         try:
@@ -108,7 +95,7 @@ def platform_edit(request: HttpRequest, platform_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def platform_remove(request: HttpRequest, platform_id: int) -> HttpResponse:
-    platform = _managed(request, platform_id)
+    platform = selectors.platform_of_manager(user=request.user, platform_id=platform_id)
     platform_delete(user=request.user, platform=platform)
     messages.success(request, f"{platform.name} is no longer registered.")
     return redirect("lti:platforms")
