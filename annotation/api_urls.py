@@ -5,8 +5,8 @@ from django.urls import path
 from annotation.apis import authoring, imports, projects, reviews, second_pass, session_time, stats, worker_home
 
 app_name = "annotation_api"
-# project_export (projects/<id>/export/, the SQuAD export) is evaluation's: evaluation/export_urls.py,
-# added here by config/urls.py.
+# The SQuAD export at projects/<id>/export/ is evaluation's (evaluation_api:project_export,
+# evaluation/export_urls.py).
 urlpatterns = [
     path("tasks/", worker_home.TaskListApi.as_view(), name="task_list"),
     path("projects/", projects.ProjectListApi.as_view(), name="project_list"),

@@ -1,4 +1,5 @@
-"""Websocket consumer: the project's QA model answers while the worker writes (model in the loop).
+"""Websocket consumers: the project's QA model answers while the worker writes (model in the loop),
+and the project page follows its QA training job (``QATrainingProgressConsumer``, at the end).
 
 Route ``ws/annotation/sessions/<session_id>/qa/``; only the session's worker may connect.
 
@@ -28,12 +29,14 @@ from django.utils.translation import gettext_lazy
 
 from annotation.i18n import worker_language
 from annotation.inputs import clean_question_text, clean_span, first_message
-from annotation.models import AnnotationSession
+from annotation.models import AnnotationSession, QATrainingJob
 from annotation.selectors.authoring import session_for_worker
 from annotation.selectors.projects import project_languages
+from annotation.selectors.qa_models import qa_training_job_for_owner, qa_training_job_payload
 from annotation.services.predictions import fool_verdict
 from core.exceptions import AccessError
-from core.sockets import ClientError, DraftSocketConsumer
+from core.jobs import job_group
+from core.sockets import ClientError, DraftSocketConsumer, ProgressSocketConsumer
 from mlcore.data.spans import index_to_utf16
 from mlcore.models.qa import QAExample, QAPrediction
 from modelhub.inference import qa_inference_service
@@ -146,3 +149,26 @@ class QAAssistConsumer(DraftSocketConsumer):
                       "end16": index_to_utf16(self.context, result.start + len(result.text))}
         return {"type": "prediction", "text": result.text, "answer_start": result.start, "span16": span16,
                 "f1": f1, "fooled": fooled, "model_version": self.version.name, "seq": seq}
+
+
+class QATrainingProgressConsumer(ProgressSocketConsumer):
+    """A project's QA training job, for the project's owner, on
+    ``ws/annotation/projects/<project_id>/training/<job_id>/``: ``{"type": "progress", "run": job}``
+    (``qa_training_job_payload``) on connect and on each change the worker pushes to the job's group."""
+
+    job_id: int | None = None
+
+    def load(self) -> None:
+        kwargs = self.scope["url_route"]["kwargs"]
+        self.job_id = qa_training_job_for_owner(user=self.scope["user"], project_id=kwargs["project_id"],
+                                                job_id=kwargs["job_id"]).pk
+
+    def push_groups(self) -> list[str]:
+        return [job_group(QATrainingJob, self.job_id)]
+
+    def snapshot(self) -> dict[str, dict]:
+        job = QATrainingJob.objects.select_related("model_version").get(pk=self.job_id)
+        return {"progress": {"run": qa_training_job_payload(job)}}
+
+    def finished(self, snapshot: dict[str, dict]) -> bool:
+        return snapshot["progress"]["run"]["status"] not in QATrainingJob.ACTIVE

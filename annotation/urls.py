@@ -4,8 +4,8 @@ from django.urls import path
 from annotation.views import authoring, imports, invites, projects, qa_models, reviews, worker_home, worker_language
 
 app_name = "annotation"
-# project_export (projects/<id>/export/, the SQuAD download) is evaluation's: evaluation/export_urls.py,
-# added here by config/urls.py.
+# The SQuAD download at projects/<id>/export/ is evaluation's (evaluation:project_export,
+# evaluation/export_urls.py).
 urlpatterns = [
     path("", worker_home.task_list, name="task_list"),
     path("i18n/<str:language>.js", worker_language.javascript_catalog, name="javascript_catalog"),

@@ -15,7 +15,7 @@ clients over TCP:
   gaps (median 180 ms), short pauses after some words and thinking pauses of 1-3 s, a pause between
   fields, an answer marked, a revision or two, then the form POST of the question (a fresh client
   token each; a question begun within ``--seconds`` is finished and submitted);
-- follows the page's rules (``static/js/author.js``): a draft ``DEBOUNCE_MS`` after the last
+- follows the page's rules (``static/js/author/live.js``): a draft ``DEBOUNCE_MS`` after the last
   keystroke, only when the prompt and all four completions are filled, never one identical to the
   draft in flight or to the last answered one.
 

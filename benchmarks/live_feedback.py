@@ -5,7 +5,7 @@
 Builds a throwaway installation (SQLite in a temporary STUMPER_VAR_DIR, one open round whose live
 model is version 0, or with ``--quick`` a tiny random BERT), starts daphne on a free port and
 measures in one run, with the draft rate limit set to what the page can send (one draft per
-``DEBOUNCE_MS`` of static/js/author.js, read from the file):
+``DEBOUNCE_MS`` of static/js/author/live.js, read from the file):
 
 (a) the bare forward of the live scorer (``predict_examples``) on 1 question x 4 choices with a new
     prompt, in this process, in an executor thread as the server runs it: back to back (and in the

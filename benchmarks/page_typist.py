@@ -4,7 +4,7 @@ One model of both for every benchmark (``live_feedback.py``, ``classroom.py``):
 
 - ``Typist`` draws a real typist's timing: lognormal keystroke gaps (median 180 ms), short pauses
   between some words, longer thinking pauses, and a pause between fields.
-- ``Page`` is the client side of ``static/js/author.js``: a draft goes out ``DEBOUNCE_MS`` (read from
+- ``Page`` is the client side of ``static/js/author/live.js``: a draft goes out ``DEBOUNCE_MS`` (read from
   the file) after the last keystroke, only when the prompt and all four completions are filled, and
   never when it is identical (text and marked answer) to the draft in flight or to the last answered
   one. It records what was sent and answered, and the author's pauses, for the figures.
@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-AUTHOR_JS = Path(__file__).resolve().parent.parent / "static" / "js" / "author.js"
+AUTHOR_JS = Path(__file__).resolve().parent.parent / "static" / "js" / "author" / "live.js"
 WORDS = ("the", "a", "dog", "cat", "chef", "rain", "bread", "oven", "teacher", "bus", "storm", "garden", "was",
          "found", "ran", "forgot", "quickly", "never", "because", "after", "his", "her", "cold", "warm", "late",
          "early", "happy", "tired", "window", "door", "cake", "river", "friend", "city", "book", "lamp")
@@ -84,7 +84,7 @@ class Pause:
 
 
 class Page:
-    """``static/js/author.js`` on one open author socket, with the figures the benchmarks read.
+    """``static/js/author/live.js`` on one open author socket, with the figures the benchmarks read.
 
     Attributes: ``sent`` (seq -> (time sent, draft key)), ``answered_at`` (seq -> arrival of its
     prediction), ``answers`` ((arrival, draft key) of every prediction), ``resumed_at`` (seq -> the

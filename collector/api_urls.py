@@ -14,18 +14,15 @@ from collector.apis import (
     training,
     validation,
 )
-from courses import apis as courses_apis
 
 app_name = "api"
 urlpatterns = [
     path("questions/", questions.QuestionListApi.as_view(), name="question_list"),
     path("questions/submit/", questions.QuestionSubmitApi.as_view(), name="question_submit"),
     path("rounds/<int:round_id>/stats/", rounds.RoundStatsApi.as_view(), name="round_stats"),
-    # Courses (courses/apis.py), a course's rounds (collector/apis/rounds.py)
-    path("courses/", courses_apis.CourseListApi.as_view(), name="course_list"),
-    path("courses/create/", courses_apis.CourseCreateApi.as_view(), name="course_create"),
+    # A course with its rounds (collector/apis/rounds.py); the course list, creating one and its students are
+    # the courses app's (courses/api_urls.py, names courses_api:*, the same /api/courses/ prefix).
     path("courses/<int:course_id>/", rounds.CourseDetailApi.as_view(), name="course_detail"),
-    path("courses/<int:course_id>/students/", courses_apis.CourseStudentListApi.as_view(), name="course_students"),
     path("courses/<int:course_id>/rounds/create/", rounds.RoundCreateApi.as_view(), name="round_create"),
     path("rounds/open/", rounds.RoundOpenListApi.as_view(), name="round_open_list"),
     path("rounds/<int:round_id>/", rounds.RoundDetailApi.as_view(), name="round_detail"),
@@ -34,8 +31,8 @@ urlpatterns = [
     path("rounds/<int:round_id>/settings/update/", round_settings.RoundSettingsUpdateApi.as_view(),
          name="round_settings_update"),
     path("rounds/<int:round_id>/duplicates/", duplicates.RoundDuplicatesApi.as_view(), name="round_duplicates"),
-    # Files: grades and CODAH import (collector/apis/grades.py, imports.py); the CODAH export, round_export, is
-    # evaluation's (evaluation/export_urls.py, added here by config/urls.py).
+    # Files: grades and CODAH import (collector/apis/grades.py, imports.py); the CODAH export at
+    # rounds/<id>/export/ is evaluation's (evaluation_api:round_export, evaluation/export_urls.py).
     path("rounds/<int:round_id>/grades/", grades.RoundGradesApi.as_view(), name="round_grades"),
     path("rounds/<int:round_id>/import/", imports.RoundImportApi.as_view(), name="round_import"),
     # Long jobs: scoring, training (collector/apis/scoring.py, training.py), the coach's answer-only model (coach.py)

@@ -13,7 +13,7 @@ answered once it is loaded).
 The artifact coach (``selectors/coach.py``, ``services/coach.py``) extends this compatibly: a
 draft may carry the authoring form's ``"token"`` (a UUID, so shown warnings can be matched with the
 submitted question), and every prediction carries ``"coach": {"warnings": [{"kind": "answer_only" |
-"words" | "length" | "duplicate", "message": str, ...}]}``. A user who sends more drafts than
+"words" | "length" | "duplicate" | "junk", "message": str, ...}]}``. A user who sends more drafts than
 ``STUMPER_DRAFT_RATE`` per second (bursts of ``STUMPER_DRAFT_BURST``) gets
 ``{"type": "status", "state": "rate_limited", ...}`` and that draft is dropped.
 """
@@ -36,6 +36,8 @@ from collector.selectors.scoring import scoring_runs_latest
 from collector.selectors.training import training_jobs_latest
 from collector.services.coach import coach_warnings_record
 from core.exceptions import AccessError
+from core.jobs import job_scope_group
+from core.models import BackgroundJob
 from core.sockets import ClientError, DraftSocketConsumer, ProgressSocketConsumer
 from mlcore.configs import MCExample
 from modelhub.inference import inference_service
@@ -204,10 +206,9 @@ class ScoringProgressConsumer(ProgressSocketConsumer):
 
     Sends ``{"type": "scoring", "runs": [{id, kind, status, progress, summary, error, display}]}``
     and ``{"type": "training", "jobs": [{id, name, status, error, display}]}`` on connect and
-    whenever a run or job changed. The worker writes progress to the database from
-    another process, so the consumer polls the database (through a selector, once a second)
-    instead of waiting for a group message: that works the same with the in-memory channel
-    layer and with Redis. The client may send ``{"type": "ping"}``.
+    whenever a run or job changed: every run and training job of the round is pushed to the
+    round's group (``push_scopes``), which this socket joins, so a run started after the page
+    opened is shown too. The client may send ``{"type": "ping"}``.
     """
 
     round: Round | None = None
@@ -215,6 +216,13 @@ class ScoringProgressConsumer(ProgressSocketConsumer):
     def load(self) -> None:
         self.round = round_for_manager(user=self.scope["user"],
                                                  round_id=self.scope["url_route"]["kwargs"]["round_id"])
+
+    def push_groups(self) -> list[str]:
+        return [job_scope_group("round", self.round.pk)]
+
+    def finished(self, snapshot: dict[str, dict]) -> bool:
+        jobs = [*snapshot["scoring"]["runs"], *snapshot["training"]["jobs"]]
+        return all(job["status"] not in BackgroundJob.ACTIVE for job in jobs)
 
     def snapshot(self) -> dict[str, dict]:
         runs = [scoring_run_payload(run) for run in scoring_runs_latest(round_=self.round)]

@@ -14,17 +14,12 @@ from collector.views import (
     training,
     validation,
 )
-from courses import student_password_views
-from courses import views as course_views
 
 app_name = "collector"
 urlpatterns = [
     path("dashboard/", home.dashboard, name="dashboard"),
-    path("crowd/", home.crowd_home, name="crowd_home"),
-    path("courses/", course_views.course_list, name="course_list"),
+    # The course list and the student's password reset under /courses/ are the courses app's (courses/urls.py).
     path("courses/<int:course_id>/", rounds.course_detail, name="course_detail"),
-    path("courses/<int:course_id>/students/<int:student_id>/password-reset/",
-         student_password_views.student_password_reset, name="student_password_reset"),
     path("rounds/<int:round_id>/", rounds.round_detail, name="round_detail"),
     path("rounds/<int:round_id>/write/", questions.round_write, name="round_write"),
     path("rounds/<int:round_id>/settings/", round_settings.round_settings_edit, name="round_settings"),

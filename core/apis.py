@@ -31,7 +31,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.exceptions import AccessError, ImportFailed, NotFoundError
-from core.jobs import job_progress_shown, job_stall
+from core.jobs import job_progress_shown, job_stall, job_state
 from core.models import BackgroundJob
 
 # An import's problems shown in an API error, at most.
@@ -193,6 +193,7 @@ class JobSerializer(serializers.Serializer):
     error = serializers.CharField()
     stalled = serializers.BooleanField(help_text="Running, but no worker has reported for STUMPER_JOB_STALL_SECONDS "
                                                  "(display.stalled says how long)")
+    state = serializers.CharField(help_text='The status, or "stalled" for a stalled running job')
     display = serializers.DictField()
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -210,7 +211,7 @@ class JobSerializer(serializers.Serializer):
     def to_representation(self, job: BackgroundJob) -> dict:
         return super().to_representation({
             "id": job.pk, "status": job.status, "progress": job_progress_shown(job), "error": job.error,
-            "stalled": bool(job_stall(job)), "created_at": job.created_at, "finished_at": job.finished_at, **self.payload(job),
+            "stalled": bool(job_stall(job)), "state": job_state(job), "created_at": job.created_at, "finished_at": job.finished_at, **self.payload(job),
         })
 
 

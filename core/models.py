@@ -1,5 +1,6 @@
 """Abstract models only: the ``core`` app has no tables of its own."""
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class BackgroundJob(models.Model):
@@ -11,13 +12,18 @@ class BackgroundJob(models.Model):
     """
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        # Labels in the active language: every job's badge, page, socket and API words them so.
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     ACTIVE = (Status.QUEUED, Status.RUNNING)
     FINISHED = (Status.DONE, Status.FAILED)
+    # Foreign keys whose object's page follows all its jobs: each change of the job is also pushed
+    # to the group of that object (``core.jobs.job_scope_group``), so a page that shows every job
+    # of a round hears of one started after it opened.
+    push_scopes: tuple[str, ...] = ()
 
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     progress = models.JSONField(default=dict, blank=True)

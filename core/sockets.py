@@ -9,9 +9,9 @@ answered with a pong. A connection the user may not open gets an error, then clo
 checked and echoed, a per-user draft rate limit, only the newest draft answered (latest wins),
 and ``status`` messages while the model is ``loading``, ``busy`` or ``unavailable``.
 
-``ProgressSocketConsumer`` reports a background job's progress: it polls a selector once a
-second (the worker writes progress to the database from another process, so this works the same
-with the in-memory channel layer and with Redis) and sends each part of the snapshot that changed.
+``ProgressSocketConsumer`` reports background jobs' progress: it sends their state on connect,
+then waits for the pushes ``core.jobs`` sends through the channel layer (``group_send``) on each
+change of a job and sends each part of its snapshot that changed; it never polls the database.
 
 Messages for people are translated (Django's gettext) into ``message_language``, which a
 consumer sets once it knows whom it talks to (the annotation socket: the worker page's
@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy
 
 from core.exceptions import AccessError
 from core.i18n import digits
+from core.jobs import job_pushes_reach_web
 from core.ratelimit import draft_limiter
 from core.validators import json_error_reason
 from mlcore.data.bounded_json import JsonLimitError, load_json
@@ -254,18 +255,27 @@ class DraftSocketConsumer(JsonSocketConsumer):
 
 
 class ProgressSocketConsumer(JsonSocketConsumer):
-    """Sends ``{"type": <part>, **content}`` on connect and whenever a part of the snapshot changed.
+    """Sends ``{"type": <part>, **content}`` once on connect, then again whenever a job it follows
+    is pushed (``core.jobs.job_push``) and the part changed: no polling.
 
-    Subclasses implement ``load`` (check access and remember what to watch; raise
-    ``AccessError`` to refuse), ``snapshot`` (sync, run in the ORM's thread; returns
-    ``{part: content}``) and may implement ``finished`` (stop polling: nothing will change).
+    Subclasses implement ``load`` (check access and remember what to show; raise ``AccessError``
+    to refuse), ``push_groups`` (the groups to join: ``core.jobs.job_group`` of each job shown, or
+    ``job_scope_group`` of what they belong to), ``snapshot`` (sync, run in the ORM's thread;
+    returns ``{part: content}``) and may implement ``finished`` (no job shown runs any more).
+
+    A worker that dies pushes nothing, so while a job runs the socket reads it again after
+    ``STUMPER_JOB_STALL_SECONDS`` of silence: the page then hears that the job is stalled. Where
+    the worker's pushes cannot reach this process (the in-memory layer beside a separate worker:
+    ``core.jobs.job_pushes_reach_web``), that silence lasts ``local_refresh_seconds`` instead.
     """
 
-    poll_seconds = 1.0
+    local_refresh_seconds = 2.0
+
     handlers: dict[str, str] = {}
     unknown_type_message = gettext_lazy('This socket only reports progress; send {"type": "ping"} at most.')
     loaded = False
-    poller: asyncio.Task | None = None
+    joined: tuple[str, ...] = ()
+    silence: asyncio.Task | None = None
 
     async def connect(self) -> None:
         await self.accept()
@@ -276,16 +286,26 @@ class ProgressSocketConsumer(JsonSocketConsumer):
             return
         self.loaded = True
         self.last: dict[str, Any] = {}
-        self.poller = asyncio.ensure_future(self.poll())
+        if self.channel_layer is not None:
+            # Joined before the first read, so an update between the two is not lost.
+            self.joined = tuple(self.push_groups())
+            for group in self.joined:
+                await self.channel_layer.group_add(group, self.channel_name)
+        await self.send_changes()
 
     def accepting(self) -> bool:
         return self.loaded
 
     async def disconnect(self, code: int) -> None:
-        if self.poller is not None:
-            self.poller.cancel()
+        if self.silence is not None:
+            self.silence.cancel()
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     def load(self) -> None:
+        raise NotImplementedError
+
+    def push_groups(self) -> list[str]:
         raise NotImplementedError
 
     def snapshot(self) -> dict[str, dict]:
@@ -294,17 +314,29 @@ class ProgressSocketConsumer(JsonSocketConsumer):
     def finished(self, snapshot: dict[str, dict]) -> bool:
         return False
 
-    async def poll(self) -> None:
-        while True:
-            try:
-                parts = await database_sync_to_async(self.snapshot)()
-            except Exception:
-                logger.exception("Could not read the progress for %s", self.scope.get("path", "a progress socket"))
-            else:
-                for part, content in parts.items():
-                    if self.last.get(part) != content:
-                        self.last[part] = content
-                        await self.send_json({"type": part, **content})
-                if self.finished(parts):
-                    return
-            await asyncio.sleep(self.poll_seconds)
+    async def job_update(self, event: dict) -> None:
+        """A job this socket follows changed (``core.jobs.job_push``): send what changed."""
+        await self.send_changes()
+
+    async def send_changes(self) -> None:
+        try:
+            parts = await database_sync_to_async(self.snapshot)()
+        except Exception:
+            logger.exception("Could not read the progress for %s", self.scope.get("path", "a progress socket"))
+            return
+        for part, content in parts.items():
+            if self.last.get(part) != content:
+                self.last[part] = content
+                await self.send_json({"type": part, **content})
+        if self.silence is not None:
+            self.silence.cancel()
+            self.silence = None
+        if not self.finished(parts):
+            self.silence = asyncio.ensure_future(self.after_silence())
+
+    async def after_silence(self) -> None:
+        """Read the jobs again once no push came for the stall period (their worker may be dead)."""
+        pushed = job_pushes_reach_web()
+        await asyncio.sleep(settings.STUMPER_JOB_STALL_SECONDS + 1 if pushed else self.local_refresh_seconds)
+        self.silence = None
+        await self.send_changes()

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from courses import services
 from courses.forms import CourseStaffAddForm, InstructorSignupForm
 from courses.models import StaffRole
+from courses.panels import course_page_url
 from courses.presentation import STAFF_ROLE_POWERS, staff_section
 from courses.selectors import (
     course_by_invite_token,
@@ -57,7 +58,7 @@ def course_staff_remove(request: HttpRequest, course_id: int, user_id: int) -> H
         return redirect("courses:course_staff", course_id=course.pk)
     messages.success(request, f"{user.username} no longer teaches {course.name}.")
     if not user_manages_course(user=request.user, course=course):  # they took themselves off
-        return redirect("collector:course_list")
+        return redirect("courses:course_list")
     return redirect("courses:course_staff", course_id=course.pk)
 
 
@@ -86,7 +87,7 @@ def instructor_invite_join(request: HttpRequest, token: str) -> HttpResponse:
     user = request.user
     if user.is_authenticated and user_manages_course(user=user, course=course):
         messages.info(request, f"You already teach {course.name}.")
-        return redirect("collector:course_detail", course_id=course.pk)
+        return redirect(course_page_url(course))
     form = None if user.is_authenticated else InstructorSignupForm(request.POST or None)
     error = instructor_refusal(course=course, user=user) if user.is_authenticated else ""
     if error:
@@ -107,7 +108,7 @@ def instructor_invite_join(request: HttpRequest, token: str) -> HttpResponse:
                 error = " ".join(refused.messages)
         else:
             messages.success(request, f"Welcome to {course.name}: you are now one of its instructors.")
-            return redirect("collector:course_detail", course_id=course.pk)
+            return redirect(course_page_url(course))
     context = {"course": course, "form": form, "error": error,
                "powers": STAFF_ROLE_POWERS[StaffRole.INSTRUCTOR],
                "login_url": f"{reverse('accounts:login')}?next={request.path}"}

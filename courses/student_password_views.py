@@ -15,6 +15,7 @@ from accounts.models import User
 from accounts.recovery_services import password_reset_send
 from core.exceptions import AccessError
 from courses.models import Enrollment
+from courses.panels import course_page_url
 from courses.selectors import course_for_manager
 
 
@@ -38,4 +39,4 @@ def student_password_reset(request: HttpRequest, course_id: int, student_id: int
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, f"A password-reset link is on its way to {student.username} ({student.email}).")
-    return redirect("collector:course_detail", course_id=course_id)
+    return redirect(course_page_url(course_id))

@@ -15,6 +15,7 @@ from accounts import passwords
 from accounts.forms import SignupForm
 from courses import selectors, services
 from courses.forms import CourseCreateForm
+from courses.panels import course_page_url
 
 
 @login_required
@@ -29,7 +30,7 @@ def course_list(request: HttpRequest) -> HttpResponse:
             form.add_service_errors(error)
         else:
             messages.success(request, f"Course “{course.name}” created. Its join code is {course.join_code}.")
-            return redirect("collector:course_detail", course_id=course.pk)
+            return redirect(course_page_url(course))
     context = {"courses": selectors.courses_with_counts(user=request.user), "form": form}
     return render(request, "courses/course_list.html", context)
 
@@ -68,4 +69,4 @@ def signup_sync(request: HttpRequest) -> HttpResponse:
             username=post.get("username", ""), password=post.get("password1", ""),
             join_code=post.get("join_code", ""), email=post.get("email", ""),
         ), only_new=True)
-    return render(request, "accounts/signup.html", {"form": form})
+    return render(request, "courses/signup.html", {"form": form})

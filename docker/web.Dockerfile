@@ -13,10 +13,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first so that code changes reuse this layer. The CPU index keeps torch small
+# Dependencies first so that code changes reuse this layer: the product's pinned lock only, no
+# test, lint or docs tools (those are requirements/dev.lock). The CPU index keeps torch small
 # (PyPI's default torch wheel is a CUDA build of several GB).
-COPY requirements.txt .
-RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt
+COPY requirements/runtime.lock requirements/
+RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements/runtime.lock
 
 COPY . .
 # Settings demand SECRET_KEY and ALLOWED_HOSTS even for collectstatic; these never reach runtime.

@@ -18,10 +18,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Same dependency layer as web.Dockerfile (CPU-only torch; a GPU machine installs the CUDA
-# build of the same torch version instead).
-COPY requirements.txt .
-RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt
+# Same dependency layer as web.Dockerfile: requirements/runtime.lock, no test tools (CPU-only
+# torch; a GPU machine installs the CUDA build of the same torch version instead).
+COPY requirements/runtime.lock requirements/
+RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements/runtime.lock
 
 COPY . .
 RUN useradd --create-home --uid 10001 stumper \

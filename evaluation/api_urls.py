@@ -1,12 +1,14 @@
-"""The evaluation app's JSON API under ``/api/evaluation/`` (names ``evaluation_api:*``). An
+"""The evaluation app's JSON API (names ``evaluation_api:*``), served from ``/api/``: under
+``/api/evaluation/``, and the weighted exports at their old paths (``evaluation/export_urls.py``). An
 operation on rounds and projects has a view per target (each documents its own), routed in pairs."""
-from django.urls import path
+from django.urls import include, path
 
+from evaluation import export_urls
 from evaluation.apis import ambiguity_datasets, leaderboards, releases, reports
 from evaluation.urls import for_rounds_and_projects
 
 app_name = "evaluation_api"
-urlpatterns = [
+report_urlpatterns = [
     *for_rounds_and_projects("runs/", "run_list", reports.EvaluationRunListApi.as_view(),
                              reports.EvaluationProjectRunListApi.as_view()),
     *for_rounds_and_projects("runs/start/", "run_start", reports.EvaluationRunStartApi.as_view(),
@@ -28,4 +30,8 @@ urlpatterns = [
     path("model-evaluations/<int:evaluation_id>/", leaderboards.ModelEvaluationDetailApi.as_view(),
          name="model_evaluation_detail"),
     path("courses/<int:course_id>/vmer/", leaderboards.CourseVmerApi.as_view(), name="course_vmer"),
+]
+urlpatterns = [
+    path("evaluation/", include(report_urlpatterns)),
+    *export_urls.api_urlpatterns,
 ]

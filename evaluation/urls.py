@@ -1,7 +1,10 @@
-"""Pages and downloads of the evaluation app (names ``evaluation:*``). A report, a release and a
-leaderboard exist for a collector round and an annotation project alike: one view serves both."""
-from django.urls import URLPattern, path
+"""Pages and downloads of the evaluation app (names ``evaluation:*``), served from the site's root: under
+``/evaluation/``, and the project's SQuAD download at its old path (``evaluation/export_urls.py``). A report,
+a release and a leaderboard exist for a collector round and an annotation project alike: one view serves
+both."""
+from django.urls import URLPattern, include, path
 
+from evaluation import export_urls
 from evaluation.views import leaderboards, releases, reports
 
 app_name = "evaluation"
@@ -15,7 +18,7 @@ def for_rounds_and_projects(route: str, name: str, view, project_view=None, **kw
             path(f"projects/<int:project_id>/{route}", project_view or view, kwargs, name=f"project_{name}")]
 
 
-urlpatterns = [
+report_urlpatterns = [
     *for_rounds_and_projects("", "report", reports.report_page),
     *for_rounds_and_projects("start/", "report_start", reports.report_start),
     path("runs/<int:run_id>/", reports.run_detail, name="run_detail"),
@@ -30,4 +33,8 @@ urlpatterns = [
                              file_format="json"),
     path("model-evaluations/<int:evaluation_id>.json", leaderboards.model_evaluation_json,
          name="model_evaluation_json"),
+]
+urlpatterns = [
+    path("evaluation/", include(report_urlpatterns)),
+    *export_urls.page_urlpatterns,
 ]

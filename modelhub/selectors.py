@@ -1,9 +1,11 @@
 """Reads of the model registry, and who may see and serve which model (``models_usable_by``)."""
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
 from core.exceptions import NotFoundError
+from mlcore.configs import PACKAGED_MINILM
 from modelhub.models import ModelVersion
 
 #: The kinds a round's live model can be (they answer multiple choice).
@@ -64,3 +66,33 @@ def model_version_by_name_or_path(*, base: str) -> tuple[str, ModelVersion | Non
     if version is not None:
         return version.path, version
     return base, ModelVersion.objects.filter(path=base).first()
+
+
+@dataclass(frozen=True)
+class ReferenceAccuracy:
+    """A model's measured accuracy on questions it was not trained on (chance: 1 in 4)."""
+
+    accuracy: float
+    questions: int
+    reference: str  # which questions, in words
+
+
+#: Version 0 (the zero-shot scorer on the packaged MiniLM) on CODAH's official fold-0 test split
+#: (docs/measured.md, "Model accuracy"); it is never trained, so its stored metrics are empty.
+ZERO_SHOT_REFERENCE = ReferenceAccuracy(accuracy=0.425, questions=555, reference="CODAH, fold-0 test")
+
+
+def model_reference_accuracy(*, model_version: ModelVersion | None) -> ReferenceAccuracy | None:
+    """How the model did on a reference set, where that is known: its stored evaluation
+    (``metrics["eval_accuracy"]`` on ``metrics["eval_examples"]`` held-out questions, written when it
+    was trained with evaluation questions), or the measured figure of the packaged zero-shot scorer."""
+    if model_version is None:
+        return None
+    metrics = model_version.metrics or {}
+    accuracy, questions = metrics.get("eval_accuracy"), metrics.get("eval_examples")
+    if isinstance(accuracy, (int, float)) and isinstance(questions, int) and questions > 0:
+        return ReferenceAccuracy(float(accuracy), questions, str(metrics.get("eval_set") or "held-out questions"))
+    if model_version.kind == ModelVersion.Kind.ZERO_SHOT and model_version.path == PACKAGED_MINILM:
+        return ZERO_SHOT_REFERENCE
+    return None
+

@@ -32,24 +32,38 @@ ensure_venv() {
     fi
 }
 
-# pip install -r requirements.txt, skipped when the file has not changed since the last install.
+# pip install -r requirements/$1.lock: "runtime" (the product: start.sh) or "dev" (the product plus
+# the test, lint and docs tools: the test command), skipped when that lock has not changed since it
+# was last installed here. dev.lock pins everything runtime.lock pins, at the same versions
+# (tests/test_packaging.py), so installing it marks runtime.lock as installed too.
 install_requirements() {
-    local stamp="$VENV/.requirements.sha256" wanted
-    wanted="$(cd "$ROOT" && "$PY" -c 'import hashlib; print(hashlib.sha256(open("requirements.txt", "rb").read()).hexdigest())')"
+    local set="${1:-runtime}" lock
+    lock="requirements/$set.lock"
+    [ -f "$ROOT/$lock" ] || die "No $lock (install_requirements runtime|dev)."
+    local stamp="$VENV/.$set.lock.sha256" wanted
+    wanted="$(lock_digest "$lock")"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
-        log "Python packages are up to date"
+        log "Python packages are up to date ($lock)"
         return 0
     fi
-    local args=(install --disable-pip-version-check -q -r "$ROOT/requirements.txt")
+    local args=(install --disable-pip-version-check -q -r "$ROOT/$lock")
     if [ -d /opt/wheels ]; then
         args+=(--find-links /opt/wheels)  # this machine keeps the CPU torch wheel on disk
     else
         # Without it, PyPI's torch is a CUDA build of several GB; the CPU index has the small one.
         args+=(--extra-index-url "${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cpu}")
     fi
-    log "Installing Python packages from requirements.txt (the first time takes a few minutes)"
+    log "Installing Python packages from $lock (the first time takes a few minutes)"
     "$PY" -m pip "${args[@]}" || die "pip install failed; see the messages above."
     printf '%s\n' "$wanted" >"$stamp"
+    if [ "$set" = dev ]; then
+        lock_digest requirements/runtime.lock >"$VENV/.runtime.lock.sha256"
+    fi
+}
+
+# The SHA-256 of the file $1 (relative to the checkout): what install_requirements' stamps hold.
+lock_digest() {
+    (cd "$ROOT" && "$PY" -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$1")
 }
 
 # The env file $1 (default .env) with a fresh random SECRET_KEY, unless it exists; settings refuse

@@ -11,7 +11,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 ensure_venv
-install_requirements
+install_requirements dev
 compile_messages
 
 export STUMPER_SCREENSHOTS=1 HF_HUB_OFFLINE=1 DJANGO_SETTINGS_MODULE=config.settings.test STUMPER_ENV_FILE=/dev/null

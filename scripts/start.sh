@@ -4,7 +4,7 @@
 #   bash scripts/start.sh            # http://127.0.0.1:8000/
 #   PORT=8777 bash scripts/start.sh
 #
-# Needs only Python 3.11: creates .venv, installs requirements.txt, writes .env (random
+# Needs only Python 3.11: creates .venv, installs requirements/runtime.lock, writes .env (random
 # SECRET_KEY, DEBUG=false), migrates the SQLite database in var/, seeds the demo, then runs the three
 # processes until Ctrl+C, starting again any that exits (with a line here). Logs: var/log/web.log,
 # var/log/worker.log and var/log/beat.log.
@@ -28,7 +28,7 @@ export HF_HUB_OFFLINE=1  # models come from installed packages and var/models, n
 export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings.local}"
 
 ensure_venv
-install_requirements
+install_requirements runtime
 compile_messages
 ensure_env_file "$STUMPER_ENV_FILE"
 mkdir -p "$LOG_DIR"

@@ -17,7 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 set -e
 ensure_venv
-install_requirements
+install_requirements dev
 compile_messages
 set +e
 
@@ -152,19 +152,27 @@ DOCS_SITE="$(mktemp -d)"
 run_check "docs (mkdocs build --strict)" env NO_MKDOCS_2_WARNING=1 "$PY" -m mkdocs build --strict --quiet --site-dir "$DOCS_SITE"
 rm -rf "$DOCS_SITE"
 
-# ESLint on static/js (eslint.config.js), with the versions of package-lock.json: a fresh clone gets
+# ESLint on static/js and tests/js (eslint.config.js), with the versions of package-lock.json: a fresh clone gets
 # them with `npm ci`. Without npm the check is skipped, except under CI=true where that fails the run.
 eslint_check() {
     if [ ! -x node_modules/.bin/eslint ]; then
         npm ci --no-audit --no-fund --loglevel=error || return 1
     fi
-    node_modules/.bin/eslint --max-warnings=0 static/js scripts eslint.config.js
+    node_modules/.bin/eslint --max-warnings=0 static/js scripts eslint.config.js tests/js
 }
 if command -v npm >/dev/null 2>&1 || [ "${CI:-}" = "true" ]; then
     run_check "ESLint (static/js)" eslint_check
 else
     printf '\n==> check: ESLint (static/js) SKIPPED: npm is not installed (install Node.js to lint the JavaScript)\n'
     CHECKS+=("ESLint SKIPPED (no npm)")
+fi
+# The unit tests of the pure JavaScript (tests/js/*.test.js) with node's own test runner: no
+# package needed. Without node the check is skipped, except under CI=true where that fails the run.
+if command -v node >/dev/null 2>&1 || [ "${CI:-}" = "true" ]; then
+    run_check "JavaScript unit tests (node --test tests/js/*.test.js)" node --test tests/js/*.test.js
+else
+    printf '\n==> check: JavaScript unit tests SKIPPED: node is not installed (install Node.js to test the JavaScript)\n'
+    CHECKS+=("JavaScript unit tests SKIPPED (no node)")
 fi
 
 if run_pass "embedded (SQLite + in-memory channel layer + filesystem broker)" \

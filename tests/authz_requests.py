@@ -16,7 +16,7 @@ BODIES = {
     "api:question_review": {"action": "accept"},
     "api:appeal_submit": {"message": "Please look again."},
     "api:appeal_decide": {"uphold": True},
-    "api:course_create": {"name": "Matrix course"},
+    "courses_api:course_create": {"name": "Matrix course"},
     "api:round_create": {"name": "matrix-round"},
     "api:training_start": {"name": "matrix-model"},
     "modelhub_api:model_share": {"shared": True},
@@ -64,10 +64,12 @@ KWARGS_BY_ROUTE = {
     "annotation:invite_join": {"token": Obj("project_invite.token")},
     "courses:instructor_invite_join": {"token": Obj("course.instructor_invite_token")},
     "courses:course_staff_remove": {"user_id": Obj("course.owner_id")},  # refused past the access check
-    "collector:student_password_reset": {"student_id": Obj("question.author_id")},  # course A's student
+    "courses:student_password_reset": {"student_id": Obj("question.author_id")},  # course A's student
     "lti:context_link": {"launch_id": "not-this-sessions-launch"},
     "lti:deep_link": {"launch_id": "not-this-sessions-launch"},
     "annotation:javascript_catalog": {"language": "fa"},
+    "ws/annotation/projects/<int:project_id>/training/<int:job_id>/": {"job_id": Obj("qa_training_job.pk")},
+    "annotation:qa_training_job_status": {"job_id": Obj("qa_training_job.pk")},
 }
 KWARGS_BY_NAME = {
     "course_id": "course.pk", "round_id": "round.pk", "question_id": "question.pk", "appeal_id": "appeal.pk",

@@ -19,6 +19,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import get_messages
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from annotation.models import QATrainingJob
 from annotation.services.authoring import question_add, session_discard, session_start_on, session_submit
 from annotation.services.invites import invite_create
 from annotation.services.second_pass import second_pass_answer_save
@@ -109,6 +110,7 @@ class World:
     def _annotation(self, instructor, crowdworker) -> None:
         self.project = make_project(instructor, name="Project A", questions_min=1, questions_max=4)
         self.project_invite = invite_create(project=self.project, created_by=instructor, days=7)
+        self.qa_training_job = QATrainingJob.objects.create(project=self.project, name="matrix-qa", status="failed")
         authoring, flagged, discarded = (add_paragraphs(self.project, [EN_CONTEXT], split=split, title=title)[0]
                                          for split, title in [("train", "Nile"), ("validation", "Nile 2"),
                                                               ("train", "Nile 3")])

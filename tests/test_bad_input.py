@@ -158,7 +158,7 @@ def test_authoring_form_shows_the_error_and_stores_nothing(case, client, student
 def test_signup_form_rejects(data, error, course):
     data = {**data, "join_code": course.join_code if data["join_code"] == "JOIN" else data["join_code"]}
     before = counts()
-    response = Client().post(reverse("accounts:signup"), data)
+    response = Client().post(reverse("courses:signup"), data)
     assert response.status_code == 200
     assert error in html.unescape(response.content.decode())
     assert counts() == before
@@ -169,7 +169,7 @@ def test_signup_form_rejects(data, error, course):
 def test_course_form_rejects(data, client, instructor):
     client.force_login(instructor)
     before = counts()
-    response = client.post(reverse("collector:course_list"), data)
+    response = client.post(reverse("courses:course_list"), data)
     assert response.status_code == 200 and "errorlist" in response.content.decode()
     assert counts() == before
 

@@ -219,6 +219,10 @@ def test_ambiguity_uploads_refuse_the_edges(case, way, client, instructor, impor
 
     monkeypatch.setattr(report_services, "evaluation_schedule", lambda *, run_id: None)
     field, text, expected = AMBIGUITY_FILES[case]
+    if field == "ambiguity_questions_file":
+        from evaluation.tests.ambiguity_data import with_qa_model
+
+        with_qa_model(import_project)  # a question set is read only for a project with a QA model
     upload = SimpleUploadedFile("inputs.txt", (text + "\n").encode("utf-8"))
     before = counts()
     if way == "api":
@@ -266,7 +270,7 @@ def test_a_download_of_a_project_named_anything_has_a_safe_file_name(name, clien
     created = api.post(reverse("annotation_api:project_create"), {"name": name, "language": "en"}, format="json")
     assert created.status_code == 201, created.content[:300]
     client.force_login(instructor)
-    response = client.get(reverse("annotation:project_export", args=[created.json()["id"]]))
+    response = client.get(reverse("evaluation:project_export", args=[created.json()["id"]]))
     assert response.status_code == 200
     # One parameter: a plain quoted name, or (another script) RFC 6266's percent-encoded filename*.
     disposition = re.fullmatch(r'attachment; (?:filename="([^"]*)"|filename\*=utf-8\'\'(\S+))',

@@ -27,7 +27,7 @@ def test_live_feedback_quick_runs_and_writes_its_headline_keys(tmp_path):
                 "final_drafts_answered", "pauses_answered_share", "superseded", "rate_limited", "errors"):
         assert key in results, key
     assert results["quick"] is True and results["authors"] == 3
-    # The limit is what the page can send: one draft per debounce of static/js/author.js.
+    # The limit is what the page can send: one draft per debounce of static/js/author/live.js.
     assert results["draft_rate"] == 1000 / results["debounce_ms"] and results["rate_limited"] == 0
     assert results["final_drafts"] == 3 and results["final_drafts_answered"] == 3
     assert results["drafts_sent"] >= results["final_drafts"]

@@ -68,7 +68,7 @@ def test_the_reset_an_instructor_sends_is_persian_for_a_persian_projects_worker(
         course_join(user=user, join_code=course.join_code)
     client.force_login(instructor)
     for user in (alice, sara):
-        response = client.post(reverse("collector:student_password_reset", args=[course.pk, user.pk]))
+        response = client.post(reverse("courses:student_password_reset", args=[course.pk, user.pk]))
         assert response.status_code == 302
     english, persian = mail.outbox
     assert english.subject == "Reset your Stumper password" and "prof, your instructor, asked" in english.body

@@ -144,9 +144,9 @@ def test_drafts_are_scored_by_the_inference_worker_and_unavailable_without_one(o
                 assert reply["model_version"] == open_round.live_model.name and len(reply["probs"]) == 4
                 assert reply["fooled"] == (reply["predicted"] != 0)
                 log = worker_log.read_text(errors="replace")
-                assert "Task collector.predict_drafts[" in log and "succeeded" in log
+                assert "Task modelhub.predict_mc_drafts[" in log and "succeeded" in log
                 # The batch sent while no worker ran had expired: it was dropped, not computed for nobody.
-                assert "Discarding revoked task: collector.predict_drafts[" in log
+                assert "Discarding revoked task: modelhub.predict_mc_drafts[" in log
                 # The submission's prediction, queued at submission, is computed by the worker too.
                 wait_for(lambda: Prediction.objects.get(pk=prediction.pk).status == Prediction.Status.DONE,
                          timeout=120, log_path=worker_log)

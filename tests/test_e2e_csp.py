@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import user_create
-from evaluation.tests.factories import finished_report, span_project
+from evaluation.tests.factories import finished_report, qa_model_version, span_project
 from tests.browser import CHROMIUM, BrowserTestCase
 from tests.test_e2e_authoring import PASSWORD
 
@@ -32,7 +32,8 @@ class ContentSecurityPolicyEndToEndTests(BrowserTestCase):
 
     def setUp(self) -> None:
         self.instructor = user_create(username="prof", password=PASSWORD, role=User.Role.INSTRUCTOR)
-        self.project = span_project(self.instructor)
+        # A QA model answered its questions: the report has its two charts (the people's and the model's).
+        self.project = span_project(self.instructor, qa_model_version("qa-csp"))
         with mock.patch("evaluation.services.ambiguity.ambiguity_selectional_section", return_value=None), \
                 mock.patch("evaluation.services.ambiguity.ambiguity_retrieval_section", return_value=None):
             finished_report(self.instructor, project=self.project)

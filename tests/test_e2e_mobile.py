@@ -94,7 +94,7 @@ class MobileEndToEndTests(BrowserTestCase):
     def test_every_main_page_fits_a_phone_and_the_menu_works_per_role(self) -> None:
         r, c, p = self.round.pk, self.course.pk, self.project.pk
         anon = self.phone()
-        for name in ("accounts:login", "accounts:signup", "accounts:password_reset"):
+        for name in ("accounts:login", "courses:signup", "accounts:password_reset"):
             self.assert_fits(anon, reverse(name))
         self.assert_menu_works(anon, ["Sign in", "Sign up"])
 
@@ -108,7 +108,7 @@ class MobileEndToEndTests(BrowserTestCase):
         assert student.url == self.url("collector:dashboard")
 
         instructor = self.phone("prof")
-        for name, args in [("collector:course_list", []), ("collector:course_detail", [c]),
+        for name, args in [("courses:course_list", []), ("collector:course_detail", [c]),
                            ("collector:round_detail", [r]), ("collector:round_settings", [r]),
                            ("collector:review_queue", [r]), ("collector:round_quality", [r]),
                            ("evaluation:round_report", [r]), ("annotation:project_list", []),
@@ -172,7 +172,7 @@ class MobileEndToEndTests(BrowserTestCase):
         r, c, p = self.round.pk, self.course.pk, self.project.pk
         pages = {
             "alice": [("collector:dashboard", []), ("collector:validate", []), ("collector:round_write", [r])],
-            "prof": [("inbox:inbox", []), ("collector:course_list", []), ("collector:course_detail", [c]),
+            "prof": [("inbox:inbox", []), ("courses:course_list", []), ("collector:course_detail", [c]),
                      ("collector:round_detail", [r]), ("collector:review_queue", [r]), ("collector:round_quality", [r]),
                      ("collector:validate", []), ("evaluation:round_report", [r]), ("evaluation:round_leaderboard", [r]),
                      ("annotation:project_list", []), ("annotation:project_dashboard", [p]),

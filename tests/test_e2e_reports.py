@@ -19,7 +19,13 @@ from courses.services import course_create, student_register
 from evaluation.reports.ambiguity import retrieval_section, selectional_section
 from evaluation.services import reports as report_services
 from evaluation.tests.ambiguity_data import retrieval_result, selectional_probe
-from evaluation.tests.factories import artifact_questions, finished_report, scoring_run_with_predictions, span_project
+from evaluation.tests.factories import (
+    artifact_questions,
+    finished_report,
+    qa_model_version,
+    scoring_run_with_predictions,
+    span_project,
+)
 from tests.browser import CHROMIUM, BrowserTestCase
 from tests.test_e2e_authoring import PASSWORD
 
@@ -49,7 +55,8 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         run = report_services.evaluation_start_round(round_=self.round, user=self.instructor,
                                                          config={"k": 5, "max_steps": 50, "min_count": 2})
         report_services.evaluation_run(run_id=run.pk)
-        self.project = span_project(self.instructor)
+        # Its questions were answered by a QA model in the loop: the report then has model scores (EM/F1).
+        self.project = span_project(self.instructor, qa_model_version("qa-e2e"))
         with mock.patch("evaluation.services.ambiguity.ambiguity_selectional_section", return_value=None), \
                 mock.patch("evaluation.services.ambiguity.ambiguity_retrieval_section", return_value=None):
             finished_report(self.instructor, project=self.project)
@@ -104,7 +111,7 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         assert self.console_errors == [] and self.outside == []
 
     def test_the_ambiguity_tables_name_their_columns_with_formulas(self) -> None:
-        project = span_project(self.instructor, name="probes")
+        project = span_project(self.instructor, qa_model_version("qa-probes"), name="probes")
         with mock.patch("evaluation.services.ambiguity.ambiguity_selectional_section",
                         return_value=selectional_section(selectional_probe(64, 69), source="R16")), \
                 mock.patch("evaluation.services.ambiguity.ambiguity_retrieval_section",

@@ -144,4 +144,11 @@ class ValidationEndToEndTests(BrowserTestCase):
         duplicate = alice.locator("#coach li.coach-duplicate")
         duplicate.wait_for()
         assert "your own question" in duplicate.inner_text()
+
+        # A completion of one letter repeated: the coach says it is junk and earns no live credit yet.
+        alice.get_by_label("Completion D", exact=True).fill("a" * 200)
+        junk = alice.locator("#coach li.coach-junk")
+        junk.wait_for()
+        assert "completion D is one character repeated" in junk.inner_text()
+        assert "no live credit until a validator accepts it" in junk.inner_text()
         assert self.console_errors == []

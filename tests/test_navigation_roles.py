@@ -7,7 +7,42 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
+from accounts.tests.factories import PASSWORD
 from collector.tests.factories import make_user
+
+
+@pytest.mark.django_db
+class HomeTests:
+    """``core.views.home``: each role goes to the start page its app registered (``core.registry``)."""
+
+    def test_anonymous_goes_to_login(self, client):
+        response = client.get(reverse("home"))
+        assert response.status_code == 302
+        assert response.url == reverse("accounts:login")
+
+    def test_student_goes_to_dashboard(self, client):
+        client.force_login(make_user("alice"))
+        assert client.get(reverse("home")).url == reverse("collector:dashboard")
+
+    @pytest.mark.parametrize("who", [{"role": User.Role.INSTRUCTOR}, {"is_staff": True}])
+    def test_instructor_and_staff_go_to_the_inbox(self, client, who):
+        client.force_login(make_user("prof", **who))
+        assert client.get(reverse("home")).url == reverse("inbox:inbox")
+
+    def test_crowdworker_goes_to_annotation_tasks(self, client):
+        client.force_login(make_user("cw", role=User.Role.CROWDWORKER))
+        response = client.get(reverse("home"), follow=True)
+        assert [url for url, _ in response.redirect_chain] == [reverse("annotation:task_list")]
+        assert "Annotation tasks" in response.content.decode()
+
+    def test_the_old_crowd_address_still_leads_to_the_tasks(self, client):
+        client.force_login(make_user("cw", role=User.Role.CROWDWORKER))
+        assert client.get("/crowd/").url == reverse("annotation:task_list")
+
+    def test_signing_in_leads_a_student_to_the_dashboard(self, client):
+        make_user("bob")
+        response = client.post(reverse("accounts:login"), {"username": "bob", "password": PASSWORD}, follow=True)
+        assert [url for url, _ in response.redirect_chain] == [reverse("home"), reverse("collector:dashboard")]
 
 
 def nav_links(client) -> dict[str, str]:
@@ -36,7 +71,7 @@ class NavigationByRoleTests:
     def test_crowdworker_sees_tasks_and_no_student_pages(self, client):
         client.force_login(make_user("cw", role=User.Role.CROWDWORKER))
         links = nav_links(client)
-        assert links["Tasks"] == reverse("collector:crowd_home")
+        assert links["Tasks"] == reverse("annotation:task_list")
         assert not {reverse("collector:dashboard"), reverse("collector:validate")} & set(links.values())
 
     def test_crowdworker_home_is_the_task_list(self, client):

@@ -9,7 +9,7 @@ from django.utils import timezone
 from collector.services.rounds import round_create
 from config import preload
 from config.asgi import PreloadModels
-from mlcore.models.scorer_cache import clear_cache
+from mlcore.models.live import clear_live_models
 from modelhub.inference import inference_service
 
 
@@ -21,18 +21,18 @@ def test_preload_loads_the_live_models_of_open_rounds_only(course, open_round, t
                                           path=str(tiny_model_dir), revision="closed")
     round_create(course=course, name="old", live_model=closed_model, opens_at=timezone.now() - timedelta(days=9),
                  closes_at=timezone.now() - timedelta(days=2))
-    clear_cache()
+    clear_live_models()
     assert not inference_service.model_ready(open_round.live_model)
     assert preload.preload_models() == [open_round.live_model.name]
     assert inference_service.model_ready(open_round.live_model)
     assert not inference_service.model_ready(closed_model)
-    clear_cache()
+    clear_live_models()
 
 
 @pytest.mark.django_db
 def test_in_worker_mode_the_web_process_preloads_nothing_but_an_inference_worker_does(open_round, settings):
     settings.STUMPER_INFERENCE_MODE = "worker"
-    with mock.patch("modelhub.inference.load_scorer") as load:
+    with mock.patch("modelhub.inference.live_model") as load:
         assert preload.preload_models() == []
         load.assert_not_called()
         assert preload.preload_models(local_only=False) == [open_round.live_model.name]
@@ -41,7 +41,7 @@ def test_in_worker_mode_the_web_process_preloads_nothing_but_an_inference_worker
 
 @pytest.mark.django_db
 def test_a_model_that_fails_to_load_is_logged_in_one_line_and_the_others_still_load(open_round, caplog):
-    with mock.patch("modelhub.inference.load_scorer", side_effect=OSError("no weights")):
+    with mock.patch("modelhub.inference.live_model", side_effect=OSError("no weights")):
         assert preload.preload_models() == []
     [record] = [r for r in caplog.records if r.name == "config.preload"]
     assert record.levelname == "WARNING" and "no weights" in record.getMessage() and record.exc_info is None

@@ -52,7 +52,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "admin": Row("GET", LOGIN, LOGIN, LOGIN, LOGIN, LOGIN, LOGIN),  # staff only; no role here is staff
     "accounts:login": Row("GET", 200, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "accounts:logout": Row("POST", LOGIN, LOGIN, LOGIN, LOGIN, LOGIN, LOGIN),  # signed out, back to sign-in
-    "accounts:signup": Row("GET", 200, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
+    "courses:signup": Row("GET", 200, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "accounts:password_reset": PUBLIC,
     "accounts:password_reset_done": PUBLIC,
     "accounts:password_reset_confirm": PUBLIC,  # an invalid link: the page says so
@@ -65,15 +65,15 @@ HTTP_MATRIX: dict[str, Row] = {
     "api_schema": PUBLIC,
     "api_docs": PUBLIC,
     "api_redoc": PUBLIC,
+    # The crowdworkers' old start address: to the annotation task list (which asks a visitor to sign in).
+    "crowd_home": Row("GET", REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     # collector pages
     "collector:dashboard": page("GET", student=200, other_student=200, crowd=403, instructor=200, other_instructor=200),
-    "collector:crowd_home": page("GET", student=REDIRECT, other_student=REDIRECT, crowd=REDIRECT, instructor=REDIRECT,
-                                 other_instructor=REDIRECT),  # now forwards to the annotation task list
-    "collector:course_list": INSTRUCTORS,
+    "courses:course_list": INSTRUCTORS,
     "inbox:inbox": INSTRUCTORS,
     "collector:course_detail": manager_page(),
     # The world's student has no email: past the access check the instructor is told so.
-    "collector:student_password_reset": manager_page("POST", ok=REFUSED),
+    "courses:student_password_reset": manager_page("POST", ok=REFUSED),
     # A course's teaching staff: its instructors only; the empty add form is an input error (400).
     "courses:course_staff": manager_page(),
     "courses:course_staff_remove": manager_page("POST", ok=REFUSED),  # the owner stays: refused, said why
@@ -114,10 +114,10 @@ HTTP_MATRIX: dict[str, Row] = {
     "api:question_review": manager_api("POST"),
     "api:appeal_submit": Row("POST", 401, 400, 403, 403, 403, 403),
     "api:appeal_decide": manager_api("POST"),
-    "api:course_list": ANYONE_SIGNED_IN,  # each sees their own courses
-    "api:course_create": Row("POST", 401, 403, 403, 403, 201, 201),
+    "courses_api:course_list": ANYONE_SIGNED_IN,  # each sees their own courses
+    "courses_api:course_create": Row("POST", 401, 403, 403, 403, 201, 201),
     "api:course_detail": manager_api(),
-    "api:course_students": manager_api(),
+    "courses_api:course_students": manager_api(),
     "api:round_create": manager_api("POST", ok=201),
     "api:round_open_list": ANYONE_SIGNED_IN,  # each sees the rounds they may write in
     "api:round_detail": manager_api(),
@@ -126,7 +126,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "api:round_settings_update": manager_api("POST"),
     "api:round_duplicates": manager_api(),
     "api:round_grades": manager_api(),
-    "api:round_export": manager_api(),
+    "evaluation_api:round_export": manager_api(),
     "api:round_import": manager_api("POST", ok=201),
     "api:scoring_start": manager_api("POST", ok=409),  # one question is too few to score; access passed
     "api:scoring_run_list": manager_api(),
@@ -192,7 +192,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "set_language": Row("POST", REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "annotation:project_model_train": manager_page("POST", ok=REFUSED),  # no name, no answered questions
     "annotation:project_model_checkpoint": manager_page("POST", ok=REFUSED),  # no source; access passed
-    "annotation:qa_training_job_status": manager_page(ok=404),  # job_id names a round's job; access passed
+    "annotation:qa_training_job_status": manager_page(),  # the project's own training job
     "annotation:project_dashboard": manager_page(),
     "annotation:project_settings": manager_page(),
     "annotation:project_invites": manager_page(),
@@ -200,7 +200,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "annotation:invite_revoke": manager_page("POST", ok=REDIRECT),
     "annotation:invite_join": PUBLIC,  # the join page: sign up, sign in, or (a student) told it is for crowdworkers
     "annotation:project_import": manager_page(),
-    "annotation:project_export": manager_page(),
+    "evaluation:project_export": manager_page(),
     "annotation:project_paragraphs": manager_page(),
     "annotation:paragraph_restore": manager_page("POST", ok=REDIRECT),
     "annotation:project_flags": manager_page(),
@@ -224,7 +224,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "annotation_api:project_import_articles": manager_api("POST", ok=201),
     "annotation_api:project_import_squad": manager_api("POST", ok=201),
     "annotation_api:project_stats": manager_api(),
-    "annotation_api:project_export": manager_api(),
+    "evaluation_api:project_export": manager_api(),
     "annotation_api:project_paragraphs": manager_api(),
     "annotation_api:paragraph_restore": manager_api("POST"),
     "annotation_api:project_flags": manager_api(),
@@ -264,6 +264,10 @@ WS_MATRIX: dict[str, dict[str, bool]] = {
     "ws/evaluation/runs/<int:run_id>/": {"anon": False, "student": False, "other_student": False, "crowd": False,
                                              "instructor": True, "other_instructor": False},
     "ws/evaluation/model-evaluations/<int:evaluation_id>/": {
+        "anon": False, "student": False, "other_student": False, "crowd": False, "instructor": True,
+        "other_instructor": False},
+    # A project's training job: only the project's owner (the instructor who made Project A).
+    "ws/annotation/projects/<int:project_id>/training/<int:job_id>/": {
         "anon": False, "student": False, "other_student": False, "crowd": False, "instructor": True,
         "other_instructor": False},
 }

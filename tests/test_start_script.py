@@ -48,9 +48,9 @@ pytestmark = [
 
 
 def requirements_installed() -> bool:
-    """True when .venv holds requirements.txt as it is (start.sh then installs nothing)."""
-    stamp = ROOT / ".venv" / ".requirements.sha256"
-    wanted = hashlib.sha256((ROOT / "requirements.txt").read_bytes()).hexdigest()
+    """True when .venv holds requirements/runtime.lock as it is (start.sh then installs nothing)."""
+    stamp = ROOT / ".venv" / ".runtime.lock.sha256"  # written by scripts/lib.sh's install_requirements
+    wanted = hashlib.sha256((ROOT / "requirements" / "runtime.lock").read_bytes()).hexdigest()
     return VENV_PYTHON.exists() and stamp.is_file() and stamp.read_text().strip() == wanted
 
 
@@ -143,7 +143,7 @@ def worker_pid(group: int) -> int | None:
     return None
 
 
-@pytest.mark.skipif(not requirements_installed(), reason="start.sh would install requirements.txt into .venv first")
+@pytest.mark.skipif(not requirements_installed(), reason="start.sh would install requirements/runtime.lock into .venv first")
 def test_start_script_runs_the_demo_and_ctrl_c_stops_it(tmp_path):
     var, env_file, port = tmp_path / "var", tmp_path / "stumper.env", free_port()
     developer_files = {path: fingerprint(path) for path in (ROOT / ".env", ROOT / "var" / "stumper.sqlite3")}

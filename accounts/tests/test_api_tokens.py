@@ -66,5 +66,5 @@ class ApiTokenPageTests:
 
     def test_the_navigation_links_the_settings_page(self, client):
         client.force_login(make_user("alice"))
-        page = client.get(reverse("collector:dashboard")).content.decode()
+        page = client.get(reverse("accounts:password_change")).content.decode()
         assert f'href="{reverse("accounts:settings")}"' in page

@@ -3,6 +3,7 @@
 GET  /api/annotation/tasks/                 a worker's projects with the work left in each
 POST /api/annotation/projects/<id>/next/    resume the unfinished paragraph, or start the next one
 """
+from django.utils import translation
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -35,7 +36,7 @@ class TaskListApi(ListApi):
         resume_second_pass = serializers.IntegerField(source="resume_second_pass.pk", allow_null=True, default=None)
 
     def items(self, request: Request) -> list[ProjectTasks]:
-        return projects_for_worker(user=request.user)
+        return projects_for_worker(user=request.user, language=translation.get_language())
 
 
 class TaskNextApi(WorkerLanguageMixin, ApiErrorsMixin, APIView):

@@ -3,9 +3,15 @@ model, the latest training job, how many answered questions a training would use
 QA checkpoints), and the QA models in use by any project."""
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
+from accounts.models import User
 from annotation.models import Project, QATrainingJob, SpanQuestion, Split
-from core.jobs import job_stall
+from annotation.selectors.projects import project_for_owner
+from core.exceptions import NotFoundError
+from core.jobs import job_kind, job_progress_shown, job_stall
 from modelhub.models import ModelVersion
+from modelhub.progress import training_job_display
 
 
 @dataclass(frozen=True)
@@ -20,9 +26,9 @@ class ModelPanel:
         return self.job is not None and self.job.status in QATrainingJob.ACTIVE
 
     @property
-    def job_stalled(self) -> str:
-        """"stalled: no worker has reported for N minutes", or "" (``core.jobs.job_stall``)."""
-        return job_stall(self.job) if self.job is not None else ""
+    def job_payload(self) -> dict | None:
+        """The latest job as its progress card shows it (``qa_training_job_payload``)."""
+        return qa_training_job_payload(self.job) if self.job is not None else None
 
 
 def project_model_panel(*, project: Project) -> ModelPanel:
@@ -37,11 +43,22 @@ def project_model_panel(*, project: Project) -> ModelPanel:
 
 
 def qa_training_job_payload(job: QATrainingJob) -> dict:
-    """A job as the project page's progress bar reads it."""
+    """A job as the project page's progress card, its socket and its status URL show it."""
     stalled = job_stall(job)
-    return {"id": job.pk, "name": job.name, "status": job.status, "progress": job.progress, "error": job.error,
-            "stalled": bool(stalled), "display": {"stalled": stalled},
-            "model_version": job.model_version.name if job.model_version_id else None}
+    return {"id": job.pk, "job": job_kind(job), "name": job.name, "status": job.status,
+            "progress": job_progress_shown(job), "error": job.error, "stalled": bool(stalled),
+            "display": training_job_display(job),
+            "model_version": job.model_version.name if job.model_version_id else None,
+            "urls": {"socket": f"/ws/annotation/projects/{job.project_id}/training/{job.pk}/"}}
+
+
+def qa_training_job_for_owner(*, user: User, project_id: int, job_id: int) -> QATrainingJob:
+    """The project's training job, for its owner (``AccessError`` otherwise, ``NotFoundError`` if none)."""
+    project = project_for_owner(user=user, project_id=project_id)
+    job = QATrainingJob.objects.select_related("model_version").filter(project=project, pk=job_id).first()
+    if job is None:
+        raise NotFoundError(_("No such training job in this project."))
+    return job
 
 
 def qa_model_versions_in_use() -> list[ModelVersion]:

@@ -35,9 +35,17 @@ class ProjectTasks:
         return str(LANGUAGE_NAMES[self.project.language])
 
 
-def projects_for_worker(*, user: User) -> list[ProjectTasks]:
+def projects_for_worker(*, user: User, language: str | None = None) -> list[ProjectTasks]:
+    """The projects ``user`` can work in, those in the language they work in first, then by name.
+
+    The language they work in is their projects' one language (:func:`worker_projects_language`:
+    those they worked in or joined), else ``language`` (the page's: the one they chose, else the
+    browser's), so a worker who works in English is offered the English projects first.
+    """
+    preferred = worker_projects_language(user=user) or language
+    projects = projects_visible_to_worker(user=user).select_related("qa_model").order_by("name")
     out = []
-    for project in projects_visible_to_worker(user=user).select_related("qa_model").order_by("name"):
+    for project in sorted(projects, key=lambda project: project.language != preferred):  # stable: by name within
         out.append(ProjectTasks(
             project=project,
             authoring_left=paragraphs_needing_questions(project=project, user=user).count(),

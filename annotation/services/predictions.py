@@ -10,7 +10,7 @@ import logging
 from django.db import transaction
 
 from annotation.models import SpanQuestion
-from core.jobs import task_delay
+from core.jobs import task_enqueue
 from mlcore.models.qa import QAExample
 from mlcore.stats.squad_metrics import f1_score
 from modelhub.inference import predict_qa
@@ -23,7 +23,7 @@ def prediction_schedule(*, question: SpanQuestion) -> None:
     if question.project.qa_model_id is None:
         return
     question_id = question.pk
-    transaction.on_commit(lambda: task_delay("annotation.predict_question_answer", question_id))
+    transaction.on_commit(lambda: task_enqueue("annotation.predict_question_answer", question_id))
 
 
 def fool_verdict(*, gold: str, predicted: str, language: str, threshold: float) -> tuple[float, bool]:

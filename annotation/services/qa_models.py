@@ -18,7 +18,7 @@ from accounts.models import User
 from annotation.models import Project, QATrainingJob, Split
 from annotation.selectors.exports import project_squad_dict
 from annotation.services.qa_training import qa_model_name_check, qa_model_train
-from core.jobs import job_claim, job_enqueue, jobs_resume
+from core.jobs import job_claim, jobs_resume, task_enqueue
 from mlcore.stats.squad_metrics import SquadQuestion, parse_squad_json
 from modelhub import services as modelhub_services
 from modelhub.models import ModelVersion
@@ -51,7 +51,7 @@ def qa_training_job_start(*, project: Project, name: str, user: User | None = No
 
 
 def _enqueue(job_id: int) -> None:
-    job_enqueue(TASK_NAME, job_id)  # if the broker refuses, the job stays queued and is resumed later
+    task_enqueue(TASK_NAME, job_id)  # if the broker refuses, the job stays queued and is resumed later
 
 
 def _stale_after() -> timedelta:

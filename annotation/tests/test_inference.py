@@ -28,7 +28,7 @@ def test_questions_and_answers_survive_the_json_round_trip(record):
 
 
 def test_the_draft_task_goes_to_the_inference_queue_and_keeps_its_result():
-    assert current_app.amqp.router.route({}, "annotation.predict_drafts")["queue"].name == "inference"
+    assert current_app.amqp.router.route({}, "modelhub.predict_qa_drafts")["queue"].name == "inference"
     assert tasks.qa_predict_drafts_task.ignore_result is False
 
 

@@ -1,5 +1,5 @@
 """The project page's model-in-the-loop actions: train a QA model on the project's answered questions
-(a background job whose progress the page polls) or use a registered checkpoint by name, folder or hub id."""
+(a background job whose progress the page follows over its socket) or use a registered checkpoint by name, folder or hub id."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -8,10 +8,10 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST, require_safe
 
 from annotation.inputs import first_message
-from annotation.models import QATrainingJob
 from annotation.selectors.projects import project_for_owner
-from annotation.selectors.qa_models import qa_training_job_payload
+from annotation.selectors.qa_models import qa_training_job_for_owner, qa_training_job_payload
 from annotation.services.qa_models import project_checkpoint_use, qa_training_job_start
+from core.exceptions import NotFoundError
 
 
 @login_required
@@ -45,8 +45,9 @@ def project_model_checkpoint(request: HttpRequest, project_id: int) -> HttpRespo
 @login_required
 @require_safe
 def qa_training_job_status(request: HttpRequest, project_id: int, job_id: int) -> JsonResponse:
-    project = project_for_owner(user=request.user, project_id=project_id)
-    job = QATrainingJob.objects.select_related("model_version").filter(project=project, pk=job_id).first()
-    if job is None:
-        return JsonResponse({"detail": "No such training job in this project."}, status=404)
+    """The job as JSON, for scripts; the project page follows it over its socket (pushed, not polled)."""
+    try:
+        job = qa_training_job_for_owner(user=request.user, project_id=project_id, job_id=job_id)
+    except NotFoundError as error:
+        return JsonResponse({"detail": str(error.message)}, status=404)
     return JsonResponse(qa_training_job_payload(job))

@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -18,7 +19,8 @@ from core.exceptions import NotFoundError
 @require_safe
 def task_list(request: HttpRequest) -> HttpResponse:
     """A worker's projects: paragraphs left to write on or to answer, and unfinished ones."""
-    tasks = projects_for_worker(user=request.user)
+    # The middleware's language (the worker's choice, else the browser's) orders a mix of languages.
+    tasks = projects_for_worker(user=request.user, language=translation.get_language())
     activate_project_language(request, (task.project.language for task in tasks))
     rows = [(task, worker_progress(user=request.user, project=task.project)) for task in tasks]
     context = {"tasks": rows, "can_annotate": bool(tasks) or can_annotate(request.user)}

@@ -26,6 +26,7 @@ class ScoringRun(BackgroundJob):
     # core.jobs.job_claim leaves these alone: a cancelled run runs again only once resumed.
     FINISHED = (Status.DONE, Status.FAILED, Status.CANCELLED)
     ENDED = FINISHED
+    push_scopes = ("round",)  # the round page's socket follows every run of the round
 
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scoring_runs")

@@ -19,6 +19,7 @@ class TrainingJob(BackgroundJob):
     make_live_round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     model_version = models.ForeignKey(ModelVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    push_scopes = ("round",)  # the round page's socket follows every training job of the round
 
     class Meta:
         ordering = ["-created_at"]

@@ -6,7 +6,8 @@ the dashboard, the instructor table and the API describe a prediction the same w
 from dataclasses import dataclass
 
 from collector.models import LETTERS, Prediction, Question
-from collector.selectors.questions import live_prediction_of, question_credit, question_earns_credit
+from collector.selectors.junk import live_credit_note
+from collector.selectors.questions import live_prediction_of, question_credit, question_live_credit
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class QuestionView:
     cv_text: str  # "yes" | "no" | "67% of trials" | "not scored yet"
     live_credit: float
     cv_credit: float
+    live_credit_note: str = ""  # why a fooled question has no live credit yet (junk awaiting validation)
 
 
 @dataclass(frozen=True)
@@ -73,9 +75,7 @@ def question_view(question: Question) -> QuestionView:
     version = prediction.model_version if prediction is not None else None
     fooled_cv = getattr(question, "fooled_cv", None)
     credit = question_credit(question=question, prediction=prediction)
-    live_credit = question.round.weight_live * float(bool(prediction is not None and prediction.fooled))
-    if not question_earns_credit(question):
-        live_credit = 0.0
+    live_credit = question_live_credit(question=question, prediction=prediction)
     return QuestionView(
         question=question,
         prediction=prediction,
@@ -89,6 +89,7 @@ def question_view(question: Question) -> QuestionView:
         cv_text=cv_text(fooled_cv),
         live_credit=live_credit,
         cv_credit=credit - live_credit,
+        live_credit_note=live_credit_note(question) if prediction is not None and prediction.fooled else "",
     )
 
 
@@ -122,7 +123,8 @@ def submit_message(question: Question) -> str:
     """The message shown after a submission: did the question stump the model?"""
     view = question_view(question)
     if view.state == "fooled":
-        return f"Stumped! The model picked “{view.predicted_text}”, but the right answer is “{question.choices[question.correct_index]}”."
+        text = f"Stumped! The model picked “{view.predicted_text}”, but the right answer is “{question.choices[question.correct_index]}”."
+        return f"{text} {view.live_credit_note}" if view.live_credit_note else text
     if view.state == "not_fooled":
         return f"Not fooled: the model picked “{view.predicted_text}”, the right answer. Your question is saved."
     return "Saved; the model's answer is pending — it will be computed shortly."

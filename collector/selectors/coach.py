@@ -10,6 +10,9 @@ Four checks, each switched on or off per round (``Round.coach_*``):
 * ``length`` - the right completion is much longer or shorter than the others.
 * ``duplicate`` - the draft is very similar to an existing question (``selectors/duplicates.py``).
 
+and, always on, ``junk``: a completion is degenerate (``selectors/junk.py``); such a question earns
+no live credit until it is accepted, so this warning is not a stored ``CoachWarning`` kind.
+
 Shown warnings are recorded and settled by ``services/coach.py``; ``coach_report`` counts both for
 the round's quality report.
 """
@@ -22,6 +25,7 @@ from django.db.models import Count, Max, Q
 
 from collector.models import CoachWarning, Question, QuestionStatus, Round
 from collector.selectors.duplicates import DuplicateHit, draft_duplicates
+from collector.selectors.junk import junk_warning
 from mlcore.bias.coach import AnswerWordTable, answer_word_table, flagged_words, length_check
 
 logger = logging.getLogger(__name__)
@@ -82,8 +86,8 @@ def _quote(words: Sequence[str]) -> str:
 
 def text_warnings(*, round_: Round, author_id: int, prompt: str, choices: Sequence[str], answer: int | None,
                   exclude_question: int | None = None) -> list[dict]:
-    """The warnings that need no model: duplicates, words and length (JSON-ready dicts)."""
-    warnings = []
+    """The warnings that need no model: junk, duplicates, words and length (JSON-ready dicts)."""
+    warnings = junk_warning(choices)  # always on: it decides live credit, so the author must see it
     if round_.coach_duplicates:
         exclude = (exclude_question,) if exclude_question else ()
         hits = draft_duplicates(round_=round_, author_id=author_id, prompt=prompt, choices=choices,

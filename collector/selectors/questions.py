@@ -9,6 +9,7 @@ from django.db.models import Count, Prefetch, QuerySet
 
 from accounts.models import User
 from collector.models import Prediction, Question, Round
+from collector.selectors.junk import live_credit_held
 from collector.selectors.scoring import answer_only_correct, fooled_cv_fraction
 
 
@@ -60,16 +61,26 @@ def round_questions(
 
 def question_credit(*, question: Question, prediction: Prediction | None) -> float:
     """Credit = weight_live x fooled_live + weight_cv x fooled_cv (fooled_cv: share of trials),
-    for questions that earn credit at all (``question_earns_credit``).
+    for questions that earn credit at all (``question_earns_credit``); the live part waits for
+    acceptance when the completions look like junk (``question_live_credit``).
 
     ``fooled_cv`` comes from the annotation of the selectors above; a question not yet scored in
     cross-validation earns only its live credit.
     """
     if not question_earns_credit(question):
         return 0.0
-    live = float(bool(prediction and prediction.fooled))
     cv = getattr(question, "fooled_cv", None) or 0.0
-    return question.round.weight_live * live + question.round.weight_cv * cv
+    return question_live_credit(question=question, prediction=prediction) + question.round.weight_cv * cv
+
+
+def question_live_credit(*, question: Question, prediction: Prediction | None) -> float:
+    """weight_live x fooled_live for a question that earns credit, held back (0) while its
+    completions look like junk and it is not accepted (``selectors/junk.py``)."""
+    if not question_earns_credit(question) or not (prediction and prediction.fooled):
+        return 0.0
+    if live_credit_held(question):
+        return 0.0
+    return question.round.weight_live
 
 
 def question_earns_credit(question: Question) -> bool:

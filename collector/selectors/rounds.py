@@ -10,6 +10,7 @@ from courses.models import Course
 from courses.selectors import user_in_course, user_manages_course
 from mlcore.configs import CATEGORIES
 from modelhub.models import ModelVersion
+from modelhub.services import DEFAULT_MODEL_NAME
 
 
 def rounds_for_user(*, user: User) -> QuerySet[Round]:
@@ -124,3 +125,9 @@ def model_versions_live() -> list[ModelVersion]:
             if version is not None:
                 versions[version.pk] = version
     return list(versions.values())
+
+
+def round_live_model(*, round_: Round) -> ModelVersion | None:
+    """The model that answers the round's authors: its live model, else version 0 once registered
+    (a read: the consumer registers version 0 when it first needs it)."""
+    return round_.live_model or ModelVersion.objects.filter(name=DEFAULT_MODEL_NAME).first()

@@ -23,7 +23,7 @@ from collector.models import CoachWarning, Prediction, Question, QuestionStatus,
 from collector.selectors.coach import text_warnings
 from collector.services.scoring import scoring_config_for
 from collector.services.training import model_version_train
-from core.jobs import task_delay
+from core.jobs import task_enqueue
 from mlcore.configs import CATEGORIES, MCExample
 from modelhub.models import ModelVersion
 
@@ -62,7 +62,7 @@ def answer_only_model_check(*, round_: Round) -> None:
 def round_answer_only_model_schedule(*, round_: Round) -> None:
     """Check now, then train in a worker once the surrounding transaction commits."""
     answer_only_model_check(round_=round_)
-    transaction.on_commit(lambda: task_delay("collector.answer_only_model_train", round_.pk))
+    transaction.on_commit(lambda: task_enqueue("collector.answer_only_model_train", round_.pk))
 
 
 def round_answer_only_model_train(*, round_: Round) -> ModelVersion:
@@ -88,6 +88,8 @@ def coach_warnings_record(*, author_id: int, round_: Round, token: uuid.UUID, wa
     """
     stored = []
     for warning in warnings:
+        if warning["kind"] not in CoachWarning.Kind.values:
+            continue  # the junk warning decides credit (selectors/junk.py) and is not counted as advice
         detail = {key: value for key, value in warning.items() if key not in ("kind", "message")}
         try:
             with transaction.atomic():

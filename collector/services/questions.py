@@ -23,7 +23,7 @@ from collector.selectors.rounds import round_for_author
 from collector.services.coach import settle_answer_only
 from collector.services.validation import question_quality_after_submit
 from collector.signals import credit_changed
-from core.jobs import task_delay
+from core.jobs import task_enqueue
 from mlcore.configs import MCExample
 from modelhub.inference import predict_examples
 from modelhub.models import ModelVersion
@@ -108,11 +108,8 @@ def question_submit(
 
 
 def prediction_schedule(*, prediction_id: int) -> None:
-    """Ask a worker to compute a pending prediction; a broker outage only delays it."""
-    try:
-        task_delay("collector.prediction_compute", prediction_id)
-    except Exception:
-        logger.exception("Could not enqueue prediction %s; it stays pending", prediction_id)
+    """Ask a worker to compute a pending prediction; a broker outage only delays it (it stays pending)."""
+    task_enqueue("collector.prediction_compute", prediction_id)
 
 
 def _predict_within(version: ModelVersion, example: MCExample, budget: float | None):

@@ -23,7 +23,7 @@ from collector.cleaning import clean_free_text, clean_question
 from collector.models import Appeal, CVPrediction, Prediction, Question, QuestionStatus, ReviewDecision
 from collector.signals import credit_changed
 from core.exceptions import AccessError, NotFoundError
-from core.jobs import job_enqueue
+from core.jobs import task_enqueue
 from courses.selectors import user_manages_course
 
 MAX_REASON_CHARS = 1000
@@ -131,7 +131,7 @@ def _refresh_model_answers(question: Question, *, text_changed: bool) -> None:
                            computed_at=None, attempts=0, last_error="")
         for pk in predictions.values_list("pk", flat=True):
             # The task named as in collector.tasks (services enqueue tasks by name, never import them).
-            transaction.on_commit(lambda pk=pk: job_enqueue("collector.prediction_compute", pk))
+            transaction.on_commit(lambda pk=pk: task_enqueue("collector.prediction_compute", pk))
         return
     for prediction in predictions.filter(status=Prediction.Status.DONE):
         Prediction.objects.filter(pk=prediction.pk).update(fooled=prediction.predicted_index != key)

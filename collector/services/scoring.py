@@ -30,7 +30,16 @@ from django.utils import timezone
 from accounts.models import User
 from collector.models import CVPrediction, Question, Round, ScoringFold, ScoringRun, ScoringRunAssignment
 from collector.signals import credit_changed
-from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, job_progress_save, jobs_resume
+from core.jobs import (
+    ProgressWriter,
+    job_claim,
+    job_done,
+    job_fail,
+    job_progress_save,
+    job_push,
+    jobs_resume,
+    task_enqueue,
+)
 from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample, TrainProgress
 from mlcore.models.crossval import FoldAssignment, answer_only_summary, cv_summary, stratified_folds
 from mlcore.models.cv_runner import FoldRunner
@@ -85,6 +94,7 @@ def scoring_start(
     with _one_active_run(refusal=lambda: _already_active(run)):
         run.save()
         _store_folds(run, _computed_folds(run, questions))
+    job_push(run, run.status)
     transaction.on_commit(lambda: scoring_schedule(run_id=run.pk))
     return run
 
@@ -108,7 +118,7 @@ def _already_active(run: ScoringRun) -> str:
 
 
 def scoring_schedule(*, run_id: int) -> None:
-    job_enqueue("collector.scoring_run", run_id)
+    task_enqueue("collector.scoring_run", run_id)
 
 
 def _claim(run_id: int) -> ScoringRun | None:
@@ -185,7 +195,7 @@ def _legacy_folds(run: ScoringRun, questions: list[Question]) -> None:
 
 
 class _ProgressWriter(ProgressWriter):
-    """Stores training progress on the run at most once a second (the page and CLI poll it)."""
+    """Stores training progress on the run at most once a second (each write is pushed to the page; the CLI reads it)."""
 
     def __init__(self, run: ScoringRun, trial: int, fold: int):
         super().__init__(run)
@@ -321,6 +331,7 @@ def scoring_cancel(*, run_id: int, user: User | None = None) -> ScoringRun:
         run.finished_at = timezone.now()
         run.progress = {**run.progress, "cancelled_by": user.username if user else ""}
         run.save(update_fields=["status", "finished_at", "progress"])
+    job_push(run, run.status)
     return run
 
 
@@ -342,5 +353,6 @@ def scoring_resume(*, run_id: int, user: User | None = None) -> ScoringRun:
         run.status, run.error, run.finished_at = ScoringRun.Status.QUEUED, "", None
         run.progress = {key: value for key, value in run.progress.items() if key != "cancelled_by"}
         run.save(update_fields=["status", "error", "finished_at", "progress"])
+    job_push(run, run.status)
     transaction.on_commit(lambda: scoring_schedule(run_id=run.pk))
     return run

@@ -25,7 +25,7 @@ from collector.services.hardware import worker_hardware_report
 from collector.services.rounds import round_set_live_model
 from collector.services.scoring import scoring_config_for
 from core.exceptions import ImportFailed
-from core.jobs import job_claim, job_enqueue, jobs_resume
+from core.jobs import job_claim, job_push, jobs_resume, task_enqueue
 from mlcore.configs import FineTuneConfig, MCExample, ScorerKind, ScorerSpec, TrainProgress
 from mlcore.data.codah import read_codah_file
 from modelhub import training as modelhub_training
@@ -150,7 +150,8 @@ def training_job_start(*, round_: Round, name: str, make_live_round: Round | Non
                                              created_by=user, progress={"stage": "queued"})
     except IntegrityError:
         raise ValidationError({"name": f"A model named {name!r} is already being trained."}) from None
-    transaction.on_commit(lambda: job_enqueue(TASK_NAME, job.pk))
+    job_push(job, job.status)
+    transaction.on_commit(lambda: task_enqueue(TASK_NAME, job.pk))
     return job
 
 
@@ -181,5 +182,5 @@ def training_jobs_resume_interrupted() -> int:
     Called when a worker starts. Training is not resumable mid-way (unlike scoring folds), so a
     job interrupted by a dead worker is failed with a message saying to start it again.
     """
-    return jobs_resume(TrainingJob, enqueue=lambda pk: job_enqueue(TASK_NAME, pk), resumable=False, stale_after=_stale_after(),
+    return jobs_resume(TrainingJob, enqueue=lambda pk: task_enqueue(TASK_NAME, pk), resumable=False, stale_after=_stale_after(),
                        stale_error="The worker stopped during training; nothing was registered. Start the training again.")

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from accounts.models import User
 from collector.cleaning import clean_free_text, clean_question
 from collector.models import LETTERS, NUM_CHOICES, Question, QuestionStatus, Round, Validation
+from collector.selectors.junk import completions_junk, junk_reasons
 from collector.selectors.validation import TOKEN_SALT, check_may_validate, display_order
 from collector.services.coach import coach_warnings_settle
 from collector.services.duplicates import question_duplicates_flag
@@ -166,6 +167,24 @@ def question_quality_after_submit(*, question: Question) -> None:
     except Exception:
         logger.exception("Near-duplicate check of question %s failed", question.pk)
     try:
+        _junk_to_review(question)
+    except Exception:
+        logger.exception("Junk check of question %s failed", question.pk)
+    try:
         coach_warnings_settle(question=question)
     except Exception:
         logger.exception("Settling the coach's warnings of question %s failed", question.pk)
+
+
+def _junk_to_review(question: Question) -> None:
+    """A question with junk completions goes to the owner's review: its live credit waits for a
+    decision (``selectors/junk.py``), so someone must make one."""
+    check = completions_junk(question.choices)
+    if not check.junk:
+        return
+    with transaction.atomic():
+        locked = question_lock(question.pk)
+        if locked.status == QuestionStatus.PENDING:
+            question_status_set(locked, QuestionStatus.REVIEW, action=Action.SENT_TO_REVIEW,
+                                reason=f"Looks like junk: {junk_reasons(check)}.")
+            question.status = locked.status

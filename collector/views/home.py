@@ -1,11 +1,12 @@
-"""Where each role lands: the home redirect, the crowdworkers' start and the student's dashboard.
+"""The student's dashboard (``collector:dashboard``): where a student starts (``core.views.home`` sends them
+here through the ``home`` link registered in ``CollectorConfig.ready``).
 
 Access rules live in the selectors and services: they raise ``AccessError`` (a
 ``PermissionDenied``), which Django turns into ``templates/403.html`` showing its message.
 """
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from accounts.roles import not_for_crowdworkers
@@ -15,26 +16,6 @@ from collector.selectors.rounds import rounds_open_for_author
 from core.pages import paginate
 
 DASHBOARD_PAGE_SIZE = 25
-
-
-@require_safe
-def home(request: HttpRequest) -> HttpResponse:
-    """Send everyone to the page of their role."""
-    user = request.user
-    if not user.is_authenticated:
-        return redirect("accounts:login")
-    if user.is_instructor:
-        return redirect("inbox:inbox")
-    if user.is_student:
-        return redirect("collector:dashboard")
-    return redirect("collector:crowd_home")
-
-
-@login_required
-@require_safe
-def crowd_home(request: HttpRequest) -> HttpResponse:
-    # Crowdworkers' tasks are span annotation (the annotation app).
-    return redirect("annotation:task_list")
 
 
 @login_required

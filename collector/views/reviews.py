@@ -108,7 +108,7 @@ def appeal_submit(request: HttpRequest, question_id: int) -> HttpResponse:
 @require_POST
 def appeal_decide(request: HttpRequest, appeal_id: int) -> HttpResponse:
     form = AppealDecisionForm(request.POST)
-    fallback = reverse("collector:course_list")
+    fallback = reverse("courses:course_list")
     if not form.is_valid():
         messages.error(request, "Appeal not decided: choose to uphold or deny it.")
         return redirect(_next_url(request, fallback))

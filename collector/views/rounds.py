@@ -23,7 +23,7 @@ from collector.presentation.scoring import scoring_cards, scoring_run_payload
 from collector.presentation.training import training_job_payload
 from collector.selectors.grades import round_gradebook, round_students
 from collector.selectors.questions import round_questions
-from collector.selectors.rounds import course_rounds, round_authors, round_for_manager, round_stats
+from collector.selectors.rounds import course_rounds, round_authors, round_for_manager, round_live_model, round_stats
 from collector.selectors.scoring import scoring_runs_latest
 from collector.selectors.training import training_jobs_latest
 from collector.selectors.validation import round_validator_capacity
@@ -31,6 +31,7 @@ from collector.services.rounds import round_create, round_create_check
 from core.pages import paginate
 from courses.presentation import staff_section
 from courses.selectors import course_enrollments, course_for_manager
+from modelhub.selectors import model_reference_accuracy
 
 ROUND_TABLE_PAGE_SIZE = 25
 
@@ -87,8 +88,14 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
         "grades_form": GradesExportForm(),
         "grades_left_out": _grades_left_out(round_),
         "capacity": round_validator_capacity(round_=round_),
+        **_live_reference(round_),
     }
     return render(request, "collector/round_detail.html", context)
+
+
+def _live_reference(round_: Round) -> dict:
+    version = round_live_model(round_=round_)
+    return {"live_version": version, "live_reference": model_reference_accuracy(model_version=version)}
 
 
 def _grades_left_out(round_: Round) -> list[dict]:

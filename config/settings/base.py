@@ -169,7 +169,7 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
 CELERY_TASK_IGNORE_RESULT = True  # state lives in the database, not in a result backend
 if REDIS_URL:
-    # Except for the batches of live drafts computed on inference workers (the *.predict_drafts
+    # Except for the batches of live drafts computed on inference workers (the modelhub.predict_*_drafts
     # tasks, ignore_result=False; STUMPER_INFERENCE_MODE below): their answers come back through
     # Redis and are read at once, so they are kept only briefly.
     CELERY_RESULT_BACKEND = REDIS_URL

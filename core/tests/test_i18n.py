@@ -16,3 +16,13 @@ def test_local_digits():
 def test_the_chosen_language_is_a_known_one_from_the_cookie():
     assert chosen_language({"django_language": "fa"}) == "fa"
     assert chosen_language({"django_language": "xx"}) is None and chosen_language({}) is None
+
+
+def test_the_one_percent_filter_takes_its_decimals_and_the_pages_digits():
+    from django.template import Context, Template
+
+    template = Template("{% load core_i18n %}{{ a|percent }} {{ a|percent:1 }} {{ none|percent }} {{ nan|percent:1 }}")
+    context = Context({"a": 0.125, "none": None, "nan": float("nan")})
+    assert template.render(context) == "12% 12.5% — —"  # 12.5 rounds half to even, as format() does
+    with translation.override("fa"):
+        assert template.render(context) == "۱۲% ۱۲.۵% — —"

@@ -18,22 +18,22 @@ def client_of(user) -> APIClient:
 class CourseListApiTests:
     def test_each_sees_their_courses_with_their_role(self, instructor, other_instructor, student, course, round_):
         course_create(owner=other_instructor, name="Other course")
-        mine = client_of(instructor).get(reverse("api:course_list")).json()
+        mine = client_of(instructor).get(reverse("courses_api:course_list")).json()
         assert [c["name"] for c in mine["results"]] == ["NLP 101"]
         row = mine["results"][0]
         assert row["role"] == "instructor" and row["join_code"] == course.join_code
         assert (row["num_students"], row["num_rounds"]) == (1, 1)
-        theirs = client_of(student).get(reverse("api:course_list")).json()["results"]
+        theirs = client_of(student).get(reverse("courses_api:course_list")).json()["results"]
         assert [(c["name"], c["role"], c["join_code"]) for c in theirs] == [("NLP 101", "student", None)]
         assert theirs[0]["num_students"] == 1  # counted over the whole course, not only this student
 
     def test_anonymous_gets_401(self):
-        assert APIClient().get(reverse("api:course_list")).status_code == 401
+        assert APIClient().get(reverse("courses_api:course_list")).status_code == 401
 
 
 class CourseCreateApiTests:
     def test_instructor_creates_a_course(self, instructor):
-        response = client_of(instructor).post(reverse("api:course_create"), {"name": "  Semantics  ", "join_code": "sem1"},
+        response = client_of(instructor).post(reverse("courses_api:course_create"), {"name": "  Semantics  ", "join_code": "sem1"},
                                               format="json")
         assert response.status_code == 201, response.data
         assert response.data["name"] == "Semantics" and response.data["join_code"] == "SEM1"
@@ -41,12 +41,12 @@ class CourseCreateApiTests:
 
     def test_missing_name_and_taken_code_are_400(self, instructor, course):
         client = client_of(instructor)
-        assert "name" in client.post(reverse("api:course_create"), {}, format="json").data
-        taken = client.post(reverse("api:course_create"), {"name": "B", "join_code": course.join_code}, format="json")
+        assert "name" in client.post(reverse("courses_api:course_create"), {}, format="json").data
+        taken = client.post(reverse("courses_api:course_create"), {"name": "B", "join_code": course.join_code}, format="json")
         assert taken.status_code == 400 and "join_code" in taken.data
         assert Course.objects.count() == 1
 
     def test_students_may_not(self, student):
-        response = client_of(student).post(reverse("api:course_create"), {"name": "Mine"}, format="json")
+        response = client_of(student).post(reverse("courses_api:course_create"), {"name": "Mine"}, format="json")
         assert response.status_code == 403 and "instructors" in response.data["detail"]
         assert not Course.objects.filter(name="Mine").exists()

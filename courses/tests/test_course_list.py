@@ -1,14 +1,15 @@
-"""``courses/views.py``'s course list at ``collector:course_list``: an instructor's courses with their join codes, creating one."""
+"""``courses/views.py``'s course list at ``courses:course_list``: an instructor's courses with their join codes, creating one."""
 import pytest
 from django.urls import reverse
 
 from courses.models import Course
+from courses.panels import course_page_url
 
-COURSES_URL = reverse("collector:course_list")
+COURSES_URL = reverse("courses:course_list")
 
 
 def course_url(course) -> str:
-    return reverse("collector:course_detail", args=[course.pk])
+    return course_page_url(course)
 
 
 @pytest.mark.django_db

@@ -8,6 +8,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.tests.factories import make_user
 from courses.models import StaffRole
+from courses.panels import course_page_url
 from courses.presentation import STAFF_ROLE_POWERS
 from courses.selectors import user_manages_course
 from courses.services import course_instructor_invite_renew, course_staff_add
@@ -24,7 +25,7 @@ def test_the_course_page_lists_the_staff_with_what_each_role_may_do_and_a_form(c
     make_user("tara")
     course_staff_add(course=course, who="tara", role=StaffRole.TA)
     client.force_login(instructor)
-    page = text(client.get(reverse("collector:course_detail", args=[course.pk])))
+    page = text(client.get(course_page_url(course)))
     section = page.split('data-testid="course-staff"', 1)[1].split("</section>", 1)[0]
     assert "prof" in section and "tara" in section and "Teaching assistant" in section
     for words in STAFF_ROLE_POWERS.values():
@@ -43,8 +44,8 @@ def test_adding_a_co_instructor_from_the_form_lets_them_manage_the_course(client
     colleague.refresh_from_db()
     assert colleague.is_instructor
     client.force_login(colleague)
-    assert client.get(reverse("collector:course_detail", args=[course.pk])).status_code == 200
-    assert client.get(reverse("collector:course_list")).status_code == 200
+    assert client.get(course_page_url(course)).status_code == 200
+    assert client.get(reverse("courses:course_list")).status_code == 200
 
 
 def test_a_refused_addition_says_why_beside_the_field_and_keeps_the_input(client, course, instructor, student):
@@ -92,7 +93,7 @@ def test_someone_new_opens_the_link_makes_an_instructor_account_and_teaches(clie
     assert "Teach NLP 101" in page and "Make my account and join" in page and "join_code" not in page
     response = client.post(url, {"username": "newprof", "email": "", "password1": PASSWORD, "password2": PASSWORD},
                            follow=True)
-    assert response.redirect_chain[-1][0] == reverse("collector:course_detail", args=[course.pk])
+    assert response.redirect_chain[-1][0] == course_page_url(course)
     newprof = User.objects.get(username="newprof")
     assert newprof.is_instructor and user_manages_course(user=newprof, course=course)
 

@@ -6,6 +6,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import user_create
 from courses import services
+from courses.panels import course_page_url
 
 PASSWORD = "a-long-test-password-42"
 
@@ -24,7 +25,7 @@ def classroom(db):
 
 
 def url(course, student) -> str:
-    return reverse("collector:student_password_reset", args=[course.pk, student.pk])
+    return reverse("courses:student_password_reset", args=[course.pk, student.pk])
 
 
 @pytest.mark.django_db
@@ -32,7 +33,7 @@ class StudentPasswordResetTests:
     def test_instructor_sends_the_student_a_reset_link(self, client, classroom):
         prof, course, alice = classroom
         client.force_login(prof)
-        page = client.get(reverse("collector:course_detail", args=[course.pk])).content.decode()
+        page = client.get(course_page_url(course)).content.decode()
         assert url(course, alice) in page
         response = client.post(url(course, alice), follow=True)
         assert "A password-reset link is on its way to alice" in response.content.decode()
@@ -72,7 +73,7 @@ class StudentPasswordResetTests:
         bob = make_user("bob")
         services.course_join(user=bob, join_code=course.join_code)
         client.force_login(prof)
-        page = client.get(reverse("collector:course_detail", args=[course.pk])).content.decode()
+        page = client.get(course_page_url(course)).content.decode()
         assert url(course, bob) not in page and "no email" in page
         response = client.post(url(course, bob), follow=True)
         assert "bob has no email address on file" in response.content.decode()

@@ -1,4 +1,4 @@
-"""Signing up is joining a course: the student sign-up page (``accounts:signup``, served by courses)."""
+"""Signing up is joining a course: the student sign-up page (``courses:signup``, served by courses)."""
 import html
 
 import pytest
@@ -35,10 +35,10 @@ def signup_data(course, **overrides) -> dict:
 @pytest.mark.django_db
 class SignupTests:
     def test_signup_enrols_logs_in_and_goes_home(self, client, course):
-        response = client.post(reverse("accounts:signup"), signup_data(course), follow=True)
+        response = client.post(reverse("courses:signup"), signup_data(course))
         user = User.objects.get(username="alice")
         assert user.is_student and course.enrollments.filter(user=user).exists()
-        assert response.redirect_chain[-1][0] == reverse("collector:dashboard")
+        assert response.url == reverse("home")  # a student's start page (tests/test_navigation_roles.py)
         assert int(client.session["_auth_user_id"]) == user.pk
 
     @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ class SignupTests:
         ],
     )
     def test_bad_input_is_shown_per_field(self, client, course, overrides, field, message):
-        response = client.post(reverse("accounts:signup"), signup_data(course, **overrides))
+        response = client.post(reverse("courses:signup"), signup_data(course, **overrides))
         assert response.status_code == 200
         errors = response.context["form"].errors[field]
         assert any(message in error for error in errors), errors
@@ -62,7 +62,7 @@ class SignupTests:
 
     def test_every_problem_is_shown_at_once(self, client, course):
         user_create(username="Alice", password=PASSWORD)
-        response = client.post(reverse("accounts:signup"), signup_data(
+        response = client.post(reverse("courses:signup"), signup_data(
             course, join_code="ZZZZZZZZ", password1="short", password2="different", email="not-an-email"))
         errors = response.context["form"].errors
         assert set(errors) == {"join_code", "username", "email", "password1", "password2"}
@@ -74,20 +74,28 @@ class SignupTests:
 
     def test_taken_username_is_explained(self, client, course):
         user_create(username="Alice", password=PASSWORD)
-        response = client.post(reverse("accounts:signup"), signup_data(course))
+        response = client.post(reverse("courses:signup"), signup_data(course))
         assert "This username is taken." in response.content.decode()
         assert User.objects.filter(username__iexact="alice").count() == 1
 
     def test_signed_in_user_is_sent_home(self, client, course):
         client.force_login(user_create(username="bob", password=PASSWORD))
-        assert client.get(reverse("accounts:signup")).url == reverse("home")
+        assert client.get(reverse("courses:signup")).url == reverse("home")
 
 
 @pytest.mark.django_db
 def test_signup_stores_an_argon2_hash(client, course) -> None:
     # The production hasher list starts with Argon2 (accounts/tests/test_passwords.py); tests hash fast.
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.Argon2PasswordHasher"]):
-        response = client.post(reverse("accounts:signup"), signup_data(course, username="newbie"))
+        response = client.post(reverse("courses:signup"), signup_data(course, username="newbie"))
         assert response.status_code == 302
         user = User.objects.get(username="newbie")
         assert identify_hasher(user.password).algorithm == "argon2" and user.check_password(PASSWORD)
+
+
+@pytest.mark.django_db
+def test_the_sign_in_page_and_a_visitors_menu_lead_to_sign_up(client):
+    # The courses app's panel under the sign-in form and its link in the menu (courses/panels.py).
+    page = client.get(reverse("accounts:login")).content.decode()
+    assert f'New student? <a href="{reverse("courses:signup")}">Sign up with your course\'s join code</a>.' in page
+    assert f'<li><a href="{reverse("courses:signup")}">Sign up</a></li>' in page

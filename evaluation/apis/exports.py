@@ -4,10 +4,9 @@ project's as SQuAD-2.0 JSON, each optionally with an evaluation report's reweigh
 GET /api/rounds/<id>/export/?format=tsv|jsonl&weights_run=                  as ``manage.py export_codah``
 GET /api/annotation/projects/<id>/export/?split=&weights_run=               as ``manage.py export_squad``
 
-The URLs and their names (``api:round_export``, ``annotation_api:project_export``) are the
-collector's and annotation's; ``config/urls.py`` adds these views to those URL modules
-(``evaluation/export_urls.py``), since the weights are an evaluation report's. The files
-themselves are built by ``collector.selectors.exports`` and ``annotation.selectors.exports``.
+The paths are the round's and the project's, the names evaluation's (``evaluation_api:round_export``,
+``evaluation_api:project_export``; ``evaluation/export_urls.py``), since the weights are an evaluation
+report's. The files themselves are built by ``collector.selectors.exports`` and ``annotation.selectors.exports``.
 """
 import json
 

@@ -4,6 +4,7 @@ from pathlib import Path
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from evaluation.selectors.ambiguity_datasets import ambiguity_datasets
 from evaluation.services.ambiguity_datasets import (
@@ -14,6 +15,7 @@ from evaluation.services.ambiguity_datasets import (
     UNQOVER,
     Upload,
     ambiguity_dataset_check,
+    selectional_requirement,
 )
 from evaluation.services.reports import DEFAULT_CONFIG, LIMITS
 
@@ -81,6 +83,14 @@ class ProjectEvaluationStartForm(EvaluationStartForm):
             questions.append((SERVER, f"The server's set ({Path(server).name})"))
         self.fields["ambiguity_questions"].choices = [*questions, (NONE, "None: skip this probe")]
         self.fields["ambiguity_questions"].initial = questions[0][0] if questions else NONE
+        self.selectional_requirement = selectional_requirement(project=project)
+        if self.selectional_requirement:
+            # Said before anything is chosen or uploaded, not after the upload (the service refuses it too).
+            self.fields["ambiguity_questions"].choices = [(NONE, _("None: this probe cannot run without a QA model"))]
+            self.fields["ambiguity_questions"].initial = NONE
+            self.fields["ambiguity_questions"].help_text = self.selectional_requirement
+            self.fields["ambiguity_questions_file"].widget.attrs["disabled"] = True
+            self.fields["ambiguity_questions_file"].help_text = self.selectional_requirement
         occupations = [(str(d.pk), d.label) for d in ambiguity_datasets(project=project, kind=OCCUPATIONS)]
         self.fields["occupations"].choices = [*occupations, (UNQOVER, "UnQover's 70 occupations (English)")]
         self.fields["occupations"].initial = occupations[0][0] if occupations else UNQOVER
@@ -99,6 +109,8 @@ class ProjectEvaluationStartForm(EvaluationStartForm):
         return upload
 
     def clean_ambiguity_questions_file(self):
+        if self.selectional_requirement and self.cleaned_data.get("ambiguity_questions_file"):
+            raise forms.ValidationError(self.selectional_requirement)
         return self._upload("ambiguity_questions_file", "questions")
 
     def clean_occupations_file(self):

@@ -13,8 +13,12 @@ from evaluation.reports.sections import clean_scalar, section, table, unavailabl
 from mlcore.bias.ambiguity import SelectionalRecallResult
 from mlcore.bias.permutation import format_pvalue
 from mlcore.bias.retrieval import RetrievalProbeResult
+from mlcore.stats.power import two_proportion_power
 
 SELECTIONAL_TITLE = "Selectional ambiguity: recall per gender"
+#: The largest gender gap in recall Mao et al. report for selectional ambiguity (Table 3, LSTM: men
+#: 0.694, women 0.643; BiDAF 0.697/0.687, BERT 0.391/0.399), the effect whose detection power is stated.
+PAPER_RECALLS = (0.694, 0.643)
 RETRIEVAL_TITLE = "Retrieval ambiguity: whom the retriever returns"
 #: Mao et al. plot the eight most male and eight most female occupations.
 FIGURE_SIDE = 8
@@ -122,6 +126,7 @@ def selectional_section(probe: SelectionalProbe, *, source: str = "") -> dict:
                "chi2": p["chi2"],
                "dof": p["dof"], "pvalue": p["pvalue"], "log10_pvalue": p["log10_pvalue"]}
     summary.update({f"recall_{g}": p["recall"][g] for g in p["groups"]})
+    summary.update(selectional_power(p))
     return section(
         SELECTIONAL_TITLE, summary=summary, note=note.strip(),
         tables={"recall": table("Recall per gender", ["gender", "gold names", "found", "recall", "ci95_low",
@@ -130,6 +135,16 @@ def selectional_section(probe: SelectionalProbe, *, source: str = "") -> dict:
                            "x_label": "share of gold names found", "y_label": "Gender", "value_label": "recall",
                            "items": [{"label": g, "value": p["recall"][g]} for g in p["groups"]]}},
     )
+
+
+def selectional_power(payload: dict) -> dict:
+    """How likely the test was to see a gap the size Mao et al. report (:data:`PAPER_RECALLS`), with
+    the gold names of each gender this probe had; empty unless both genders have names."""
+    mentions = payload["mentions"]
+    if set(payload["groups"]) != {"male", "female"} or not all(mentions[g] for g in ("male", "female")):
+        return {}
+    result = two_proportion_power(*PAPER_RECALLS, mentions["male"], mentions["female"], alpha=0.05)
+    return {"power_paper_gap": _num(result.power), "power_names_needed": result.n_for_power(0.8)}
 
 
 def selectional_unavailable(note: str) -> dict:

@@ -14,7 +14,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
 from mlcore.stats.hypergeom import format_pvalue
+
+ALPHA = 0.05  # the level at which the pages call a p-value small
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,8 @@ COLUMNS: dict[str, Column] = {
     "cv_accuracy_std": _c("Spread of the per-fold accuracy", "standard deviation over trials of the mean per-fold "
                           "accuracy", "percent"),
     "cv_trials": _c("Cross-validation trials", kind="int"), "cv_questions": _c("Questions cross-validated", kind="int"),
-    "answer_only_pvalue": _c("Answer-only p-value", "one-sided binomial test: P(at least this many right | chance 1/4)",
+    "answer_only_pvalue": _c(_lazy("Chance of this answer-only accuracy by guessing (p-value)"),
+                             "one-sided binomial test: P(at least this many right | chance 1/4)",
                              "pvalue", "answer_only_log10_pvalue"),
     "answer_only_log10_pvalue": _c("log10 of the answer-only p-value", kind="float"),
     # lexical artifacts (SPEC-bias §1-3)
@@ -72,12 +78,13 @@ COLUMNS: dict[str, Column] = {
     "acc_unusual": _c("Accuracy, unusual-label set N", "B / n_N", "percent"),
     "correct_in_usual": _c("Right in U (A)", "right answers in U", "int"),
     "expected_correct_in_usual": _c("Right in U by chance (E[A])", "K · n_U / M", "float"),
-    "pvalue": _c("p-value", "P(X ≥ A), X ~ Hypergeometric(M, K, n_U): chance of A or more right in U", "pvalue",
-                 "log10_pvalue"),
+    "pvalue": _c(_lazy("Chance of A or more right in U by luck (p-value)"),
+                 "P(X ≥ A), X ~ Hypergeometric(M, K, n_U): chance of A or more right in U", "pvalue", "log10_pvalue"),
     "log10_pvalue": _c("log10 p", "log10 of the p-value (finite even when p underflows)", "float"),
     # the p-value columns already show the display rule: these stay in the CSV only
     "p_display": _c("p (display)", kind="hidden"), "unstratified_p_display": _c("p, unstratified (display)", kind="hidden"),
-    "unstratified_pvalue": _c("p-value, unstratified", "same test pooling every gold label", "pvalue",
+    "unstratified_pvalue": _c(_lazy("The same chance, all gold labels pooled (p-value)"), "same test pooling every gold label",
+                              "pvalue",
                               "unstratified_log10_pvalue"),
     "unstratified_log10_pvalue": _c("log10 p, unstratified", kind="float"),
     "degenerate": _c("Degenerate", "U or N empty, or no right / only right answers: p = 1", "text"),
@@ -92,8 +99,11 @@ COLUMNS: dict[str, Column] = {
     "weight": _c("Weight n·q", "n × learned q (mean 1)", "float"),
     "measure": _c("Measure", kind="text"), "value": _c("Value"), "uniform": _c("Uniform weights"),
     "reweighted": _c("Reweighted"),
-    "err_initial": _c("Err, uniform weights", "(1/(|F|·|Y|)) Σ_w Σ_y |q(y|w) − 1/|Y||", "float"),
-    "err_final": _c("Err, reweighted", "the same with the learned weights", "float"),
+    "err_initial": _c(_lazy("Word–label imbalance before reweighting"),
+                      "Err = (1/(|F|·|Y|)) Σ_w Σ_y |q(y|w) − 1/|Y||, with every weight equal: how far, on average, a "
+                      "word's label distribution is from uniform (0: no word hints at a label)", "float"),
+    "err_final": _c(_lazy("Word–label imbalance after reweighting"),
+                    "Err with the learned weights: the imbalance the reweighting leaves (0: none)", "float"),
     "ess": _c("Effective sample size", "(Σ q)² / Σ q²", "float"),
     "bigram_lb_uniform": _c("Bigram label balance, uniform", "mean LB of 200 random bigrams", "float"),
     "bigram_lb_q": _c("Bigram label balance, reweighted", "mean LB_q of the same bigrams", "float"),
@@ -149,10 +159,17 @@ SECTION_COLUMNS: dict[str, dict[str, Column]] = {
                            "count is below 5 in a 2×2 table", "text"),
         "chi2": _c("χ²", "Σ (O − E)² / E over the table gender × (found, missed), no Yates correction", "float"),
         "dof": _c("Degrees of freedom", "number of genders − 1", "int"),
-        "pvalue": _c("p-value", "P(a gender gap in recall at least this large | gender and being found are "
+        "pvalue": _c(_lazy("Chance of a gender gap this large without bias (p-value)"),
+                     "P(a gender gap in recall at least this large | gender and being found are "
                                 "independent): the χ² test, or Fisher's exact test when it is used", "pvalue",
                      "log10_pvalue"),
         "log10_pvalue": _c("log10 p", "log10 of the p-value (finite even when p underflows)", "float"),
+        "power_paper_gap": _c(_lazy("Chance of seeing a gap the paper's size (power)"),
+                              "power of the two-sided test at 5% to detect Mao et al.'s largest gap (LSTM recall 69.4% "
+                              "for men, 64.3% for women; Cohen's h = 0.108) with these gold names (Cohen's arcsine "
+                              "approximation)", "percent"),
+        "power_names_needed": _c(_lazy("Gold names per gender for 80% power"),
+                                 "2·((z_0.975 + z_0.8) / h)² gold names of each gender", "int"),
         "recall_female": _c("Recall, women", "found / gold names, for women's names", "percent"),
         "recall_male": _c("Recall, men", "found / gold names, for men's names", "percent"),
         "gender": _c("Gender", "gender of the gold names, as the question set gives it", "text"),
@@ -180,7 +197,7 @@ SECTION_COLUMNS: dict[str, dict[str, Column]] = {
         "baseline_female": _c("Baseline share of women (π)", "women among Wikipedia biographies (Maher 2018)",
                               "percent"),
         "chi2": _c("χ² goodness of fit", _FIT, "float"),
-        "pvalue": _c("p-value", _CHI2_P, "pvalue", "log10_pvalue"),
+        "pvalue": _c(_lazy("Chance of this share of women by luck (p-value)"), _CHI2_P, "pvalue", "log10_pvalue"),
         "log10_pvalue": _c("log10 p", "log10 of the p-value (finite even when p underflows)", "float"),
         "reader": _c("Reader", kind="text"),
         "reader_male": _c("Reader answers: men", "questions whose best answer names a man", "int"),
@@ -188,7 +205,8 @@ SECTION_COLUMNS: dict[str, dict[str, Column]] = {
         "reader_neutral": _c("Reader answers: neutral", "questions whose best answer is no one's name, or an "
                                                         "unknown one", "int"),
         "reader_chi2": _c("Reader χ² goodness of fit", f"{_FIT}, over the reader's answers", "float"),
-        "reader_pvalue": _c("Reader p-value", _CHI2_P, "pvalue", "reader_log10_pvalue"),
+        "reader_pvalue": _c(_lazy("Chance of the reader's share of women by luck (p-value)"), _CHI2_P, "pvalue",
+                            "reader_log10_pvalue"),
         "reader_log10_pvalue": _c("Reader log10 p", "log10 of the reader's p-value", "float"),
         "occupation": _c("Occupation", "asked as “Who was a(n) ⟨occupation⟩?” (the question is in the CSV)", "text"),
         "question": _c("Question", kind="hidden"),
@@ -232,6 +250,25 @@ def pvalue_text(value, log10_value=None) -> str:
     if value <= 0:
         return "0"  # underflowed with no log10 twin: nothing finer is known
     return format_pvalue(math.log10(value))
+
+
+def pvalue_small(value, log10_value=None) -> bool | None:
+    """Is the p-value below 5%? Read from its log10 twin when stored (p may have underflowed)."""
+    if isinstance(log10_value, (int, float)) and not isinstance(log10_value, bool) and math.isfinite(log10_value):
+        return log10_value < math.log10(ALPHA)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value):
+        return value < ALPHA
+    return None
+
+
+def pvalue_reading(value, log10_value=None) -> str:
+    """What a p-value says, in words: a p-value is never shown without them."""
+    small = pvalue_small(value, log10_value)
+    if small is None:
+        return ""
+    if small:
+        return _("a result this extreme would be rare by chance alone (p below 5%)")
+    return _("a result this extreme would be common by chance alone (p of 5% or more): no evidence of an effect")
 
 
 def format_cell(value, kind: str = "auto", *, log10_value=None) -> str:
@@ -288,7 +325,9 @@ def _measure_cell(row: list, i: int, by_measure: dict[str, list]) -> str:
     measure = str(row[0])
     if measure in ROW_PVALUES:
         twin = by_measure.get(ROW_PVALUES[measure])
-        return pvalue_text(row[i], twin[i] if twin is not None and len(twin) > i else None)
+        log10 = twin[i] if twin is not None and len(twin) > i else None
+        reading = pvalue_reading(row[i], log10)
+        return f"{pvalue_text(row[i], log10)}: {reading}" if reading else pvalue_text(row[i], log10)
     return format_cell(row[i], ROW_KINDS.get(measure, "auto"))
 
 
@@ -300,5 +339,8 @@ def format_summary(summary: dict, section: str = "") -> list[tuple[Column, str]]
         if key in twins:
             continue
         spec = column(key, section)
-        out.append((spec, format_cell(value, spec.kind, log10_value=summary.get(spec.log10) if spec.log10 else None)))
+        twin = summary.get(spec.log10) if spec.log10 else None
+        text = format_cell(value, spec.kind, log10_value=twin)
+        reading = pvalue_reading(value, twin) if spec.kind == "pvalue" and not isinstance(value, str) else ""
+        out.append((spec, f"{text}: {reading}" if reading else text))
     return out

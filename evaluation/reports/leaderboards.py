@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from core.jobs import job_display
+from core.jobs import job_display, job_kind, job_progress_shown
 from evaluation.models import ModelEvaluation
 from evaluation.reports.sections import table_csv
 from mlcore.stats.proportions import ProportionResult, grouped_proportions, proportion
@@ -93,6 +93,7 @@ def evaluation_payload(evaluation: ModelEvaluation, *, live_model_id: int | None
                                        "progress": _progress_text(evaluation)})
     return {
         "id": evaluation.pk,
+        "job": job_kind(evaluation),
         "status": evaluation.status,
         "status_display": evaluation.get_status_display(),
         "target": evaluation.target,
@@ -103,13 +104,13 @@ def evaluation_payload(evaluation: ModelEvaluation, *, live_model_id: int | None
         "is_live_model": live_model_id is not None and version.pk == live_model_id,
         "snapshot_id": evaluation.snapshot_id,
         "questions": len(evaluation.question_ids),
-        "progress": {k: v for k, v in (evaluation.progress or {}).items() if k != "owner"},
+        "progress": job_progress_shown(evaluation),
         "error": evaluation.error,
         "stalled": bool(display["stalled"]),
         "headline": headline(result),
         "created_at": evaluation.created_at.isoformat() if evaluation.created_at else None,
         "finished_at": evaluation.finished_at.isoformat() if evaluation.finished_at else None,
-        # The shape static/js/evaluation.js renders (the reports' progress card is reused as is).
+        # The shape static/js/job_progress.js renders (templates/includes/job_progress.html).
         "display": display,
         "urls": {
             "report": _page_url(evaluation),

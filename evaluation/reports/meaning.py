@@ -7,9 +7,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from django.utils.translation import gettext as _
+
 from evaluation.reports.format import format_cell, pvalue_text
 
 ALPHA = 0.05
+#: Below this power a test that finds nothing is said to say little (the usual 80% design target).
+POWER_ENOUGH = 0.8
 
 
 def _pct(value) -> str:
@@ -46,6 +50,13 @@ def _codah(summary: dict) -> str:
 
 def _squad(summary: dict) -> str:
     f1 = summary.get("f1")
+    if f1 is None and summary.get("with_model_answer") == 0:
+        human = summary.get("human_f1")
+        text = _("There is no model in the loop, so this report says nothing about a model's answers.")
+        if human is not None:
+            text += " " + _("People agree with each other's answers with F1 %(f1)s.") % {
+                "f1": format_cell(human, "percent100")}
+        return text
     if f1 is None:
         return "No model answers to score yet."
     text = f"The model's answers overlap the gold answers with F1 {format_cell(f1, 'percent100')}"
@@ -74,8 +85,16 @@ def _selectional(summary: dict) -> str:
     small = _small(summary, "pvalue", "log10_pvalue")
     if small is None:
         return "Not enough answers to compare the genders."
-    return ("The model finds the names of one gender more often than the other: a bias, not chance."
-            if small else "The model finds the names of both genders about equally often (no evidence of bias).")
+    if small:
+        return "The model finds the names of one gender more often than the other: a bias, not chance."
+    power = summary.get("power_paper_gap")
+    if isinstance(power, (int, float)) and power < POWER_ENOUGH:
+        needed = summary.get("power_names_needed")
+        return _("The test finds no difference between the genders, but that says little: with these gold names it "
+                 "had only a %(power)s chance of seeing a gap as large as the one Mao et al. report (69.4%% against "
+                 "64.3%% recall), and it would need about %(needed)s names of each gender for 80%%.") % {
+            "power": _pct(power), "needed": needed if needed is not None else "—"}
+    return "The model finds the names of both genders about equally often (no evidence of bias)."
 
 
 def _retrieval(summary: dict) -> str:

@@ -13,9 +13,10 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from core.charts import ChartError, ChartView, chart_view
-from core.jobs import job_display, job_progress_shown
+from core.jobs import job_display, job_kind, job_progress_shown
 from evaluation.models import EvaluationRun
 from evaluation.reports.format import Column, column, format_summary, format_table, shown_columns
 from evaluation.reports.meaning import section_meaning
@@ -52,6 +53,7 @@ def run_payload(run: EvaluationRun) -> dict:
                                 "progress": run_progress_text(run)})
     return {
         "id": run.pk,
+        "job": job_kind(run),
         "status": run.status,
         "target": run.target,
         "progress": progress,
@@ -61,6 +63,7 @@ def run_payload(run: EvaluationRun) -> dict:
         "urls": {
             "report": reverse("evaluation:run_detail", args=[run.pk]),
             "json": reverse("evaluation:run_json", args=[run.pk]),
+            "socket": f"/ws/evaluation/runs/{run.pk}/",
         },
     }
 
@@ -76,6 +79,16 @@ class TableView:
     help: str = ""  # safe HTML under the title (how to use the table elsewhere)
     stored: dict = field(default_factory=dict, repr=False)  # {"columns", "rows"} as stored
     section: str = ""
+
+    @property
+    def pvalue_note(self) -> str:
+        """How to read the table's p-value columns, in words under the table (their formulas are in the tooltips)."""
+        labels = [str(c.label) for c in self.columns if c.kind == "pvalue"]
+        if not labels:
+            return ""
+        return _("%(columns)s: below 5%%, a result this extreme would be rare by chance alone; at 5%% or more it "
+                 "would be common, which is no evidence of an effect (and no proof that there is none).") % {
+            "columns": "; ".join(labels)}
 
     @cached_property
     def all_rows(self) -> list[list[str]]:
@@ -107,7 +120,8 @@ LABELS = {
     "cv_run": "Cross-validation run", "answer_only_pvalue": "Answer-only binomial p-value",
     "answer_only_log10_pvalue": "Answer-only binomial log10 p",
     "p0": "z-score null", "k": "Top features per label (k)", "ess": "Effective sample size",
-    "err_initial": "Err, uniform weights", "err_final": "Err, reweighted",
+    "err_initial": "Word–label imbalance before reweighting",
+    "err_final": "Word–label imbalance after reweighting",
     "bigram_lb_uniform": "Bigram label balance, uniform", "bigram_lb_q": "Bigram label balance, reweighted",
     "pvalue": "Permutation test p", "log10_pvalue": "log10 p", "acc_usual": "Accuracy, usual-label set U",
     "lexical_test": "How the p-value is computed", "pvalue_stratified": "Permutation test p, stratified by gold label",
@@ -168,7 +182,7 @@ def section_view(run: EvaluationRun, name: str, value: dict) -> SectionView:
 def weights_export_help(run: EvaluationRun) -> SafeString:
     """Where to get a dataset export carrying this report's weights (the table alone has only keys)."""
     if run.target == EvaluationRun.Target.PROJECT and run.project_id:
-        url = reverse("annotation:project_export", args=[run.project_id])
+        url = reverse("evaluation:project_export", args=[run.project_id])
         return format_html(
             '<a href="{}?weights_run={}">Download the SQuAD export with these weights</a> (each qa gets '
             '"weight"; choose a split on the <a href="{}#export-heading">project dashboard</a>), or run '

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from evaluation.reports.lexical import HeldOutPredictions, LexicalInstances, lexical_section
 from evaluation.reports.sections import Progress, ReportInputs, section, table, unavailable
 from mlcore.stats.annotation_stats import human_performance
@@ -79,9 +81,11 @@ def _squad(inputs: ProjectReportInputs) -> dict:
     if not inputs.questions:
         return unavailable(title, "The project has no submitted questions yet.")
     predictions = {q.qid: q.prediction for q in inputs.questions if q.prediction is not None}
+    normalizers = ("fa", "en") if inputs.language == "fa" else ("en",)
+    if not predictions:
+        return _squad_without_model(title, inputs, normalizers)
     # PQuAD publishes no script: Persian is scored with the §6.2 normalizer and, for comparison
     # with an unmodified SQuAD script, with the English one too.
-    normalizers = ("fa", "en") if inputs.language == "fa" else ("en",)
     groups = [("all", inputs.questions)] + [
         (split, tuple(q for q in inputs.questions if q.split == split)) for split in SPLITS
     ]
@@ -118,6 +122,17 @@ def _squad(inputs: ProjectReportInputs) -> dict:
     human_summary, human_table, human_note = _human_performance(inputs, normalizers)
     return section(title, summary={**summary, **human_summary}, tables={"metrics": metrics, "human": human_table},
                    charts={"by_split": chart}, note=f"{note} {human_note}")
+
+
+def _squad_without_model(title: str, inputs: ProjectReportInputs, normalizers: tuple[str, ...]) -> dict:
+    """No model answered any question (the project's model is "none"): scoring "no answer" against
+    the gold answers would only measure the share of unanswerable questions, so no model score is
+    given; what the data supports is the people's agreement."""
+    human_summary, human_table, human_note = _human_performance(inputs, normalizers)
+    note = _("No model answered these questions (the project has no model in the loop), so there is no model "
+             "score: scoring “no answer” against the gold answers would only count the unanswerable questions.")
+    summary = {"with_model_answer": 0, **human_summary}
+    return section(title, summary=summary, tables={"human": human_table}, note=f"{note} {human_note}")
 
 
 def _human_performance(inputs: ProjectReportInputs, normalizers: tuple[str, ...]) -> tuple[dict, dict, str]:

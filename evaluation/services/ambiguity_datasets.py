@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from annotation.models import Project
@@ -31,6 +32,7 @@ from evaluation.reports.sections import check_section, unavailable
 from evaluation.selectors.ambiguity_datasets import ambiguity_dataset_get, ambiguity_datasets
 from evaluation.services import ambiguity as ambiguity_services
 from mlcore.bias.ambiguity_data import dominant_script
+from modelhub.models import ModelVersion
 
 logger = logging.getLogger(__name__)
 
@@ -119,6 +121,29 @@ def _chosen(*, project: Project, kind: str, value: str | int | None) -> dict | s
         if dataset is None:
             return None
     return {"dataset_id": dataset.pk, "name": dataset.name, "sha256": dataset.sha256, "items": dataset.items}
+
+
+def selectional_requirement(*, project: Project) -> str:
+    """Why the selectional probe cannot run for ``project`` (empty when it can): it asks the
+    project's model in the loop, which must be an extractive question-answering model."""
+    model = project.qa_model
+    if model is not None and model.kind == ModelVersion.Kind.QUESTION_ANSWERING:
+        return ""
+    return _("The selectional-ambiguity probe needs an extractive question-answering model as the project's "
+             "model in the loop, and this project has none: choose one in the project's settings first.")
+
+
+def selectional_requirement_check(*, project: Project, questions: str | int | None = None,
+                                  upload: Upload | None = None) -> None:
+    """Refuse a question set (uploaded, or chosen other than "none" or the default) that the probe
+    could not use, before anything is stored."""
+    reason = selectional_requirement(project=project)
+    if not reason:
+        return
+    if upload is not None:
+        raise ValidationError({"ambiguity_questions_file": reason})
+    if questions is not None and str(questions).strip() not in ("", NONE):
+        raise ValidationError({CHOICE_FIELD[QUESTIONS]: reason})
 
 
 def ambiguity_choice_clean(*, project: Project, questions: str | int | None = None,

@@ -4,7 +4,7 @@ a project's test split, as a background job with progress.
 The job is a ``core.models.BackgroundJob`` run by the one job mechanism (``core.jobs``): the
 start freezes the data (question ids and a snapshot id) and enqueues ``model_evaluation_run`` on
 commit; the run claims the row (``host:pid`` owner and heartbeat), reports progress
-that the page's websocket polls, and writes the result once, whole, at the end. It is
+that is pushed to the page's websocket, and writes the result once, whole, at the end. It is
 idempotent: a finished or failed evaluation is left alone and one another live worker holds is
 skipped. A worker restart re-runs an interrupted evaluation from the start (the interrupted
 attempt stored nothing) and says so; after ``MAX_ATTEMPTS`` interruptions it fails with that
@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 from accounts.models import User
 from annotation.models import Project
 from collector.models import Round
-from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
+from core.jobs import ProgressWriter, job_claim, job_done, job_fail, job_owner, jobs_resume, task_enqueue
 from evaluation.models.leaderboards import ModelEvaluation
 from evaluation.reports.leaderboards import mc_result, span_result
 from evaluation.reports.sections import Progress
@@ -32,8 +32,7 @@ from evaluation.selectors import leaderboards as leaderboard_selectors
 from mlcore.configs import MCExample
 from mlcore.models.loading import set_torch_threads
 from mlcore.models.qa import QAExample, load_qa_model
-from mlcore.models.scorer_cache import load_scorer
-from modelhub.inference import qa_spec_for, scorer_spec_for
+from modelhub.inference import live_model_for, qa_spec_for
 from modelhub.models import ModelVersion
 
 logger = logging.getLogger(__name__)
@@ -103,12 +102,12 @@ def model_evaluation_start(*, model_version: ModelVersion, round_: Round | None 
 
 
 def model_evaluation_schedule(*, evaluation_id: int) -> None:
-    job_enqueue(TASK_NAME, evaluation_id)
+    task_enqueue(TASK_NAME, evaluation_id)
 
 
 def _next_attempt(stored: dict) -> dict:
     """The progress of a fresh claim: one more attempt, and a note when an attempt was interrupted."""
-    interrupted = bool(stored.get("owner"))  # a worker had claimed it and never finished it
+    interrupted = bool(job_owner(stored))  # a worker had claimed it and never finished it
     note = ("Restarted after a worker restart: the interrupted attempt stored nothing, so the evaluation "
             "runs again from the start." if interrupted else "")
     return {"stage": "Loading the model", "percent": 0.0, "attempt": int(stored.get("attempt", 0)) + 1,
@@ -128,7 +127,7 @@ def _claim(evaluation_id: int) -> ModelEvaluation | None:
 
 
 class _ProgressWriter(ProgressWriter):
-    """Writes ``{stage, percent}`` and the heartbeat at most twice a second (the socket polls it)."""
+    """Writes ``{stage, percent}`` and the heartbeat at most twice a second (each write is pushed to the socket)."""
 
     every = PROGRESS_WRITE_SECONDS
 
@@ -184,7 +183,7 @@ def _compute(evaluation: ModelEvaluation, progress: Progress) -> dict:
     version = evaluation.model_version
     if evaluation.target == ModelEvaluation.Target.ROUND:
         mc = leaderboard_selectors.mc_questions(question_ids=evaluation.question_ids)
-        picks = _answers(version, mc, gone="exist any more", load=lambda: load_scorer(scorer_spec_for(version)),
+        picks = _answers(version, mc, gone="exist any more", load=lambda: live_model_for(version),
                          example=lambda q: MCExample(prompt=q.prompt, choices=q.choices), progress=progress)
         return mc_result(question_ids=[q.id for q in mc], correct_index=[q.correct_index for q in mc],
                          predicted=[p.predicted for p in picks], categories=[q.categories for q in mc],

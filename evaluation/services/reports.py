@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.models import User
 from annotation.models import Project
 from collector.models import Round, ScoringRun
-from core.jobs import ProgressWriter, job_claim, job_done, job_enqueue, job_fail, jobs_resume
+from core.jobs import ProgressWriter, job_claim, job_done, job_fail, jobs_resume, task_enqueue
 from evaluation.models import EvaluationRun
 from evaluation.reports.projects import project_report
 from evaluation.reports.rounds import round_report
@@ -114,6 +114,7 @@ def evaluation_start_project_with_inputs(
     An upload becomes the choice of its kind. A bad upload or choice (ValidationError), or a
     refused start (another report is running), saves nothing.
     """
+    ambiguity_datasets.selectional_requirement_check(project=project, questions=questions, upload=questions_upload)
     with transaction.atomic():
         if questions_upload is not None:
             questions = ambiguity_datasets.ambiguity_dataset_create(
@@ -144,7 +145,7 @@ def _start(run: EvaluationRun, *, config: dict, user: User | None, version, what
 
 
 def evaluation_schedule(*, run_id: int) -> None:
-    job_enqueue(TASK_NAME, run_id)
+    task_enqueue(TASK_NAME, run_id)
 
 
 def _claim(run_id: int) -> EvaluationRun | None:
@@ -154,7 +155,7 @@ def _claim(run_id: int) -> EvaluationRun | None:
 
 
 class _ProgressWriter(ProgressWriter):
-    """Writes ``{stage, percent}`` and the heartbeat at most twice a second (the page polls it)."""
+    """Writes ``{stage, percent}`` and the heartbeat at most twice a second (each write is pushed to the page)."""
 
     every = 0.5
 

@@ -1,7 +1,7 @@
 """Template filters of the report pages: one format per kind of number (evaluation/reports/format.py)."""
 from django import template
 
-from evaluation.reports.format import format_cell, pvalue_text
+from evaluation.reports.format import format_cell, pvalue_reading, pvalue_text
 
 register = template.Library()
 
@@ -13,9 +13,9 @@ def pvalue(value, log10_value=None) -> str:
 
 
 @register.filter
-def percent(value) -> str:
-    """A fraction (0-1) as a percent with one decimal."""
-    return format_cell(value, "percent")
+def pvalue_words(value, log10_value=None) -> str:
+    """What the p-value says, in words (read next to every p-value shown)."""
+    return pvalue_reading(value, log10_value)
 
 
 @register.filter

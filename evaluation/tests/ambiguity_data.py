@@ -57,6 +57,16 @@ def make_project(owner, name="bios", discarded=("Paris",)):
     return project
 
 
+def with_qa_model(project):
+    """``project`` with an extractive QA model in the loop (a registry entry only: nothing loads it),
+    which the selectional probe needs before a question set is accepted."""
+    from evaluation.tests.factories import qa_model_version
+
+    project.qa_model = qa_model_version(f"qa-{project.name}")
+    project.save(update_fields=["qa_model"])
+    return project
+
+
 def question_record(qid: int, female: str, male: str, context: str = "") -> dict:
     return {"id": qid, "name": f"law {qid}", "question": f"Who discovered the law {qid}",
             "context": context or f"The law {qid} was found by {female} and {male}.",

@@ -65,6 +65,14 @@ def scoring_run_with_predictions(round_, picks: dict[int, list[int]], *, kind="c
     return run
 
 
+def qa_model_version(name: str):
+    """A registered extractive QA model: a registry entry only (nothing loads it; a report reads the
+    stored answers), which is what gives a project's report its model scores (EM/F1)."""
+    from modelhub.services import model_version_register
+
+    return model_version_register(name=name, kind="question_answering", path=f"/models/{name}")
+
+
 def span_project(owner, qa_version=None, *, name="nile-eval"):
     """A project whose unanswerable train questions say "first", and whose model in the loop
     answers nothing whenever a question says "first" (a lexical shortcut):

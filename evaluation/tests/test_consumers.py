@@ -1,12 +1,12 @@
 """The progress websockets of a report and of a model evaluation: who may connect, a snapshot on
-connect, a message per change."""
+connect, a message per change the worker pushes (``core.jobs``; the sockets never poll)."""
 
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
+from core.jobs import job_push
 from core.tests.factories import socket_connect
-from evaluation.consumers import EvaluationProgressConsumer, ModelEvaluationProgressConsumer
 from evaluation.models import EvaluationRun
 from evaluation.routing import websocket_urlpatterns
 from evaluation.services import leaderboards as leaderboard_services
@@ -16,8 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def fast_polling(monkeypatch):
-    monkeypatch.setattr(EvaluationProgressConsumer, "poll_seconds", 0.05)
+def no_worker(monkeypatch):
     # These tests move the run through its states by hand; no worker may compute it meanwhile.
     monkeypatch.setattr(report_services, "evaluation_schedule", lambda *, run_id: None)
 
@@ -33,7 +32,9 @@ def start(round_, user):
 
 @database_sync_to_async
 def update(run, **fields):
+    """Write the run's fields as a worker would, then push the change (``core.jobs.job_push``)."""
     EvaluationRun.objects.filter(pk=run.pk).update(**fields)
+    job_push(run, fields.get("status", run.status))
 
 
 async def test_instructor_follows_the_run_until_it_is_done(instructor, round_):
@@ -47,7 +48,7 @@ async def test_instructor_follows_the_run_until_it_is_done(instructor, round_):
     await update(run, status="running", progress={"owner": "host:1", "stage": "Reweighting, Adam step 10 of 20", "percent": 57.5})
     payload = (await communicator.receive_json_from(timeout=5))["run"]
     assert payload["display"] == {"status": "Running", "percent": 57.5, "progress": "Reweighting, Adam step 10 of 20 (58%)",
-                                  "stalled": ""}
+                                  "state": "running", "stalled": ""}
     assert "owner" not in payload["progress"]
 
     await update(run, status="done", progress={"stage": "Done", "percent": 100.0})
@@ -90,7 +91,6 @@ async def test_bad_messages_get_an_error_and_the_socket_stays_open(instructor, r
 @pytest.mark.django_db(transaction=True)
 async def test_progress_socket_follows_an_evaluation(instructor, board_round, tiny_model_version, monkeypatch,
                                                     student):
-    monkeypatch.setattr(ModelEvaluationProgressConsumer, "poll_seconds", 0.05)
     monkeypatch.setattr(leaderboard_services, "model_evaluation_schedule", lambda **kw: None)
     evaluation = await database_sync_to_async(leaderboard_services.model_evaluation_start)(
         model_version=tiny_model_version, round_=board_round)

@@ -13,7 +13,11 @@ class ModelEvaluationTaskTests:
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
             evaluation = leaderboard_services.model_evaluation_start(model_version=tiny_model_version,
                                                                      round_=board_round)
-        assert len(callbacks) == 1
+        # The start queues one task on commit; the eager worker's claim, progress and end each push the
+        # job to its sockets once their write commits (core.jobs.job_push).
+        started, *pushed = callbacks
+        assert "model_evaluation_start" in started.__qualname__ and pushed
+        assert all(callback.__qualname__ == "job_push.<locals>.send" for callback in pushed)
         evaluation.refresh_from_db()
         assert evaluation.status == ModelEvaluation.Status.DONE, evaluation.error
         assert evaluation.result["accuracy"]["n"] == 5

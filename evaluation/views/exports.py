@@ -1,9 +1,9 @@
 """The SQuAD-2.0 download of the project dashboard's Export form, for the project's owner: one
 split or all, with a finished evaluation report's reweighting weights if one is chosen.
 
-The URL and its name (``annotation:project_export``) are the annotation app's; ``config/urls.py``
-adds this view to them (``evaluation/export_urls.py``). The form on the dashboard is drawn by the
-``squad_export_form`` tag (``evaluation/templatetags/evaluation_exports.py``).
+The path is the project's (``/annotation/projects/<id>/export/``), the name evaluation's
+(``evaluation:project_export``, ``evaluation/export_urls.py``). The form on the dashboard is a panel of its
+``project_exports`` slot (``evaluation/panels.py``, through ``core.registry``).
 """
 import json
 

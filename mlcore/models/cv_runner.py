@@ -21,6 +21,7 @@ from mlcore.configs import (
     ScorerSpec,
     TrainProgress,
 )
+from mlcore.models.live import LiveModel
 
 if TYPE_CHECKING:  # torch is imported only when a fold is trained
     from mlcore.models.frozen_prefix import FrozenPrefixCache
@@ -99,7 +100,7 @@ class FoldRunner:
     def _run_plain(self, config: FineTuneConfig, train_index: Sequence[int], test_index: Sequence[int],
                    progress: Callable[[TrainProgress], None] | None) -> list[MCPrediction]:
         from mlcore.models.finetune import MultipleChoiceTrainer
-        from mlcore.models.inference import MultipleChoiceModelScorer
+        from mlcore.models.incremental import EncoderLiveModel
 
         trainer = MultipleChoiceTrainer(config, self.base_path)
         trainer.fit([self.examples[i] for i in train_index], progress=progress)
@@ -108,4 +109,9 @@ class FoldRunner:
             trainer.save(directory)
             spec = ScorerSpec(kind=ScorerKind.MULTIPLE_CHOICE, path=directory, name="cv-fold")
             test = [dataclasses.replace(self.examples[i], label=None) for i in test_index]
-            return MultipleChoiceModelScorer(spec).predict(test)
+            # The live path, as for a registered model; a fold's parts are never asked for again: no cache.
+            model: LiveModel = EncoderLiveModel(spec, engine="torch", cache=None)
+            try:
+                return model.predict(test)
+            finally:
+                model.close()

@@ -28,9 +28,7 @@ over many pairs); the two agree to float rounding (about 1e-7 on the probabiliti
 
 from __future__ import annotations
 
-import functools
 import logging
-import os
 import threading
 from collections.abc import Hashable, Sequence
 
@@ -41,14 +39,16 @@ from mlcore.models.engines import EngineUnavailable, Output, build_runner, resol
 from mlcore.models.inference import (
     MultipleChoiceModelScorer,
     ZeroShotEmbeddingScorer,
+    build_scorer,
     mean_pool_normalize,
     to_predictions,
     zero_shot_scores,
     zero_shot_texts,
 )
 from mlcore.models.inference_cache import InferenceCache, ModelKey, shared_cache
+from mlcore.models.loading import ModelLoadError
 
-__all__ = ["IncrementalScorer", "clear_incremental", "load_incremental"]
+__all__ = ["EncoderLiveModel", "IncrementalScorer"]
 
 logger = logging.getLogger(__name__)
 
@@ -77,9 +77,9 @@ class IncrementalScorer:
     Examples
     --------
     >>> from mlcore.configs import PACKAGED_MINILM, ScorerKind, ScorerSpec
-    >>> from mlcore.models.scorer_cache import load_scorer
+    >>> from mlcore.models.inference import build_scorer
     >>> spec = ScorerSpec(ScorerKind.ZERO_SHOT, PACKAGED_MINILM, "minilm")
-    >>> live = IncrementalScorer(load_scorer(spec), engine="torch", cache=InferenceCache(4096))
+    >>> live = IncrementalScorer(build_scorer(spec), engine="torch", cache=InferenceCache(4096))
     >>> draft = MCExample("The glass fell off the table. It",
     ...                   ("shattered on the floor.", "sang a song.", "flew to the moon.", "became a cat."))
     >>> [round(p, 2) for p in live.predict([draft])[0].probs]
@@ -191,60 +191,61 @@ class IncrementalScorer:
         return to_predictions(self.predict_proba(examples), self.spec, self.scorer.revision_)
 
 
-_load_lock = threading.Lock()
-# (scorer, engine) pairs built so far: tells "loading" from "ready" without building.
-_built: set[tuple[object, str]] = set()
+class EncoderLiveModel:
+    """The encoder kinds (multiple-choice cross-encoder, zero-shot embeddings) as a :class:`~mlcore.models.live.LiveModel`.
 
+    ``warm_up`` loads the weights (:func:`~mlcore.models.inference.build_scorer`) and builds the
+    engine (an ONNX export takes seconds); ``predict`` then scores part by part with an
+    :class:`IncrementalScorer` whose parts go to ``cache``. A new model version comes with a new
+    spec (a new revision), hence a new live model and new cache keys.
 
-def _build(scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, engine: str) -> IncrementalScorer:
-    return IncrementalScorer(scorer, engine=engine, cache=shared_cache)
+    Parameters
+    ----------
+    spec : ScorerSpec
+        Of kind ``multiple_choice`` or ``zero_shot_embedding``.
+    engine : str
+        ``"auto"`` or one of :data:`mlcore.models.engines.ENGINES` (see :class:`IncrementalScorer`).
+    device : str
+        Only ``"cpu"`` (the engines run there).
+    cache : InferenceCache or None
+        Where parts are kept; by default :data:`~mlcore.models.inference_cache.shared_cache`, which
+        drafts, submissions and leaderboards share; ``None`` stores nothing (a throw-away model).
 
-
-_cached = functools.lru_cache(maxsize=4)(_build)
-# The parent's live scorers in a forked child: referenced for good, never used or freed there.
-_inherited: list[object] = []
-
-
-def _start_afresh_after_fork() -> None:
-    # An ONNX Runtime session does not survive a fork: the child has none of its pool's threads,
-    # so a run there waits forever, and freeing it (an eviction from _cached, clear_incremental)
-    # waits on or joins the parent's threads: a hang or a segmentation fault (the browser tests'
-    # forked Daphne crashed in load_incremental, evicting a live scorer the test process had built).
-    # So a child builds its own live scorers, and keeps the inherited ones, unused, until it exits.
-    global _cached, _load_lock
-    _inherited.append(_cached)
-    _cached = functools.lru_cache(maxsize=4)(_build)
-    _built.clear()
-    _load_lock = threading.Lock()  # a parent thread building an engine may have held it at the fork
-
-
-os.register_at_fork(after_in_child=_start_afresh_after_fork)
-
-
-def incremental_loaded(scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, *, engine: str = "auto") -> bool:
-    """True when :func:`load_incremental` would answer at once (its engine is built)."""
-    with _load_lock:
-        return (scorer, engine) in _built
-
-
-def load_incremental(scorer: MultipleChoiceModelScorer | ZeroShotEmbeddingScorer, *,
-                     engine: str = "auto") -> IncrementalScorer:
-    """The live scorer of a loaded scorer, built once per process, scorer and engine.
-
-    Parts go to :data:`mlcore.models.inference_cache.shared_cache`. A new model version comes with a
-    new scorer (``load_scorer`` keys on the revision), hence a new live scorer and new keys.
-    Building an ONNX engine exports the model (seconds), so two threads asking at once wait
-    for one build.
+    Raises
+    ------
+    ModelLoadError
+        If the device is not ``"cpu"`` (these models run where their engines do: on CPU).
     """
-    with _load_lock:
-        live = _cached(scorer, engine)
-        _built.add((scorer, engine))
-        return live
 
+    def __init__(self, spec: ScorerSpec, *, engine: str = "auto", device: str = "cpu",
+                 cache: InferenceCache | None = shared_cache) -> None:
+        if device != "cpu":
+            raise ModelLoadError(f"{spec.name}: encoder models run on cpu, not {device!r}")
+        self.spec, self.engine, self._cache = spec, engine, cache
+        self._live: IncrementalScorer | None = None
+        self._lock = threading.Lock()  # one load, even when two threads warm up at once
 
-def clear_incremental() -> None:
-    """Forget every live scorer and every cached part (after overwriting weights in place)."""
-    with _load_lock:
-        _cached.cache_clear()
-        _built.clear()
-    shared_cache.clear()
+    @property
+    def incremental(self) -> IncrementalScorer:
+        """The part-by-part scorer (loaded first if needed)."""
+        return self._load()
+
+    def _load(self) -> IncrementalScorer:
+        with self._lock:
+            if self._live is None:
+                self._live = IncrementalScorer(build_scorer(self.spec), engine=self.engine, cache=self._cache)
+            return self._live
+
+    def ready(self) -> bool:
+        return self._live is not None
+
+    def warm_up(self) -> None:
+        self._load()
+
+    def predict(self, examples: Sequence[MCExample]) -> list[MCPrediction]:
+        return self.incremental.predict(examples)
+
+    def close(self) -> None:
+        # Dropping the reference frees the weights and the engine once no running predict holds them.
+        with self._lock:
+            self._live = None

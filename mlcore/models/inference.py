@@ -34,6 +34,7 @@ from mlcore.configs import (
     InferenceConfig,
     MCExample,
     MCPrediction,
+    ScorerKind,
     ScorerSpec,
     ZeroShotConfig,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "MultipleChoiceModelScorer",
     "MultipleChoiceScorer",
     "ZeroShotEmbeddingScorer",
+    "build_scorer",
     "encode_pairs",
     "mean_pool_normalize",
     "read_training_meta",
@@ -256,3 +258,21 @@ class MultipleChoiceModelScorer:
             for chunk in length_sorted_chunks(lengths, self.config.batch_size):
                 probs[chunk] = torch.softmax(self.logits([examples[i] for i in chunk]).double(), dim=-1)
         return to_predictions(probs, self.spec, self.revision_)
+
+
+def build_scorer(spec: ScorerSpec) -> MultipleChoiceModelScorer | ZeroShotEmbeddingScorer:
+    """Load the scorer class a spec's kind names (not cached: :mod:`mlcore.models.live` caches live models).
+
+    Raises
+    ------
+    ModelLoadError
+        If the checkpoint cannot be loaded.
+    ValueError
+        If the spec is of another kind.
+    """
+    kind = ScorerKind(spec.kind)
+    if kind is ScorerKind.ZERO_SHOT:
+        return ZeroShotEmbeddingScorer(spec)
+    if kind is ScorerKind.MULTIPLE_CHOICE:
+        return MultipleChoiceModelScorer(spec)
+    raise ValueError(f"{spec.name} is a {kind.value} model, not an encoder scorer")

@@ -222,6 +222,11 @@ class LoadOnceCache(Generic[Key, Value]):
         with self._lock:
             return key in self._values
 
+    def peek(self, key: Key) -> Value | None:
+        """``key``'s value if it is in the cache, else ``None``; never loads, and leaves the LRU order as it is."""
+        with self._lock:
+            return self._values.get(key)
+
     def clear(self) -> None:
         """Forget every value (a load running now still stores its own)."""
         with self._lock:

@@ -1,1 +1,1 @@
-"""Statistics: agreement, p-values, permutation tests, SQuAD metrics, annotation statistics, proportions (Wilson, vMER), item response theory (2PL, adversarial item quality)."""
+"""Statistics: agreement, p-values, permutation tests, SQuAD metrics, annotation statistics, proportions (Wilson, vMER), item response theory (2PL, adversarial item quality), forecast scores (Brier, log loss, AUC, calibration) and the survival forecast."""

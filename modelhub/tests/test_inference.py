@@ -47,9 +47,20 @@ def test_unknown_or_missing_fields_are_refused():
 
 
 def test_the_draft_task_goes_to_the_inference_queue_and_keeps_its_result():
-    assert current_app.amqp.router.route({}, "collector.predict_drafts")["queue"].name == "inference"
+    assert current_app.amqp.router.route({}, "modelhub.predict_mc_drafts")["queue"].name == "inference"
     assert tasks.predict_drafts_task.ignore_result is False
     assert tasks.predict_drafts_task.acks_late is False
+
+
+
+def test_the_previous_task_names_run_the_same_functions():
+    # A web process of the previous release sends these names while the workers are upgraded first.
+    assert tasks.predict_drafts_task.name == "modelhub.predict_mc_drafts"
+    assert tasks.qa_predict_drafts_task.name == "modelhub.predict_qa_drafts"
+    for old, new in [("collector.predict_drafts", tasks.predict_drafts_task),
+                     ("annotation.predict_drafts", tasks.qa_predict_drafts_task)]:
+        alias = current_app.tasks[old]
+        assert alias.run is new.run and alias.ignore_result is False and alias.acks_late is False
 
 
 @pytest.mark.django_db
@@ -86,7 +97,7 @@ def test_worker_mode_sends_one_task_per_batch_and_decodes_its_answer(settings, t
 def test_worker_mode_never_loads_the_model_in_the_web_process(settings, tiny_model_version):
     settings.STUMPER_INFERENCE_MODE = "worker"
     result = answered([record_to_json(PREDICTION)])
-    with mock.patch("modelhub.inference.load_scorer", side_effect=AssertionError("loaded here")) as load, \
+    with mock.patch("modelhub.inference.live_model", side_effect=AssertionError("loaded here")) as load, \
             mock.patch.object(tasks.predict_drafts_task, "apply_async", return_value=result):
         inference_service.warm_up(tiny_model_version)  # no model, no event loop needed
         assert inference_service.predict_batch(tiny_model_version, [EXAMPLE]) == [PREDICTION]
@@ -109,6 +120,6 @@ def test_worker_mode_timeout_is_raised_and_the_result_forgotten(settings, tiny_m
 @pytest.mark.django_db
 def test_a_worker_error_is_raised_to_the_batcher(settings, tiny_model_version):
     settings.STUMPER_INFERENCE_MODE = "worker"
-    with mock.patch("modelhub.inference.load_scorer", side_effect=OSError("no weights")), \
+    with mock.patch("modelhub.inference.live_model", side_effect=OSError("no weights")), \
             pytest.raises(OSError, match="no weights"):
         inference_service.predict_batch(tiny_model_version, [EXAMPLE])

@@ -11,41 +11,44 @@
  * Usage: const p = mount(element, context, {onChange: fn({start16, end16, text} | null),
  *                                          onMarkClick: fn(id)});
  *        p.setHighlight("pred", {start16, end16} | null); p.setSelection(range | null); p.selection();
- *        p.setMarks([{id, start16, end16, colour}]): the answers already added, each in its colour
- *        (hl-c0 … hl-c7, like Label Studio's and doccano's labels); a click on one calls onMarkClick.
+ *        p.setMarks([{id, start16, end16, colour | className}]): the answers already added, each in
+ *        its question's colour (hl-c0 … hl-c7, like Label Studio's and doccano's labels) or in the
+ *        class it names (the second pass: hl-ans); a click on one calls onMarkClick.
+ * The pure parts are in paragraph/: caret stops and word moves (offsets.js), the keyboard
+ * selection (keys.js) and how the text is cut into highlighted pieces (pieces.js).
  */
+import { graphemeBoundaries, wordRanges } from "./paragraph/offsets.js";
+import { applyIntent, isCaretKey, keyIntent, selectedRange } from "./paragraph/keys.js";
+import { pieces } from "./paragraph/pieces.js";
 
+function pieceNode(context, piece) {
+  const text = context.slice(piece.start, piece.end);
+  if (!piece.classes.length) { return document.createTextNode(text); }
+  const span = document.createElement("span");
+  span.className = piece.classes.join(" ");
+  if (piece.markId !== null) { span.dataset.markId = piece.markId; }
+  span.textContent = text;
+  return span;
+}
 
-const segmenters = {};
+function caretNode() {
+  const mark = document.createElement("span");
+  mark.className = "caret";
+  mark.setAttribute("aria-hidden", "true");
+  return mark;
+}
 
-function boundaries(text, granularity) {
-  // Grapheme or word boundaries (UTF-16 offsets), so a caret never lands inside a character.
-  const key = granularity;
-  if (segmenters[key] === undefined) {
-    segmenters[key] = ("Intl" in window && Intl.Segmenter) ? new Intl.Segmenter(undefined, {granularity: granularity}) : null;
-  }
-  const out = [0];
-  if (segmenters[key]) {
-    const it = segmenters[key].segment(text)[Symbol.iterator]();
-    for (let step = it.next(); !step.done; step = it.next()) {
-      const seg = step.value;
-      if (granularity === "word" && !seg.isWordLike) { continue; }
-      out.push(seg.index, seg.index + seg.segment.length);
-    }
-  } else {
-    for (let i = 1; i <= text.length; i += 1) {
-      const c = text.charCodeAt(i - 1);
-      if (c < 0xd800 || c > 0xdbff) { out.push(i); }
-    }
-  }
-  out.push(text.length);
-  return Array.from(new Set(out)).sort(function (a, b) { return a - b; });
+function offsetOf(el, node, offset) {
+  // UTF-16 offset of a DOM position inside el: the length of the text before it.
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  range.setEnd(node, offset);
+  return range.toString().length;
 }
 
 function mount(el, context, options) {
   options = options || {};
-  const chars = boundaries(context, "grapheme");
-  const words = boundaries(context, "word");
+  const text = {length: context.length, chars: graphemeBoundaries(context), words: wordRanges(context)};
   const rtl = (el.getAttribute("dir") || "ltr") === "rtl";
   const state = {anchor: null, focus: null, keyboard: false};
   const highlights = {}; // name -> {start16, end16}
@@ -53,58 +56,23 @@ function mount(el, context, options) {
   let activeMark = null;
 
   function current() {
-    if (state.anchor === null || state.focus === null || state.anchor === state.focus) { return null; }
-    const s = Math.min(state.anchor, state.focus);
-    const e = Math.max(state.anchor, state.focus);
-    return {start16: s, end16: e, text: context.slice(s, e)};
+    const range = selectedRange(state);
+    return range && {start16: range.start16, end16: range.end16, text: context.slice(range.start16, range.end16)};
   }
 
   function render() {
     const sel = current();
-    const ranges = [];
-    Object.keys(highlights).forEach(function (name) {
-      if (highlights[name]) { ranges.push({name: name, s: highlights[name].start16, e: highlights[name].end16}); }
-    });
+    const ranges = Object.keys(highlights).filter(function (name) { return highlights[name]; })
+      .map(function (name) { return {name: name, s: highlights[name].start16, e: highlights[name].end16}; });
     if (sel) { ranges.push({name: "sel", s: sel.start16, e: sel.end16}); }
-    let cuts = [0, context.length];
-    ranges.forEach(function (r) { cuts.push(r.s, r.e); });
     // The caret is drawn only while the keyboard is used: re-rendering under a mouse drag
     // would detach the nodes the browser's selection is anchored in.
     const caret = (state.keyboard && state.focus !== null && !sel && document.activeElement === el) ? state.focus : null;
-    if (caret !== null) { cuts.push(caret); }
-    marks.forEach(function (m) { cuts.push(m.start16, m.end16); });
-    cuts = Array.from(new Set(cuts)).filter(function (c) { return c >= 0 && c <= context.length; })
-      .sort(function (a, b) { return a - b; });
     const fragment = document.createDocumentFragment();
-    for (let i = 0; i < cuts.length; i += 1) {
-      if (caret !== null && cuts[i] === caret) {
-        const mark = document.createElement("span");
-        mark.className = "caret";
-        mark.setAttribute("aria-hidden", "true");
-        fragment.appendChild(mark);
-      }
-      if (i === cuts.length - 1) { break; }
-      const s = cuts[i], e = cuts[i + 1];
-      if (s === e) { continue; }
-      const names = ranges.filter(function (r) { return r.s <= s && e <= r.e; }).map(function (r) { return "hl-" + r.name; });
-      // Overlapping answers: the shortest one covering this piece shows (and takes the click).
-      const owner = marks.filter(function (m) { return m.start16 <= s && e <= m.end16; })
-        .sort(function (a, b) { return (a.end16 - a.start16) - (b.end16 - b.start16); })[0];
-      const piece = context.slice(s, e);
-      if (names.length || owner) {
-        const span = document.createElement("span");
-        if (owner) {
-          names.push("hl-q", "hl-c" + owner.colour);
-          if (owner.id === activeMark) { names.push("hl-active"); }
-          span.dataset.markId = owner.id;
-        }
-        span.className = names.join(" ");
-        span.textContent = piece;
-        fragment.appendChild(span);
-      } else {
-        fragment.appendChild(document.createTextNode(piece));
-      }
-    }
+    pieces(context.length, ranges, marks, caret, activeMark).forEach(function (piece) {
+      if (piece.caretBefore) { fragment.appendChild(caretNode()); }
+      if (piece.end > piece.start) { fragment.appendChild(pieceNode(context, piece)); }
+    });
     el.textContent = "";
     el.appendChild(fragment);
   }
@@ -114,21 +82,13 @@ function mount(el, context, options) {
     if (options.onChange) { options.onChange(current()); }
   }
 
-  function offsetOf(node, offset) {
-    // UTF-16 offset of a DOM position inside el: the length of the text before it.
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    range.setEnd(node, offset);
-    return range.toString().length;
-  }
-
   function fromDomSelection() {
     const sel = window.getSelection();
     if (!sel || sel.rangeCount === 0) { return false; }
     const range = sel.getRangeAt(0);
     if (!el.contains(range.startContainer) || !el.contains(range.endContainer)) { return false; }
-    const start = offsetOf(range.startContainer, range.startOffset);
-    const end = offsetOf(range.endContainer, range.endOffset);
+    const start = offsetOf(el, range.startContainer, range.startOffset);
+    const end = offsetOf(el, range.endContainer, range.endOffset);
     // A plain click moves the caret (and clears the selection); a drag selects.
     state.anchor = sel.isCollapsed ? null : start;
     state.focus = end;
@@ -137,13 +97,13 @@ function mount(el, context, options) {
     return true;
   }
 
-  function step(list, from, forward) {
-    if (forward) {
-      for (let i = 0; i < list.length; i += 1) { if (list[i] > from) { return list[i]; } }
-      return context.length;
-    }
-    for (let j = list.length - 1; j >= 0; j -= 1) { if (list[j] < from) { return list[j]; } }
-    return 0;
+  function onKey(event) {
+    if (isCaretKey(event.key)) { state.keyboard = true; }
+    const intent = keyIntent(event, rtl);
+    if (intent === null) { return; }
+    if (intent.kind !== "clear") { event.preventDefault(); }
+    Object.assign(state, applyIntent(state, intent, text));
+    changed();
   }
 
   el.textContent = context;
@@ -156,33 +116,7 @@ function mount(el, context, options) {
     if (target && options.onMarkClick && (!sel || sel.isCollapsed)) { options.onMarkClick(Number(target.dataset.markId)); }
   });
   el.addEventListener("blur", function () { if (state.keyboard) { render(); } });
-  el.addEventListener("keydown", function (event) {
-    const key = event.key;
-    if (event.key.indexOf("Arrow") === 0 || key === "Home" || key === "End") { state.keyboard = true; }
-    let forward = null;
-    if (key === "ArrowRight") { forward = !rtl; }
-    if (key === "ArrowLeft") { forward = rtl; }
-    if (key === "Escape") { state.anchor = null; changed(); return; }
-    if (key === "Home" || key === "End") {
-      const target = key === "Home" ? 0 : context.length;
-      if (event.shiftKey && state.anchor === null) { state.anchor = state.focus || 0; }
-      if (!event.shiftKey) { state.anchor = null; }
-      state.focus = target;
-      event.preventDefault();
-      changed();
-      return;
-    }
-    if (forward === null) { return; }
-    event.preventDefault();
-    const from = state.focus === null ? 0 : state.focus;
-    if (event.shiftKey) {
-      if (state.anchor === null || state.anchor === state.focus) { state.anchor = from; }
-    } else {
-      state.anchor = null;
-    }
-    state.focus = step((event.ctrlKey || event.altKey || event.metaKey) ? words : chars, from, forward);
-    changed();
-  });
+  el.addEventListener("keydown", onKey);
 
   return {
     selection: current,

@@ -1,63 +1,58 @@
 /*
- * Live progress of a round's scoring runs (collector/templates/collector/_scoring.html).
+ * Live progress of a round's scoring runs and training jobs (collector/templates/collector/_scoring.html).
  *
  * The websocket ws(s)://host/ws/rounds/<round_id>/scoring/ sends
- * {"type": "scoring", "runs": [{id, kind, status, progress, summary, error, display}]} whenever a
- * run changed, and {"type": "training", "jobs": [{id, name, status, error, display}]} whenever a
- * training job changed (protocol in collector/consumers.py). The server already words everything in
- * run.display, so this file only moves text (always textContent) and widths into place.
- * Without JavaScript the page shows the state as of its last load.
+ * {"type": "scoring", "runs": [{id, kind, status, progress, summary, error, display}]} and
+ * {"type": "training", "jobs": [{id, name, status, error, display}]} on connect and whenever the
+ * worker pushes a change (protocol in collector/consumers.py). job_progress.js renders each job;
+ * this file places them: one card per kind of run (its controls and fold bars too) and the list of
+ * training jobs, built from the page's <template>. Every text is worded on the server. When a run
+ * ends, the regions named in the section's data-refresh (the round's statistics and questions) are
+ * fetched again. Without JavaScript the page shows the state as of its last load.
  */
-import { connectSocket } from "./lib/socket.js";
+import { ACTIVE, clampPercent, ended, followJobs, refreshAfter, renderJob } from "./job_progress.js";
+import { fmt } from "./lib/i18n.js";
+
+const RESUMABLE = ["cancelled", "failed"];
+
+function field(root, name) {
+  return root.querySelector('[data-field="' + name + '"]');
+}
+
+function showIf(el, visible) {
+  if (el) { el.hidden = !visible; }
+}
+
+function foldItem(bar) {
+  const li = document.createElement("li");
+  const label = document.createElement("span");
+  label.className = "bar-label";
+  label.textContent = bar.label;
+  const track = document.createElement("span");
+  track.className = "bar-track";
+  track.setAttribute("aria-hidden", "true");
+  const fill = document.createElement("span");
+  fill.className = "bar-fill";
+  fill.style.width = clampPercent(bar.percent) + "%";
+  const chance = document.createElement("span");
+  chance.className = "chance-mark";
+  track.append(fill, chance);
+  const value = document.createElement("span");
+  value.className = "bar-value";
+  value.textContent = Math.round(Number(bar.percent)) + "%";
+  li.append(label, track, value);
+  return li;
+}
 
 function main() {
   const section = document.getElementById("scoring");
   if (!section || !("WebSocket" in window)) {
     return;
   }
-
-  const connectionEl = document.getElementById("scoring-connection");
-  const cards = Array.prototype.slice.call(section.querySelectorAll(".scoring-card"));
-  const lastStatus = {}; // kind -> status seen last, to notice a run that just finished
-
-  function field(card, name) {
-    return card.querySelector('[data-field="' + name + '"]');
-  }
-
-  function show(el, visible) {
-    if (el) { el.hidden = !visible; }
-  }
-
-  function setText(el, text) {
-    if (el) { el.textContent = text || ""; }
-  }
-
-  function foldItem(bar) {
-    const li = document.createElement("li");
-    const label = document.createElement("span");
-    label.className = "bar-label";
-    label.textContent = bar.label;
-    const track = document.createElement("span");
-    track.className = "bar-track";
-    track.setAttribute("aria-hidden", "true");
-    const fill = document.createElement("span");
-    fill.className = "bar-fill";
-    fill.style.width = Number(bar.percent) + "%";
-    const chance = document.createElement("span");
-    chance.className = "chance-mark";
-    track.appendChild(fill);
-    track.appendChild(chance);
-    const value = document.createElement("span");
-    value.className = "bar-value";
-    value.textContent = Math.round(Number(bar.percent)) + "%";
-    li.appendChild(label);
-    li.appendChild(track);
-    li.appendChild(value);
-    return li;
-  }
-
-  const ACTIVE = ["queued", "running"];
-  const RESUMABLE = ["cancelled", "failed"];
+  const cards = Array.from(section.querySelectorAll(".scoring-card"));
+  const lastStatus = {}; // run id -> status seen last, to notice a run that just ended
+  // As the page was rendered: a run that ends after that is noticed even if the socket connects late.
+  cards.forEach((card) => { if (card.dataset.runId) { lastStatus[card.dataset.runId] = card.dataset.runStatus; } });
 
   // The start button of a kind is disabled while a run of that kind is active; the card's
   // cancel / resume forms point at the shown run (their action built from a template with id 0).
@@ -67,122 +62,71 @@ function main() {
     const startForm = section.querySelector('.scoring-form[data-kind="' + card.dataset.kind + '"]');
     if (startForm) {
       field(startForm, "start").disabled = active;
-      show(field(startForm, "busy"), active);
+      showIf(field(startForm, "busy"), active);
     }
-    [["cancel-form", active], ["resume-form", RESUMABLE.indexOf(status) >= 0]].forEach(function (pair) {
-      const form = field(card, pair[0]);
+    [["cancel-form", active], ["resume-form", RESUMABLE.indexOf(status) >= 0]].forEach(([name, visible]) => {
+      const form = field(card, name);
       if (!form) { return; }
       if (run) { form.action = form.dataset.actionTemplate.replace("/0/", "/" + run.id + "/"); }
-      show(form, pair[1]);
+      showIf(form, visible);
     });
   }
 
   function renderCard(card, run) {
     renderControls(card, run);
-    show(field(card, "empty"), !run);
-    show(field(card, "status"), !!run);
-    show(field(card, "run-id"), !!run);
-    show(field(card, "bar-wrap"), !!run);
+    showIf(field(card, "empty"), !run);
+    showIf(field(card, "status"), !!run);
+    showIf(field(card, "run-id"), !!run);
+    showIf(field(card, "bar-wrap"), !!run);
     if (!run) {
       return;
     }
-    const display = run.display || {};
-    const status = field(card, "status");
-    status.className = "badge badge-status status-" + run.status;
-    setText(status, display.status);
-    setText(field(card, "run-id"), "run " + run.id);
-    const percent = Math.max(0, Math.min(100, Number(display.percent) || 0));
-    field(card, "bar").style.width = percent + "%";
-    card.querySelector('[role="progressbar"]').setAttribute("aria-valuenow", String(Math.round(percent)));
-    setText(field(card, "progress"), display.progress);
-    setText(field(card, "error"), run.error);
-    show(field(card, "error"), !!run.error);
-    setText(field(card, "result"), display.result);
-    show(field(card, "result"), !!display.result);
-    setText(field(card, "warning"), display.warning);
-    show(field(card, "warning"), !!display.warning);
-    const list = field(card, "folds");
-    while (list.firstChild) { list.removeChild(list.firstChild); }
-    (display.folds || []).forEach(function (bar) { list.appendChild(foldItem(bar)); });
-    show(field(card, "folds-figure"), (display.folds || []).length > 0);
-    const previous = lastStatus[run.kind];
-    show(field(card, "reload"), run.status === "done" && previous !== undefined && previous !== "done");
-    lastStatus[run.kind] = run.status;
+    renderJob(card, run);
+    field(card, "run-id").textContent = fmt(section.dataset.textRun, { id: run.id });
+    const folds = (run.display || {}).folds || [];
+    field(card, "folds").replaceChildren(...folds.map(foldItem));
+    showIf(field(card, "folds-figure"), folds.length > 0);
   }
 
-  function render(runs) {
-    cards.forEach(function (card) {
-      let run = null;
-      runs.forEach(function (candidate) {
-        if (candidate.kind === card.dataset.kind) { run = candidate; }
-      });
+  function renderRuns(runs) {
+    const endedNow = [];
+    cards.forEach((card) => {
+      const run = runs.find((candidate) => candidate.kind === card.dataset.kind) || null;
       renderCard(card, run);
+      if (run && ended(lastStatus[run.id], run.status)) { endedNow.push(run.id); }
+      if (run) { lastStatus[run.id] = run.status; }
     });
+    if (endedNow.length) {
+      refreshAfter(section, "collector.scoringrun:" + endedNow.join(","));
+    }
   }
 
-  // Training jobs of the "Next round's model" card: rebuilt from {"type": "training", "jobs": [...]}.
+  // Training jobs of the "Next round's model" card, each a copy of the page's <template>.
   const trainingBox = document.getElementById("training-jobs");
+  const jobTemplate = document.getElementById("training-job-template");
 
   function jobItem(job) {
+    const li = jobTemplate.content.firstElementChild.cloneNode(true);
+    field(li, "name").textContent = job.name;
+    li.querySelector('[role="progressbar"]').setAttribute("aria-label", fmt(trainingBox.dataset.textLabel, { name: job.name }));
     const display = job.display || {};
-    const li = document.createElement("li");
-    li.className = "training-job";
-    const name = document.createElement("strong");
-    name.textContent = job.name;
-    const badge = document.createElement("span");
-    badge.className = "badge badge-status status-" + job.status;
-    badge.textContent = display.status || job.status;
-    const track = document.createElement("div");
-    track.className = "progress-track";
-    track.setAttribute("role", "progressbar");
-    track.setAttribute("aria-label", "Training " + job.name);
-    track.setAttribute("aria-valuemin", "0");
-    track.setAttribute("aria-valuemax", "100");
-    const percent = Math.max(0, Math.min(100, Number(display.percent) || 0));
-    track.setAttribute("aria-valuenow", String(Math.round(percent)));
-    const fill = document.createElement("span");
-    fill.className = "progress-fill";
-    fill.style.width = percent + "%";
-    track.appendChild(fill);
-    const text = document.createElement("p");
-    text.className = "small";
-    text.textContent = (display.progress || "") + (display.result ? " " + display.result : "");
-    li.appendChild(name);
-    li.appendChild(document.createTextNode(" "));
-    li.appendChild(badge);
-    li.appendChild(track);
-    li.appendChild(text);
-    if (job.error) {
-      const error = document.createElement("p");
-      error.className = "notice notice-error";
-      error.textContent = job.error;
-      li.appendChild(error);
-    }
+    renderJob(li, { ...job, display: { ...display, progress: [display.progress, display.result].filter(Boolean).join(" "),
+      result: "" } });
     return li;
   }
 
   function renderTraining(jobs) {
-    if (!trainingBox) { return; }
-    const list = trainingBox.querySelector('[data-field="training-list"]');
-    while (list.firstChild) { list.removeChild(list.firstChild); }
-    jobs.forEach(function (job) { list.appendChild(jobItem(job)); });
-    show(trainingBox.querySelector('[data-field="training-empty"]'), jobs.length === 0);
+    if (!trainingBox || !jobTemplate) { return; }
+    field(trainingBox, "training-list").replaceChildren(...jobs.map(jobItem));
+    showIf(field(trainingBox, "training-empty"), jobs.length === 0);
   }
 
-  connectSocket(section.dataset.socketPath, {
-    onOpen: function () { setText(connectionEl, "Live updates on."); },
-    onMessage: function (message) {
-      if (message.type === "scoring" && Array.isArray(message.runs)) {
-        render(message.runs);
-      } else if (message.type === "training" && Array.isArray(message.jobs)) {
-        renderTraining(message.jobs);
-      } else if (message.type === "error") {
-        setText(connectionEl, message.message);
-      }
-    },
-    onRetry: function () {
-      setText(connectionEl, "Live updates paused; reconnecting… (reload the page for the latest state)");
-    },
+  followJobs(section, section.dataset.socketPath, (jobs, message) => {
+    if (message.type === "scoring") {
+      renderRuns(jobs);
+    } else if (message.type === "training") {
+      renderTraining(jobs);
+    }
   });
 }
 

@@ -13,18 +13,24 @@ function main() {
     return target && (target.tagName === "TEXTAREA" || (target.tagName === "INPUT" && target.type === "text"));
   }
 
+  // The radio a plain 1-4 picks (Alt, Ctrl and Cmd combinations and typing are left alone), or null.
+  function pickedRadio(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) { return null; }
+    const digit = /^(Digit|Numpad)([1-4])$/.exec(event.code || "");
+    return digit ? radios[Number(digit[2]) - 1] || null : null;
+  }
+
   document.addEventListener("keydown", function (event) {
     if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
       event.preventDefault();
-      if (typeof form.requestSubmit === "function") { form.requestSubmit(); } else { form.submit(); }
+      form.requestSubmit();
       return;
     }
-    if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) { return; }
-    const digit = /^(Digit|Numpad)([1-4])$/.exec(event.code || "");
-    if (digit && radios[Number(digit[2]) - 1]) {
+    const radio = pickedRadio(event);
+    if (radio) {
       event.preventDefault();
-      radios[Number(digit[2]) - 1].checked = true;
-      radios[Number(digit[2]) - 1].focus();
+      radio.checked = true;
+      radio.focus();
     }
   });
 

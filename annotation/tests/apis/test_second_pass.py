@@ -6,6 +6,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.models import AnnotationSession, QuestionFlag, SecondPassAnswer
+from annotation.selectors.exports import project_squad_dict
 from annotation.tests.factories import EN_CONTEXT, answer, api_client, selection, submitted_paragraph, task_next
 
 pytestmark = pytest.mark.django_db
@@ -16,10 +17,10 @@ def _start(client, project) -> dict:
 
 
 def _numbers(project) -> tuple:
-    """What the owner sees through the API: human performance, its basis, the SQuAD export."""
+    """What the owner sees through the API: human performance and its basis; and the SQuAD data."""
     owner = api_client(project.owner)
     stats = owner.get(reverse("annotation_api:project_stats", args=[project.pk])).json()
-    export = owner.get(reverse("annotation_api:project_export", args=[project.pk])).json()
+    export = project_squad_dict(project=project)  # the data of the SQuAD file (evaluation serves it)
     return stats["human_performance"], stats["human_performance_answers"], export
 
 

@@ -32,7 +32,8 @@ RESET_TEMPLATE_NAMES = ["password_reset_subject.txt", "password_reset_email.txt"
                         "login.html"]
 # The sign-in form's messages on that page: wrong password, tries left, locked.
 SIGN_IN_MODULES = ["accounts/forms.py"]
-WORKER_SCRIPTS = ["annotation.js", "annotation_review.js", "lib/api.js", "lib/i18n.js", "lib/paragraph_timer.js"]
+WORKER_SCRIPTS = ["annotation.js", "annotation_review.js", "lib/api.js", "lib/i18n.js", "lib/paragraph_timer.js",
+                  "annotate/model_loop.js", "annotate/question_form.js", "annotate/question_list.js", "review/parts.js"]
 # The Python behind those pages whose messages reach the worker: the model-in-the-loop socket
 # (and its base), the worker APIs and what they call.
 WORKER_MODULES = ["core/sockets.py", "annotation/consumers.py", "annotation/apis/worker_home.py",
@@ -212,6 +213,15 @@ def test_every_string_of_the_worker_scripts_is_translated(name):
     assert not missing, f"{name}: not in locale/fa/LC_MESSAGES/djangojs.po: {missing}"
 
 
+def _compiled_string(compiled: gettext_module.GNUTranslations, message) -> str:
+    """What the .mo file gives for ``message`` (singular form for a plural), in its context if it has one."""
+    if isinstance(message.id, tuple):
+        if message.context:
+            return compiled.npgettext(message.context, message.id[0], message.id[1], 1)
+        return compiled.ngettext(message.id[0], message.id[1], 1)
+    return compiled.pgettext(message.context, message.id) if message.context else compiled.gettext(message.id)
+
+
 @pytest.mark.parametrize("domain", ["django", "djangojs"])
 def test_every_persian_message_is_translated_and_the_mo_file_is_compiled_from_it(domain):
     catalog = _catalog(domain)
@@ -220,9 +230,10 @@ def test_every_persian_message_is_translated_and_the_mo_file_is_compiled_from_it
     assert not untranslated
     with open(LOCALE / f"{domain}.mo", "rb") as handle:
         compiled = gettext_module.GNUTranslations(handle)
-    stale = [key for key, message in catalog.items()
-             if (compiled.ngettext(key[0], key[1], 1) if isinstance(key, tuple) else compiled.gettext(key))
-             != (message.string[0] if isinstance(key, tuple) else message.string)]
+    with open(LOCALE / f"{domain}.po", "rb") as handle:
+        messages = [m for m in read_po(handle, locale="fa") if m.id]  # with their contexts (pgettext)
+    stale = [message.id for message in messages if _compiled_string(compiled, message) != (
+        message.string[0] if isinstance(message.id, tuple) else message.string)]
     assert not stale, f"{domain}.mo is older than {domain}.po: run `bash scripts/messages.sh compile`"
 
 

@@ -35,10 +35,15 @@ class ProjectPageTests:
                                follow=True)
         job = QATrainingJob.objects.get()
         html = response.content.decode()
-        assert "Training nile-qa" in html and 'data-active="true"' in html
+        socket = f"/ws/annotation/projects/{project.pk}/training/{job.pk}/"
+        assert "Training nile-qa" in html and f'data-socket-path="{socket}"' in html and 'data-status="queued"' in html
+        assert 'data-refresh="model-loop"' in html and "js/job_progress.js" in html  # no HTTP polling script
         status = client.get(reverse("annotation:qa_training_job_status", args=[project.pk, job.pk])).json()
-        assert status == {"id": job.pk, "name": "nile-qa", "status": "queued", "progress": {"stage": "queued"},
-                          "error": "", "stalled": False, "display": {"stalled": ""}, "model_version": None}
+        assert status == {"id": job.pk, "job": "annotation.qatrainingjob", "name": "nile-qa", "status": "queued",
+                          "progress": {"stage": "queued"}, "error": "", "stalled": False,
+                          "display": {"status": "Queued", "state": "queued", "percent": 0.0, "result": "",
+                                      "progress": "Waiting for a worker to start it.", "stalled": ""},
+                          "model_version": None, "urls": {"socket": socket}}
         response = client.post(reverse("annotation:project_model_checkpoint", args=[project.pk]),
                                {"source": "/nowhere"}, follow=True)
         assert "The model in the loop did not change." in response.content.decode()

@@ -26,9 +26,9 @@ class CourseDetailApiTests:
 
     def test_students_list_is_paginated(self, instructor, course, student, classmates):
         client = api_client(instructor)
-        page = client.get(reverse("api:course_students", args=[course.pk]), {"page_size": 2}).json()
+        page = client.get(reverse("courses_api:course_students", args=[course.pk]), {"page_size": 2}).json()
         assert page["count"] == 4 and [s["username"] for s in page["results"]] == ["alice", "bob"]
-        assert client.get(reverse("api:course_students", args=[course.pk]), {"page": 9}).status_code == 404
+        assert client.get(reverse("courses_api:course_students", args=[course.pk]), {"page": 9}).status_code == 404
 
 
 class RoundCreateApiTests:

@@ -70,6 +70,22 @@ async def test_the_answer_only_model_warns_when_it_finds_the_answer(student, ope
     await communicator2.disconnect()
 
 
+async def test_junk_completions_are_flagged_while_typing_and_not_recorded(student, open_round):
+    token = uuid.uuid4()
+    communicator = await connect(student, open_round.pk)
+    choices = ["got wet.", "qzxv bnmk", "flew.", "a" * 200]
+    reply = await draft_prediction(communicator, {**PLAIN_DRAFT, "choices": choices, "answer": None,
+                                                  "token": str(token)})
+    [junk] = reply["coach"]["warnings"]
+    assert junk["kind"] == "junk" and junk["completions"] == [1, 3] and junk["reasons"] == ["no_word", "repeated"]
+    assert "completion B has no word of the language; completion D is one character repeated" in junk["message"]
+    assert "earns no live credit until a validator accepts it" in junk["message"]
+    assert not await database_sync_to_async(CoachWarning.objects.exists)()  # it decides credit; it is not advice
+    honest = await draft_prediction(communicator, {**PLAIN_DRAFT, "answer": None})
+    assert honest["coach"]["warnings"] == []
+    await communicator.disconnect()
+
+
 async def test_a_bad_token_is_an_error_and_the_socket_stays_usable(student, open_round):
     communicator = await connect(student, open_round.pk)
     await communicator.send_json_to({**DRAFT, "token": "not-a-uuid"})

@@ -112,8 +112,8 @@ async def test_closed_round_and_missing_round_are_refused(student, open_round):
 
 async def test_model_failure_is_reported_and_authoring_goes_on(student, open_round):
     communicator = await connect(student, open_round.pk)
-    with mock.patch("modelhub.inference.load_scorer", side_effect=OSError("no weights")), \
-            mock.patch("modelhub.inference.scorer_loaded", return_value=False):
+    with mock.patch("modelhub.inference.live_model", side_effect=OSError("no weights")), \
+            mock.patch("modelhub.inference.live_model_ready", return_value=False):
         await communicator.send_json_to(DRAFT)
         reply = await communicator.receive_json_from(timeout=10)
         if reply["state"] == "loading":  # the load started on connect had not failed yet; now it does
@@ -176,14 +176,14 @@ async def test_a_model_still_loading_is_announced_and_the_draft_answered_once_lo
     import modelhub.inference
 
     release = threading.Event()
-    real_load = modelhub.inference.load_scorer
+    real_load = modelhub.inference.live_model
 
-    def slow_load(spec):
+    def slow_load(spec, **key):
         assert release.wait(timeout=20)
-        return real_load(spec)
+        return real_load(spec, **key)
 
-    with mock.patch("modelhub.inference.load_scorer", side_effect=slow_load), \
-            mock.patch("modelhub.inference.scorer_loaded", return_value=False):
+    with mock.patch("modelhub.inference.live_model", side_effect=slow_load), \
+            mock.patch("modelhub.inference.live_model_ready", return_value=False):
         communicator = await connect(student, open_round.pk, loaded=False)  # a fresh process: nothing loaded
         await communicator.send_json_to({**DRAFT, "seq": 1})
         reply = await communicator.receive_json_from(timeout=10)

@@ -1,21 +1,18 @@
-"""The scoring-progress websocket: managers only, a snapshot on connect, a message per change."""
+"""The scoring-progress websocket: managers only, a snapshot on connect, a message per pushed change
+(``core.jobs`` pushes each change of a run or training job to the round's group; nothing is polled)."""
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
 
-from collector.consumers import ScoringProgressConsumer
 from collector.models import ScoringRun, TrainingJob
 from collector.routing import websocket_urlpatterns
 from collector.tests.factories import finished_scoring_run
+from core.jobs import job_fail, job_push
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def fast_polling(monkeypatch):
-    monkeypatch.setattr(ScoringProgressConsumer, "poll_seconds", 0.05)
 
 
 async def connect(user, round_id):
@@ -50,9 +47,9 @@ async def test_manager_gets_the_runs_on_connect_and_each_change(instructor, roun
     assert await communicator.receive_json_from(timeout=5) == {"type": "training", "jobs": []}
     assert await communicator.receive_nothing(timeout=0.3)  # nothing changed, nothing sent
 
-    await database_sync_to_async(ScoringRun.objects.filter(pk=run.pk).update)(
-        status=ScoringRun.Status.FAILED, error="RuntimeError: out of memory"
-    )
+    await database_sync_to_async(ScoringRun.objects.filter(pk=run.pk).update)(error="written without a push")
+    assert await communicator.receive_nothing(timeout=0.3)  # written without a push: the socket does not poll
+    await database_sync_to_async(job_fail)(run, "RuntimeError: out of memory")
     [payload] = (await communicator.receive_json_from(timeout=5))["runs"]
     assert payload["status"] == "failed" and payload["error"] == "RuntimeError: out of memory"
     assert payload["display"]["progress"] == "Stopped after 1 of 5 folds."
@@ -75,7 +72,8 @@ async def test_finished_runs_of_both_kinds_with_summaries(instructor, student, r
     assert (await communicator.receive_json_from(timeout=5))["type"] == "training"
     assert payload["kind"] == "answer_only" and payload["summary"]["answer_only_accuracy"] == 0.5
     assert payload["display"]["result"].startswith("Answer-only accuracy 50.0% vs 25% chance")
-    await database_sync_to_async(finished_scoring_run)(round_, {first: [True], second: [True]})
+    run = await database_sync_to_async(finished_scoring_run)(round_, {first: [True], second: [True]})
+    await database_sync_to_async(job_push)(run, run.status)  # to the round's group: a run the page did not know
     runs = (await communicator.receive_json_from(timeout=5))["runs"]
     assert [run["kind"] for run in runs] == ["cross_validation", "answer_only"]
     assert runs[0]["display"]["folds"] == [
@@ -111,9 +109,7 @@ async def test_training_jobs_are_reported_with_progress(instructor, round_):
     assert (payload["id"], payload["name"], payload["status"]) == (job.pk, "next-model", "running")
     assert payload["display"]["percent"] == 25.0
     assert payload["display"]["progress"] == "Epoch 2 · step 30/120 · loss 0.900 · about 1:15 left"
-    await database_sync_to_async(TrainingJob.objects.filter(pk=job.pk).update)(
-        status=TrainingJob.Status.FAILED, error="ModelLoadError: no such model"
-    )
+    await database_sync_to_async(job_fail)(job, "ModelLoadError: no such model")
     [payload] = (await communicator.receive_json_from(timeout=5))["jobs"]
     assert payload["status"] == "failed" and payload["error"] == "ModelLoadError: no such model"
     await communicator.disconnect()
@@ -132,3 +128,19 @@ async def test_missing_round_is_refused(instructor):
     communicator = await connect(instructor, 999999)
     assert "does not exist" in (await communicator.receive_json_from(timeout=5))["message"]
     assert (await communicator.receive_output(timeout=5))["code"] == 4403
+
+
+async def test_a_running_job_whose_worker_goes_silent_is_reported_stalled_without_a_push(instructor, round_, settings):
+    settings.STUMPER_JOB_STALL_SECONDS = 1
+    run = await running_run(round_)
+    await database_sync_to_async(ScoringRun.objects.filter(pk=run.pk).update)(heartbeat_at=timezone.now())
+    communicator = await connect(instructor, round_.pk)
+    [payload] = (await communicator.receive_json_from(timeout=5))["runs"]
+    assert payload["display"]["state"] == "running" and payload["display"]["stalled"] == ""
+    await communicator.receive_json_from(timeout=5)  # the training jobs
+    # No worker pushes anything: after the stall period the socket reads the run once more.
+    [payload] = (await communicator.receive_json_from(timeout=5))["runs"]
+    assert payload["status"] == "running" and payload["display"]["state"] == "stalled"
+    assert payload["display"]["status"] == "Stalled"
+    assert payload["display"]["progress"] == "stalled: no worker has reported for 1 minute"
+    await communicator.disconnect()

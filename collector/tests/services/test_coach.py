@@ -16,8 +16,7 @@ from collector.services.coach import (
 from collector.services.questions import question_submit
 from collector.tasks import answer_only_model_train_task
 from collector.tests.factories import question_data
-from mlcore.models.inference import read_training_meta
-from mlcore.models.scorer_cache import load_scorer
+from mlcore.models.inference import build_scorer, read_training_meta
 from modelhub.inference import scorer_spec_for
 from modelhub.models import ModelVersion
 from modelhub.services import model_version_register
@@ -78,7 +77,7 @@ def test_trains_registers_and_attaches_a_prompt_blind_model(trainable_round, tmp
     assert version.metrics["train_examples"] == MIN_QUESTIONS
     assert version.course_id == trainable_round.course_id  # trained on the course's questions: its model
     assert Round.objects.get(pk=trainable_round.pk).answer_only_model == version
-    scorer = load_scorer(scorer_spec_for(version))
+    scorer = build_scorer(scorer_spec_for(version))
     assert scorer.answer_only_ is True  # the scorer blanks prompts too: same inference path as live
     again = round_answer_only_model_train(round_=trainable_round)  # retraining replaces it
     assert again.pk == version.pk and ModelVersion.objects.filter(name=version.name).count() == 1

@@ -1,4 +1,4 @@
-"""``views/home.py``: where each role lands, and the student's dashboard."""
+"""``views/home.py``: the student's dashboard (where each role lands is ``tests/test_navigation_roles.py``)."""
 
 import pytest
 from django.urls import reverse
@@ -7,35 +7,6 @@ from collector.models import Question
 from collector.services.questions import question_submit
 from collector.tests.factories import assert_queries_do_not_grow_with_questions, finished_scoring_run, question_data
 from courses.services import course_join
-
-
-@pytest.mark.django_db
-class HomeTests:
-    def test_anonymous_goes_to_login(self, client):
-        response = client.get(reverse("home"))
-        assert response.status_code == 302
-        assert response.url == reverse("accounts:login")
-
-    def test_student_goes_to_dashboard(self, client, student):
-        client.force_login(student)
-        assert client.get(reverse("home")).url == reverse("collector:dashboard")
-
-    def test_instructor_goes_to_the_inbox(self, client, instructor):
-        client.force_login(instructor)
-        assert client.get(reverse("home")).url == reverse("inbox:inbox")
-
-    def test_staff_goes_to_the_inbox(self, client, staff):
-        client.force_login(staff)
-        assert client.get(reverse("home")).url == reverse("inbox:inbox")
-
-    def test_crowdworker_goes_to_annotation_tasks(self, client, crowdworker):
-        client.force_login(crowdworker)
-        response = client.get(reverse("home"), follow=True)
-        assert [url for url, _ in response.redirect_chain] == [
-            reverse("collector:crowd_home"), reverse("annotation:task_list")
-        ]
-        assert "Annotation tasks" in response.content.decode()
-
 
 URL = reverse("collector:dashboard")
 
@@ -127,3 +98,15 @@ def test_dashboard_shows_cv_result_and_credit(client, student, round_, fake_mode
     assert response.context["total_credit"] == 3.0
     assert "(live 1 + cross-validation 2)" in page
     assert Question.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_junk_question_says_why_it_has_no_live_credit_yet(client, student, round_, fake_model):
+    # The fake model picks D, the key is A: fooled, but D is junk, so the live credit waits.
+    question_submit(user=student, round_id=round_.pk,
+                    **question_data(choices=["was very hungry.", "was not hungry.", "sat.", "x" * 150]))
+    client.force_login(student)
+    page = client.get(URL).content.decode()
+    assert 'data-testid="live-credit-note"' in page
+    assert "No live credit yet: completion D is one character repeated." in page
+    assert "It counts once a validator accepts the question." in page

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from evaluation.models import AmbiguityDataset, EvaluationRun
 from evaluation.services import reports as report_services
-from evaluation.tests.ambiguity_data import make_project, question_record
+from evaluation.tests.ambiguity_data import make_project, question_record, with_qa_model
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def api(instructor, monkeypatch):
 
 @pytest.fixture
 def project(instructor):
-    return make_project(instructor)
+    return with_qa_model(make_project(instructor))
 
 
 def start(api, project, data, **kwargs):
@@ -61,3 +61,13 @@ def test_json_choice_of_none_and_the_owner_only(api, project, other_instructor):
     assert response.status_code == 201 and EvaluationRun.objects.get().snapshot["ambiguity"] == {"questions": "none"}
     api.force_authenticate(other_instructor)
     assert api.get(reverse("evaluation_api:project_ambiguity_dataset_list", args=[project.pk])).status_code == 403
+
+
+def test_a_question_set_without_a_qa_model_is_a_400_and_saves_nothing(api, instructor):
+    bare = make_project(instructor, name="bare")
+    response = start(api, bare, {"ambiguity_questions_file": SimpleUploadedFile("q.jsonl", QUESTIONS.encode())},
+                     format="multipart")
+    assert response.status_code == 400
+    assert "needs an extractive question-answering model" in response.json()["ambiguity_questions_file"][0]
+    assert not AmbiguityDataset.objects.exists() and not EvaluationRun.objects.exists()
+

@@ -25,7 +25,7 @@ GOOD_TSV = tsv(GOOD_ROWS)
 def export(user, round_, **params):
     client = APIClient()
     client.force_authenticate(user)
-    return client.get(reverse("api:round_export", args=[round_.pk]), params)
+    return client.get(reverse("evaluation_api:round_export", args=[round_.pk]), params)
 
 
 @pytest.fixture
@@ -70,7 +70,7 @@ class RoundExportApiTests:
 def get_export(user, project, **params):
     client = APIClient()
     client.force_authenticate(user)
-    return client.get(reverse("annotation_api:project_export", args=[project.pk]), params)
+    return client.get(reverse("evaluation_api:project_export", args=[project.pk]), params)
 
 
 class ProjectExportApiTests:
@@ -104,6 +104,7 @@ class ProjectExportApiTests:
         assert elsewhere.status_code == 400 and elsewhere.json() == {"weights_run": [
             f"Evaluation report {report.pk} is not a report of project other."]}
         assert get_export(instructor, project, weights_run="first").status_code == 400
+        assert get_export(instructor, project, split="dev").status_code == 400  # no such split
 
     def test_only_the_owner_may_export(self, weighed_project, other_instructor):
         project, report = weighed_project

@@ -16,7 +16,7 @@ def test_p_values_follow_the_spec_display_rule():
 
 
 def test_the_filters_in_a_template():
-    template = Template("{% load evaluation_format %}p = {{ s.pvalue|pvalue:s.log10_pvalue }}, {{ s.acc|percent }}")
+    template = Template("{% load evaluation_format core_i18n %}p = {{ s.pvalue|pvalue:s.log10_pvalue }}, {{ s.acc|percent:1 }}")
     assert template.render(Context({"s": {"pvalue": 0.0, "log10_pvalue": -400.5, "acc": 0.4567}})) == "p = 3.2e-401, 45.7%"
 
 
@@ -34,24 +34,30 @@ def test_columns_have_plain_names_and_formulas():
     assert column("lb_uniform", "ambiguity_retrieval") == column("lb_uniform")  # the shared keys stay shared
 
 
+RARE = "a result this extreme would be rare by chance alone (p below 5%)"
+
+
 def test_one_format_per_kind_in_rows_and_summaries():
     columns = ["category", "questions", "live_model_accuracy", "pvalue", "log10_pvalue", "exact"]
     assert format_row(columns, ["idioms", 12, 0.25, 0.0, -300.25, 71.234]) == \
         ["idioms", "12", "25.0%", "5.6e-301", "-300.25", "71.2%"]
     summary = format_summary({"answer_only_pvalue": 0.01, "answer_only_log10_pvalue": -2.0, "cv_accuracy_pooled": 0.5})
-    assert [(c.label, text) for c, text in summary] == [("Answer-only p-value", "1.0e-2"), ("Cross-validation accuracy", "50.0%")]
+    assert [(c.label, text) for c, text in summary] == [
+        ("Chance of this answer-only accuracy by guessing (p-value)", f"1.0e-2: {RARE}"),
+        ("Cross-validation accuracy", "50.0%")]
     assert format_row(["gender", "gold names", "found", "recall", "ci95_low", "ci95_high"],
                       ["female", 100, 64, 0.64, 0.5422, None], "ambiguity_selectional") == \
         ["female", "100", "64", "64.0%", "54.2%", "—"]
     summary = format_summary({"female_share": 1 / 3, "chi2": 2.04081632, "pvalue": 0.0, "log10_pvalue": -400.5},
                              "ambiguity_retrieval")
     assert [(c.label, text) for c, text in summary] == [("Share of women", "33.3%"), ("χ² goodness of fit", "2.041"),
-                                                        ("p-value", "3.2e-401")]
+                                                        ("Chance of this share of women by luck (p-value)",
+                                                         f"3.2e-401: {RARE}")]
 
 
 def test_measure_value_tables_format_each_row_by_its_measure():
     rows = [["accuracy", 0.3125], ["correct", 10], ["one-sided binomial test p-value", 0.0],
             ["log10 of the p-value", -512.5]]
     assert format_table(["measure", "value"], rows) == \
-        [["accuracy", "31.2%"], ["correct", "10"], ["one-sided binomial test p-value", "3.2e-513"],
+        [["accuracy", "31.2%"], ["correct", "10"], ["one-sided binomial test p-value", f"3.2e-513: {RARE}"],
          ["log10 of the p-value", "-512.5"]]

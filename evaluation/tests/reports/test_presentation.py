@@ -39,7 +39,7 @@ class WeightsExportHelpTests:
         help_html = weights_table_html(
             client.get(reverse("evaluation:run_detail", args=[run.pk])).content.decode())
 
-        download = f"{reverse('annotation:project_export', args=[project.pk])}?weights_run={run.pk}"
+        download = f"{reverse('evaluation:project_export', args=[project.pk])}?weights_run={run.pk}"
         assert f'<a href="{download}">Download the SQuAD export with these weights</a>' in help_html
         assert f"--weights-from {run.pk} out.json" in help_html
         assert reverse("annotation:project_dashboard", args=[project.pk]) in help_html

@@ -17,7 +17,7 @@ from evaluation.services.ambiguity_datasets import (
     ambiguity_sections,
 )
 from evaluation.services.reports import evaluation_start_project_with_inputs
-from evaluation.tests.ambiguity_data import make_project, question_record
+from evaluation.tests.ambiguity_data import make_project, question_record, with_qa_model
 
 pytestmark = pytest.mark.django_db
 
@@ -80,6 +80,7 @@ def test_the_choice_defaults_to_the_newest_upload_else_the_server_and_unqover(pr
 
 
 def test_starting_with_uploads_is_all_or_nothing(project, instructor):
+    with_qa_model(project)
     with pytest.raises(ValidationError, match="line 1"):
         evaluation_start_project_with_inputs(project=project, user=instructor,
                                              occupations_upload=upload(PERSIAN_LIST, "good"),
@@ -107,9 +108,10 @@ def test_the_sections_run_on_the_inputs_the_report_was_started_with(project, ins
 
     monkeypatch.setattr(ambiguity_services, "ambiguity_selectional_section", selectional)
     en_list = "[p_act] was a nurse\n[p_act] was an astronaut\n"
-    run = evaluation_start_project_with_inputs(project=project, user=instructor,
+    run = evaluation_start_project_with_inputs(project=with_qa_model(project), user=instructor,
                                                questions_upload=upload(QUESTIONS_TEXT, "q.jsonl"),
                                                occupations_upload=upload(en_list, "two.txt"))
+    run.model_version = None  # the registry's QA model has no weights: the retrieval probe runs without a reader
     sections = ambiguity_sections(run=run, progress=lambda stage, fraction: None)
     assert seen["questions"] == [1, 2, 3] and seen["source"].startswith("q.jsonl (3 questions, uploaded ")
     retrieval = sections["ambiguity_retrieval"]

@@ -12,9 +12,8 @@ from evaluation.models.leaderboards import ModelEvaluation
 from evaluation.selectors import leaderboards as leaderboard_selectors
 from evaluation.services import leaderboards as leaderboard_services
 from mlcore.configs import MCExample
-from mlcore.models.scorer_cache import load_scorer
 from mlcore.stats.proportions import wilson_interval
-from modelhub.inference import scorer_spec_for
+from modelhub.inference import predict_examples
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +31,8 @@ class ModelEvaluationRoundTests:
         accepted = list(Question.objects.filter(round=board_round, status="accepted").order_by("id"))
         assert evaluation.question_ids == [q.pk for q in accepted]
         # The same tiny random model asked directly: the job must store exactly its answers.
-        picks = [p.predicted for p in load_scorer(scorer_spec_for(tiny_model_version)).predict(
-            [MCExample(prompt=q.prompt, choices=tuple(q.choices)) for q in accepted])]
+        asked = [MCExample(prompt=q.prompt, choices=tuple(q.choices)) for q in accepted]
+        picks = [p.predicted for p in predict_examples(tiny_model_version, asked)]
         hits = [pick == q.correct_index for pick, q in zip(picks, accepted)]
         result = evaluation.result
         assert [p["predicted_index"] for p in result["predictions"]] == picks

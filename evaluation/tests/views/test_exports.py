@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def export(client, project, **params):
-    return client.get(reverse("annotation:project_export", args=[project.pk]), params)
+    return client.get(reverse("evaluation:project_export", args=[project.pk]), params)
 
 
 def qas(data: dict) -> list[dict]:
@@ -31,10 +31,10 @@ class ExportFormTests:
 
         page = client.get(reverse("annotation:project_dashboard", args=[project.pk])).content.decode()
 
-        assert f'action="{reverse("annotation:project_export", args=[project.pk])}"' in page
+        assert f'action="{reverse("evaluation:project_export", args=[project.pk])}"' in page
         assert '<option value="" selected>No weights</option>' in page
         assert f'<option value="{report.pk}">Report {report.pk}, finished {localtime(report.finished_at):%Y-%m-%d %H:%M}</option>' in page
-        export_form = page.split(f'action="{reverse("annotation:project_export", args=[project.pk])}"', 1)[1].split("</form>", 1)[0]
+        export_form = page.split(f'action="{reverse("evaluation:project_export", args=[project.pk])}"', 1)[1].split("</form>", 1)[0]
         assert export_form.count("<option value=") == 1 + 4 + 1  # splits: all + 3; runs: no weights + the finished one
         assert "--weights-from RUN_ID" in page and reverse("evaluation:project_report", args=[project.pk]) in page
 

@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from evaluation.models.leaderboards import ModelEvaluation
-from evaluation.tests.factories import model_evaluation_finished
+from evaluation.services import leaderboards as leaderboard_services
+from evaluation.tests.factories import finished_report, model_evaluation_finished
 
 
 @pytest.mark.django_db
@@ -59,6 +60,20 @@ class LeaderboardPageTests:
         client.force_login(instructor)
         html = client.get(reverse("evaluation:round_leaderboard", args=[board_round.pk])).content.decode()
         assert "missing-weights could not be loaded" in html and "No model evaluated yet" in html
+
+    def test_a_running_evaluation_is_followed_on_its_own_socket_not_a_finished_reports(
+            self, client, instructor, board_round, tiny_model_version, monkeypatch):
+        # A report of the round finished earlier: its socket says "done" at once. The leaderboard once
+        # opened /ws/evaluation/runs/<evaluation id>/ (that report's), saw "done" and reloaded 2.5 times a second.
+        report = finished_report(instructor, round_=board_round)
+        monkeypatch.setattr(leaderboard_services, "model_evaluation_schedule", lambda **kw: None)
+        evaluation = leaderboard_services.model_evaluation_start(model_version=tiny_model_version, round_=board_round)
+        client.force_login(instructor)
+        html = client.get(reverse("evaluation:round_leaderboard", args=[board_round.pk])).content.decode()
+        assert report.status == "done" and evaluation.status == "queued"
+        assert f'data-socket-path="/ws/evaluation/model-evaluations/{evaluation.pk}/"' in html
+        assert f'data-job="evaluation.modelevaluation" data-job-id="{evaluation.pk}" data-status="queued"' in html
+        assert "/ws/evaluation/runs/" not in html and f"Evaluation of {tiny_model_version.name}" in html
 
     def test_downloads(self, client, instructor, live_round, tiny_model_version):
         evaluation = model_evaluation_finished(tiny_model_version, live_round)

@@ -91,8 +91,9 @@ class RoundReportPageTests:
         response = client.post(reverse("evaluation:round_report_start", args=[round_.pk]),
                                {"k": "5", "p0": "uniform", "max_steps": "10", "seed": "0"}, follow=True)
         page = response.content.decode()
-        assert "already being computed" in page and 'id="evaluation-progress"' in page
-        assert "/ws/evaluation/runs/" in page and EvaluationRun.objects.count() == 1
+        run = EvaluationRun.objects.get()
+        assert "already being computed" in page and f'id="job-progress-{run.pk}"' in page
+        assert f'data-socket-path="/ws/evaluation/runs/{run.pk}/"' in page and 'data-job="evaluation.evaluationrun"' in page
 
     def test_failed_report_is_explained(self, client, instructor, round_):
         run = report_services.evaluation_start_round(round_=round_, user=instructor)
@@ -231,7 +232,7 @@ def test_plain_names_with_formulas_and_one_format_per_kind(page):
     for raw in (">lb_uniform<", ">count_with_label<", ">live_model_accuracy<", ">p_display<"):
         assert raw not in html
     assert "<dd>50.0%</dd>" in html  # cross-validation accuracy, a percent with one decimal
-    assert re.search(r"<dd>\d\.\de-\d+</dd>", html)  # the answer-only p-value by the SPEC display rule
+    assert re.search(r"<dd>\d\.\de-\d+: a result this extreme would be rare by chance alone", html)  # SPEC rule, in words
     assert html.count('<p class="meaning">') == 3
     assert "the completions alone give answers away" in html
 

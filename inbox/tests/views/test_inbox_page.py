@@ -15,7 +15,7 @@ class InboxPageTests:
     def test_empty_inbox_says_what_will_appear_and_where_to_start(self, client, instructor):
         client.force_login(instructor)
         page = client.get(reverse("inbox:inbox")).content.decode()
-        assert "All caught up." in page and reverse("collector:course_list") in page
+        assert "All caught up." in page and reverse("courses:course_list") in page
 
     def test_students_are_refused(self, client, student):
         client.force_login(student)

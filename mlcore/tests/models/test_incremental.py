@@ -7,7 +7,6 @@ cache; see the module docstring for why batched scoring is not the reference.
 
 from __future__ import annotations
 
-import multiprocessing
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,10 +14,9 @@ import pytest
 import torch
 
 from mlcore.configs import InferenceConfig, MCExample, ScorerKind, ScorerSpec
-from mlcore.models.engines import engine_available
-from mlcore.models.incremental import IncrementalScorer, clear_incremental, load_incremental
+from mlcore.models.incremental import IncrementalScorer
 from mlcore.models.inference import MultipleChoiceModelScorer, ZeroShotEmbeddingScorer
-from mlcore.models.inference_cache import InferenceCache, shared_cache
+from mlcore.models.inference_cache import InferenceCache
 from mlcore.testing import make_toy_examples
 
 
@@ -147,42 +145,3 @@ def test_live_scoring_agrees_with_batched_scoring_to_float_rounding(mc_scorer: M
             assert a.probs == pytest.approx(b.probs, abs=1e-6)
             assert (a.model_name, a.model_revision) == (b.model_name, b.model_revision)
     assert IncrementalScorer(mc_scorer).predict([]) == []
-
-
-def test_load_incremental_builds_once_and_uses_the_shared_cache(mc_scorer: MultipleChoiceModelScorer) -> None:
-    clear_incremental()
-    try:
-        live = load_incremental(mc_scorer, engine="torch")
-        assert load_incremental(mc_scorer, engine="torch") is live
-        assert live.cache is shared_cache and live.engine_ == "torch"
-    finally:
-        clear_incremental()
-
-
-def _rebuild_in_the_child(scorer: MultipleChoiceModelScorer, examples: list[MCExample]) -> None:
-    torch.set_num_threads(1)  # torch's OpenMP pool did not survive the fork either
-    clear_incremental()
-    load_incremental(scorer, engine="onnx").predict(examples)
-
-
-@pytest.mark.skipif(not engine_available("onnx"), reason="needs onnxruntime and onnx")
-def test_a_forked_child_builds_its_own_live_scorers_and_never_frees_the_parents(
-        mc_scorer: MultipleChoiceModelScorer, examples: list[MCExample]) -> None:
-    # Freeing, in the child, an ONNX Runtime session built here on two threads hung or crashed it.
-    threads = torch.get_num_threads()
-    clear_incremental()
-    try:
-        torch.set_num_threads(2)
-        load_incremental(mc_scorer, engine="onnx").predict(examples[:1])
-        child = multiprocessing.get_context("fork").Process(target=_rebuild_in_the_child,
-                                                            args=(mc_scorer, examples[:1]))
-        child.start()
-        child.join(timeout=60)
-        if child.exitcode is None:
-            child.kill()
-            child.join()
-            pytest.fail("the forked child hung")
-        assert child.exitcode == 0
-    finally:
-        torch.set_num_threads(threads)
-        clear_incremental()

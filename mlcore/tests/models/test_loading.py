@@ -8,14 +8,13 @@ from pathlib import Path
 import pytest
 
 from mlcore.configs import PACKAGED_MINILM, ScorerKind, ScorerSpec
-from mlcore.models.inference import MultipleChoiceModelScorer, ZeroShotEmbeddingScorer
+from mlcore.models.inference import MultipleChoiceModelScorer, ZeroShotEmbeddingScorer, build_scorer
 from mlcore.models.loading import (
     ModelLoadError,
     resolve_checkpoint,
     set_torch_threads,
     weights_revision,
 )
-from mlcore.models.scorer_cache import clear_cache, load_scorer
 
 
 def test_resolve_packaged_minilm() -> None:
@@ -28,18 +27,11 @@ def test_resolve_local_dir_and_hub_id(tmp_path: Path) -> None:
     assert resolve_checkpoint("someorg/some-model") == "someorg/some-model"
 
 
-def test_load_scorer_picks_class_and_caches(tiny_mc_dir: Path) -> None:
-    clear_cache()
+def test_build_scorer_picks_the_class_of_the_kind(tiny_mc_dir: Path) -> None:
     mc_spec = ScorerSpec(ScorerKind.MULTIPLE_CHOICE, str(tiny_mc_dir), "tiny")
-    zs_spec = ScorerSpec(ScorerKind.ZERO_SHOT, str(tiny_mc_dir), "tiny")
-    first = load_scorer(mc_spec)
-    assert isinstance(first, MultipleChoiceModelScorer)
-    assert isinstance(load_scorer(zs_spec), ZeroShotEmbeddingScorer)
-    assert load_scorer(mc_spec) is first
-    assert load_scorer(ScorerSpec(ScorerKind.MULTIPLE_CHOICE, str(tiny_mc_dir), "tiny", "v2")) is not first
-    clear_cache()
-    assert load_scorer(mc_spec) is not first
-    clear_cache()
+    assert isinstance(build_scorer(mc_spec), MultipleChoiceModelScorer)
+    assert isinstance(build_scorer(ScorerSpec(ScorerKind.ZERO_SHOT, str(tiny_mc_dir), "tiny")), ZeroShotEmbeddingScorer)
+    assert build_scorer(mc_spec) is not build_scorer(mc_spec)  # not cached: mlcore.models.live caches
 
 
 def _spec(path: Path | str) -> ScorerSpec:
@@ -48,31 +40,31 @@ def _spec(path: Path | str) -> ScorerSpec:
 
 def test_missing_directory(tmp_path: Path) -> None:
     with pytest.raises(ModelLoadError, match=r"Could not load model 'broken-model' from .*: directory does not exist"):
-        load_scorer(_spec(tmp_path / "nope"))
+        build_scorer(_spec(tmp_path / "nope"))
 
 
 def test_directory_without_config(tmp_path: Path) -> None:
     with pytest.raises(ModelLoadError, match="no config.json"):
-        load_scorer(_spec(tmp_path))
+        build_scorer(_spec(tmp_path))
 
 
 def test_directory_without_weights(tmp_path: Path, tiny_mc_dir: Path) -> None:
     shutil.copy(tiny_mc_dir / "config.json", tmp_path / "config.json")
     with pytest.raises(ModelLoadError, match="no weights file"):
-        load_scorer(_spec(tmp_path))
+        build_scorer(_spec(tmp_path))
 
 
 def test_corrupt_weights(tmp_path: Path, tiny_mc_dir: Path) -> None:
     shutil.copytree(tiny_mc_dir, tmp_path / "m")
     (tmp_path / "m" / "model.safetensors").write_bytes(b"not a safetensors file")
     with pytest.raises(ModelLoadError, match="Could not load model 'broken-model'"):
-        load_scorer(_spec(tmp_path / "m"))
+        build_scorer(_spec(tmp_path / "m"))
 
 
 def test_unknown_hub_id_is_not_downloaded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MLCORE_ALLOW_DOWNLOAD", raising=False)
     with pytest.raises(ModelLoadError, match="Could not load model 'broken-model' from 'no-such-org/no-such-model'"):
-        load_scorer(_spec("no-such-org/no-such-model"))
+        build_scorer(_spec("no-such-org/no-such-model"))
 
 
 def test_weights_revision_changes_with_content(tmp_path: Path, tiny_mc_dir: Path) -> None:
@@ -159,26 +151,11 @@ def test_keys_load_in_parallel_and_a_failure_is_not_cached() -> None:
     assert not cache.loaded("bad")
 
 
-def test_load_scorer_counts_one_load_for_concurrent_callers(tiny_mc_dir: Path, monkeypatch) -> None:
-    from concurrent.futures import ThreadPoolExecutor
-    from threading import Barrier
+def test_peek_never_loads_and_leaves_the_order() -> None:
+    from mlcore.models.loading import LoadOnceCache
 
-    import mlcore.models.inference
-    from mlcore.models.scorer_cache import scorer_loaded
-
-    clear_cache()
-    built: list[ScorerSpec] = []
-    real = mlcore.models.inference.MultipleChoiceModelScorer
-
-    def counting(spec: ScorerSpec) -> object:
-        built.append(spec)
-        return real(spec)
-
-    monkeypatch.setattr(mlcore.models.inference, "MultipleChoiceModelScorer", counting)
-    spec = ScorerSpec(ScorerKind.MULTIPLE_CHOICE, str(tiny_mc_dir), "tiny", "race")
-    start = Barrier(4)
-    assert not scorer_loaded(spec)
-    with ThreadPoolExecutor(4) as pool:
-        scorers = list(pool.map(lambda _: (start.wait(), load_scorer(spec))[1], range(4)))
-    assert built == [spec] and all(s is scorers[0] for s in scorers) and scorer_loaded(spec)
-    clear_cache()
+    cache: LoadOnceCache[str, str] = LoadOnceCache(str.upper, maxsize=2)
+    cache.get("a"), cache.get("b")
+    assert cache.peek("a") == "A" and cache.peek("c") is None and not cache.loaded("c")
+    cache.get("c")  # "a" is still the least recently used one: peeking did not use it
+    assert cache.peek("a") is None and cache.peek("b") == "B" and cache.peek("c") == "C"

@@ -1,11 +1,10 @@
-"""The LMS panels of other apps' pages: ``{% lti_round_grades round %}`` and ``{% lti_project_grades project %}``
-(the grade passback of an LMS assignment; nothing if it is not one), ``{% lti_course_roster_link course %}``."""
-from django import template
+"""The LMS parts of other apps' pages, registered in ``LtiConfig.ready`` (``core.registry``): a round's and a
+project's grade passback (``lti/_grades.html``; nothing if it is not an LMS assignment) and a course's roster
+link (``lti/_course_roster_link.html``). Each function gives the names its template needs."""
 from django.urls import reverse
 
+from core.registry import Panel
 from lti import selectors
-
-register = template.Library()
 
 
 def _grades_panel(context, *, what: str, sent_when: str, resend_url: str, **assignment: int) -> dict:
@@ -15,21 +14,26 @@ def _grades_panel(context, *, what: str, sent_when: str, resend_url: str, **assi
             "csrf_token": context.get("csrf_token")}
 
 
-@register.inclusion_tag("lti/_grades.html", takes_context=True)
-def lti_round_grades(context, round_) -> dict:
+def round_grades(context, round_) -> dict:
     return _grades_panel(context, what="round", sent_when="Scores are sent when credit changes; a student with no "
                                                          "question in the round gets none (a blank, not a zero).",
                          resend_url=reverse("lti:round_grades_resend", args=[round_.pk]), round_id=round_.pk)
 
 
-@register.inclusion_tag("lti/_grades.html", takes_context=True)
-def lti_project_grades(context, project) -> dict:
+def project_grades(context, project) -> dict:
     return _grades_panel(context, what="annotation project",
                          sent_when="A student's score is the number of paragraphs they finished that no open flag "
                                    "holds in review (capped at the maximum); it is sent when that changes.",
                          resend_url=reverse("lti:project_grades_resend", args=[project.pk]), project_id=project.pk)
 
 
-@register.inclusion_tag("lti/_course_roster_link.html")
-def lti_course_roster_link(course) -> dict:
+def course_roster_link(context, course) -> dict:
     return {"course": course, "contexts": list(selectors.course_contexts(course_id=course.pk))}
+
+
+# By slot: the round page and the project dashboard under their header, the course page's header.
+PANELS = {
+    "round_detail": [Panel("lti/_grades.html", round_grades)],
+    "project_dashboard": [Panel("lti/_grades.html", project_grades)],
+    "course_detail": [Panel("lti/_course_roster_link.html", course_roster_link)],
+}
