@@ -4,8 +4,7 @@ from celery.signals import worker_ready
 from django.conf import settings
 
 from collector.models import Prediction, ScoringRun
-from collector.selectors.rounds import round_get
-from collector.services.coach import round_answer_only_model_train
+from collector.services.coach import answer_only_job_run
 from collector.services.hardware import worker_hardware_report
 from collector.services.questions import prediction_compute, predictions_schedule_pending
 from collector.services.scoring import scoring_resume_interrupted, scoring_run
@@ -38,10 +37,10 @@ def training_job_run_task(job_id: int) -> None:
     training_job_run(job_id=job_id)
 
 
-@shared_task(acks_late=True, name="collector.answer_only_model_train")
-def answer_only_model_train_task(round_id: int) -> None:
-    """Train the round's answer-only model for the coach (``round_answer_only_model_train``)."""
-    round_answer_only_model_train(round_=round_get(round_id=round_id))
+@shared_task(acks_late=True, name="collector.answer_only_job_run")
+def answer_only_job_run_task(job_id: int) -> None:
+    """Train the round's answer-only model for the coach; ``answer_only_job_run`` does the work."""
+    answer_only_job_run(job_id=job_id)
 
 
 @worker_ready.connect

@@ -26,13 +26,16 @@ class TrainingJobSerializer(JobSerializer):
     job_model = TrainingJob
 
     round_id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=TrainingJob.Kind.choices,
+                                   help_text="next_model (the round page's button) or answer_only (the coach's model)")
     name = serializers.CharField(help_text="Name of the model version it registers")
     make_live_round_id = serializers.IntegerField(allow_null=True)
     model_version = serializers.CharField(allow_null=True, help_text="The registered model, once done")
 
     def payload(self, job: TrainingJob) -> dict:
         return {
-            **training_job_payload(job), "round_id": job.round_id, "make_live_round_id": job.make_live_round_id,
+            **training_job_payload(job), "round_id": job.round_id, "kind": job.kind,
+            "make_live_round_id": job.make_live_round_id,
             "model_version": job.model_version.name if job.model_version else None,
         }
 

@@ -1,6 +1,7 @@
 """Training a new live model from a round's page, as a background job."""
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from collector.models.rounds import Round
 from core.models import BackgroundJob
@@ -8,13 +9,19 @@ from modelhub.models import ModelVersion
 
 
 class TrainingJob(BackgroundJob):
-    """Training of a new live model on a course's questions, queued from a round's page.
+    """Training of a model from a round: the next live model on the course's questions (queued
+    from a round's page) or the round's answer-only model for the coach (from its quality page).
 
-    The page shows its progress and, if it failed, the error; the trained version is kept
+    The round page shows its progress and, if it failed, the error; the trained version is kept
     here so the instructor sees which model the job produced.
     """
 
+    class Kind(models.TextChoices):
+        NEXT_MODEL = "next_model", _("Next live model")
+        ANSWER_ONLY = "answer_only", _("Answer-only model for the coach")
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="training_jobs")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.NEXT_MODEL)
     name = models.CharField(max_length=100, help_text="Name of the model version to create")
     make_live_round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     model_version = models.ForeignKey(ModelVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")

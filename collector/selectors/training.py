@@ -18,6 +18,12 @@ def training_jobs_latest(*, round_: Round, limit: int = 3) -> list[TrainingJob]:
     return list(TrainingJob.objects.filter(round=round_).select_related("model_version", "make_live_round")[:limit])
 
 
+def answer_only_job_latest(*, round_: Round) -> TrainingJob | None:
+    """The round's newest answer-only training job (any status), for its quality page; None if none."""
+    return (TrainingJob.objects.filter(round=round_, kind=TrainingJob.Kind.ANSWER_ONLY)
+            .select_related("model_version").first())
+
+
 def training_jobs_of_round(*, round_) -> QuerySet[TrainingJob]:
     """Every training job started from the round, newest first."""
     return (TrainingJob.objects.filter(round=round_).select_related("model_version", "make_live_round")

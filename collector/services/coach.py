@@ -11,21 +11,26 @@ The answer-only model: cross-validation scoring with ``--answer-only`` measures 
 one on all of the round's questions (rejected ones left out) with the prompts blanked, using the
 existing fine-tuning code and the round's scoring recipe, registers it as a ``ModelVersion`` and
 sets ``Round.answer_only_model``; drafts then reach it through the same inference service as the
-live model.
+live model. From the quality page or the API it runs as a ``TrainingJob`` of kind ``answer_only``
+(``round_answer_only_model_schedule``, ``answer_only_job_run``): states, progress, heartbeat and
+failure text as every training job, shown with them on the round page.
 """
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from collector.models import CoachWarning, Prediction, Question, QuestionStatus, Round, ScoringRun
+from collector.models import CoachWarning, Prediction, Question, QuestionStatus, Round, ScoringRun, TrainingJob
 from collector.selectors.coach import text_warnings
+from collector.services.hardware import worker_hardware_report
 from collector.services.scoring import scoring_config_for
-from collector.services.training import model_version_train
-from core.jobs import task_enqueue
-from mlcore.configs import CATEGORIES, MCExample
+from collector.services.training import TASK_NAMES, model_version_train, training_job_claim
+from core.jobs import job_push, task_enqueue
+from mlcore.configs import CATEGORIES, MCExample, TrainProgress
 from modelhub.models import ModelVersion
+from modelhub.progress import TrainingJobProgress
+from modelhub.training import training_job_finish
 
 MIN_QUESTIONS = 10
 NAME_SUFFIX = "-answer-only"
@@ -59,20 +64,40 @@ def answer_only_model_check(*, round_: Round) -> None:
         )
 
 
-def round_answer_only_model_schedule(*, round_: Round) -> None:
-    """Check now, then train in a worker once the surrounding transaction commits."""
+def round_answer_only_model_schedule(*, round_: Round, user=None) -> TrainingJob:
+    """Check now, store a queued answer-only training job and enqueue it once the transaction commits."""
     answer_only_model_check(round_=round_)
-    transaction.on_commit(lambda: task_enqueue("collector.answer_only_model_train", round_.pk))
+    try:
+        with transaction.atomic():
+            job = TrainingJob.objects.create(round=round_, kind=TrainingJob.Kind.ANSWER_ONLY,
+                                             name=answer_only_model_name(round_), created_by=user,
+                                             progress={"stage": "queued"})
+    except IntegrityError:  # one active job per model name: a double click queues one
+        raise ValidationError(f"The answer-only model of round {round_.name} is already being trained.") from None
+    job_push(job, job.status)
+    transaction.on_commit(lambda: task_enqueue(TASK_NAMES[TrainingJob.Kind.ANSWER_ONLY], job.pk))
+    return job
 
 
-def round_answer_only_model_train(*, round_: Round) -> ModelVersion:
+def answer_only_job_run(*, job_id: int) -> TrainingJob:
+    """Train the job's answer-only model unless it already ran; any failure is stored on the job."""
+    job = training_job_claim(job_id)
+    if job is None:
+        return TrainingJob.objects.get(pk=job_id)
+    worker_hardware_report()
+    training_job_finish(job, lambda: round_answer_only_model_train(round_=job.round, progress=TrainingJobProgress(job)))
+    return TrainingJob.objects.get(pk=job_id)
+
+
+def round_answer_only_model_train(*, round_: Round,
+                                  progress: Callable[[TrainProgress], None] | None = None) -> ModelVersion:
     """Train (or retrain, replacing the weights) the round's answer-only model and attach it."""
     answer_only_model_check(round_=round_)
     examples = _examples(round_)
     config = scoring_config_for(round_=round_, kind=ScoringRun.Kind.ANSWER_ONLY)  # answer_only=True
     version = model_version_train(
         name=answer_only_model_name(round_), train_examples=examples, base=round_.base_checkpoint or None,
-        config=config, course_id=round_.course_id,
+        config=config, course_id=round_.course_id, progress=progress,
         description=f"Answer-only model (prompts blanked) of round {round_.name}, trained on {len(examples)} questions; "
         "the artifact coach asks it about drafts.",
     )

@@ -34,6 +34,8 @@ from modelhub.progress import TrainingJobProgress
 from modelhub.training import training_job_finish
 
 TASK_NAME = "collector.training_job_run"
+# The task that runs each kind of training job (the answer-only one: ``services/coach.py``).
+TASK_NAMES = {TrainingJob.Kind.NEXT_MODEL: TASK_NAME, TrainingJob.Kind.ANSWER_ONLY: "collector.answer_only_job_run"}
 
 # Training files are the instructor's own (often the public CODAH release, which repeats a
 # distractor in 3 rows and has long prompts), not student input: accept what the tokenizer can
@@ -155,7 +157,8 @@ def training_job_start(*, round_: Round, name: str, make_live_round: Round | Non
     return job
 
 
-def _claim(job_id: int) -> TrainingJob | None:
+def training_job_claim(job_id: int) -> TrainingJob | None:
+    """The queued job, now this worker's and running; None otherwise (``core.jobs.job_claim``)."""
     # Only a queued job: never train twice (a job whose worker died is failed, not resumed).
     return job_claim(TrainingJob, job_id, resumable=False, stale_after=_stale_after(),
                      progress=lambda stored: {"stage": "loading"})
@@ -167,7 +170,7 @@ def _stale_after() -> timedelta:
 
 def training_job_run(*, job_id: int) -> TrainingJob:
     """Train the job's model unless it already ran; any failure is stored on the job."""
-    job = _claim(job_id)
+    job = training_job_claim(job_id)
     if job is None:
         return TrainingJob.objects.get(pk=job_id)
     worker_hardware_report()  # the settings page shows what bf16=auto means on this worker
@@ -182,5 +185,8 @@ def training_jobs_resume_interrupted() -> int:
     Called when a worker starts. Training is not resumable mid-way (unlike scoring folds), so a
     job interrupted by a dead worker is failed with a message saying to start it again.
     """
-    return jobs_resume(TrainingJob, enqueue=lambda pk: task_enqueue(TASK_NAME, pk), resumable=False, stale_after=_stale_after(),
+    def enqueue(pk: int) -> None:
+        task_enqueue(TASK_NAMES[TrainingJob.objects.values_list("kind", flat=True).get(pk=pk)], pk)
+
+    return jobs_resume(TrainingJob, enqueue=enqueue, resumable=False, stale_after=_stale_after(),
                        stale_error="The worker stopped during training; nothing was registered. Start the training again.")

@@ -17,7 +17,7 @@ def round_answer_only_model(request: HttpRequest, round_id: int) -> HttpResponse
     """Queue the training of the round's answer-only model for the coach."""
     round_ = round_for_manager(user=request.user, round_id=round_id)
     try:
-        round_answer_only_model_schedule(round_=round_)
+        round_answer_only_model_schedule(round_=round_, user=request.user)
     except ValidationError as error:
         messages.error(request, f"Training not started. {first_message(error)}")
     else:

@@ -195,7 +195,7 @@ CELERY_TASK_ROUTES = {
     "annotation.predict_question_answer": {"queue": "inference", "priority": SUBMISSION_SCORING_PRIORITY},
     "collector.scoring_run": {"queue": "training"},
     "collector.training_job_run": {"queue": "training"},
-    "collector.answer_only_model_train": {"queue": "training"},
+    "collector.answer_only_job_run": {"queue": "training"},
     "*.train*": {"queue": "training"},
     "*.predict*": {"queue": "inference"},
 }

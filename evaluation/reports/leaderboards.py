@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
+from core.i18n import digits
 from core.jobs import job_display, job_kind, job_progress_shown
 from evaluation.models import ModelEvaluation
 from evaluation.reports.sections import table_csv
@@ -131,10 +133,13 @@ def _progress_text(evaluation: ModelEvaluation) -> str:
     progress = evaluation.progress or {}
     name = evaluation.model_version.name
     if evaluation.status == ModelEvaluation.Status.FAILED:
-        return f"Evaluation of {name} failed; nothing was stored."
+        return _("Evaluation of %(name)s failed; nothing was stored.") % {"name": name}
     if evaluation.status == ModelEvaluation.Status.DONE:
-        return f"{name}: done."
-    text = f"{name}: {progress.get('stage', 'Waiting for a worker')} ({float(progress.get('percent', 0.0)):.0f}%)."
+        return _("%(name)s: done.") % {"name": name}
+    text = _("%(name)s: %(stage)s (%(percent)s%%).") % {
+        # The stored stage is an English msgid (evaluation/services/leaderboards.py), worded here.
+        "name": name, "stage": _(progress.get("stage") or "Waiting for a worker"),
+        "percent": digits(f"{float(progress.get('percent', 0.0)):.0f}")}
     return f"{text} {progress['note']}" if progress.get("note") else text
 
 

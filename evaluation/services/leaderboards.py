@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from annotation.models import Project
@@ -110,7 +111,7 @@ def _next_attempt(stored: dict) -> dict:
     interrupted = bool(job_owner(stored))  # a worker had claimed it and never finished it
     note = ("Restarted after a worker restart: the interrupted attempt stored nothing, so the evaluation "
             "runs again from the start." if interrupted else "")
-    return {"stage": "Loading the model", "percent": 0.0, "attempt": int(stored.get("attempt", 0)) + 1,
+    return {"stage": gettext_noop("Loading the model"), "percent": 0.0, "attempt": int(stored.get("attempt", 0)) + 1,
             **({"note": note} if note else {})}
 
 
@@ -171,7 +172,7 @@ def _answers(version: ModelVersion, questions: Sequence, *, gone: str, load: Cal
     except Exception as error:
         raise ModelLoadFailed(f"Model version {version.name} could not be loaded from {version.path!r}: {error} "
                               "Check its path in the model registry; nothing was stored.") from error
-    stage, examples, out = "Answering the questions", [example(q) for q in questions], []
+    stage, examples, out = gettext_noop("Answering the questions"), [example(q) for q in questions], []
     progress(stage, 0.05)
     for start in range(0, len(examples), BATCH_SIZE):
         out.extend(model.predict(examples[start:start + BATCH_SIZE]))

@@ -5,6 +5,8 @@
  * <script type="application/json">; each .vl-chart names its spec in data-vl-spec. The table beside
  * each chart holds the same numbers, so a page without JavaScript loses nothing.
  */
+import { gettext } from "./lib/i18n.js";
+
 const OPTIONS = {
   renderer: "svg",
   // Export as PNG/SVG stays; nothing opens the online editor or shows the source.
@@ -66,6 +68,11 @@ export async function embedChart(element) {
   }
   try {
     const result = await window.vegaEmbed(element, fitContainer(JSON.parse(source.textContent), element.clientWidth), OPTIONS);
+    // Screen readers read the table beside it: hide the drawing only, not vega-embed's export
+    // menu, a keyboard control that must not sit inside aria-hidden (axe: aria-hidden-focus).
+    element.querySelector("svg.marks, canvas.marks")?.setAttribute("aria-hidden", "true");
+    // The menu's button is an icon only: give it a name (axe: summary-name).
+    element.querySelector("details > summary")?.setAttribute("aria-label", gettext("Export the chart"));
     element.dataset.vlState = "drawn";
     return result;
   } catch (error) {

@@ -2,8 +2,9 @@
 import pytest
 from django.urls import reverse
 
+from collector.models import TrainingJob
 from collector.services.questions import question_submit
-from collector.tasks import answer_only_model_train_task
+from collector.tasks import answer_only_job_run_task
 from collector.tests.factories import api_client, question_data
 
 pytestmark = pytest.mark.django_db
@@ -22,11 +23,14 @@ class AnswerOnlyModelTrainApiTests:
         for i in range(10):
             question_submit(user=student, round_id=round_.pk, **question_data(prompt=f"Question {i}. He"))
         queued = []
-        monkeypatch.setattr(answer_only_model_train_task, "delay", queued.append)
+        monkeypatch.setattr(answer_only_job_run_task, "delay", queued.append)
         with django_capture_on_commit_callbacks(execute=True):
             response = api_client(instructor).post(reverse("api:answer_only_model_train", args=[round_.pk]))
         assert response.status_code == 202 and response.data["model_name"] == "r1-answer-only"
-        assert queued == [round_.pk]
+        job = TrainingJob.objects.get(pk=response.data["job_id"])
+        assert job.kind == TrainingJob.Kind.ANSWER_ONLY and job.round == round_ and queued == [job.pk]
+        detail = api_client(instructor).get(reverse("api:training_job_detail", args=[job.pk]))
+        assert detail.status_code == 200 and detail.data["kind"] == "answer_only" and detail.data["status"] == "queued"
 
     def test_students_get_403(self, student, round_):
         assert api_client(student).post(reverse("api:answer_only_model_train", args=[round_.pk])).status_code == 403

@@ -4,17 +4,21 @@ from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
-from collector.models import CoachWarning, Prediction, Round
+from collector.models import CoachWarning, Prediction, Round, TrainingJob
+from collector.presentation.training import training_job_payload
 from collector.selectors.coach import ANSWER_ONLY_MESSAGE, coach_report, text_warnings
 from collector.services.coach import (
     MIN_QUESTIONS,
+    answer_only_job_run,
     coach_warnings_record,
     round_answer_only_model_schedule,
     round_answer_only_model_train,
 )
 from collector.services.questions import question_submit
-from collector.tasks import answer_only_model_train_task
+from collector.services.training import TASK_NAMES, training_jobs_resume_interrupted
+from collector.tasks import answer_only_job_run_task
 from collector.tests.factories import question_data
 from mlcore.models.inference import build_scorer, read_training_meta
 from modelhub.inference import scorer_spec_for
@@ -111,8 +115,45 @@ def test_a_model_of_someone_else_with_that_name_is_never_overwritten(trainable_r
         round_answer_only_model_train(round_=trainable_round)
 
 
-def test_the_task_trains_once_the_request_commits(trainable_round, django_capture_on_commit_callbacks):
+def test_the_job_trains_once_the_request_commits_with_progress(trainable_round, instructor,
+                                                                django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        round_answer_only_model_schedule(round_=trainable_round)
-    assert Round.objects.get(pk=trainable_round.pk).answer_only_model is not None
-    assert answer_only_model_train_task.name == "collector.answer_only_model_train"
+        job = round_answer_only_model_schedule(round_=trainable_round, user=instructor)
+        assert job.status == TrainingJob.Status.QUEUED and job.kind == TrainingJob.Kind.ANSWER_ONLY
+        with pytest.raises(ValidationError, match="already being trained"):  # a double click queues one job
+            round_answer_only_model_schedule(round_=trainable_round)
+    job.refresh_from_db()
+    version = Round.objects.get(pk=trainable_round.pk).answer_only_model
+    assert version is not None and job.model_version == version and job.name == version.name
+    assert job.status == TrainingJob.Status.DONE and job.created_by == instructor and job.error == ""
+    assert job.started_at is not None and job.heartbeat_at is not None and job.finished_at is not None
+    # The worker's progress: every step of the (one-epoch) training, stored on the job.
+    assert job.progress["stage"] == "done" and job.progress["step"] == job.progress["total_steps"] > 0
+    payload = training_job_payload(job)
+    assert payload["display"]["percent"] == 100.0 and "the coach asks it about drafts" in payload["display"]["result"]
+    with translation.override("fa"):
+        assert training_job_payload(job)["display"]["result"] == f"نسخهٔ مدل {version.name} ثبت شد؛ مربی پیش‌نویس‌ها را از آن می‌پرسد."
+    assert answer_only_job_run_task.name == "collector.answer_only_job_run" == TASK_NAMES[job.kind]
+    assert answer_only_job_run(job_id=job.pk).status == TrainingJob.Status.DONE  # a second delivery trains nothing
+
+
+def test_a_failed_job_stores_the_error_and_attaches_nothing(trainable_round, monkeypatch,
+                                                             django_capture_on_commit_callbacks):
+    def broken(**kwargs):
+        raise RuntimeError("out of memory on the worker")
+
+    monkeypatch.setattr("collector.services.coach.model_version_train", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        job = round_answer_only_model_schedule(round_=trainable_round)
+    job.refresh_from_db()
+    assert job.status == TrainingJob.Status.FAILED and job.progress["stage"] == "failed"
+    assert job.error == "RuntimeError: out of memory on the worker" and job.model_version is None
+    assert Round.objects.get(pk=trainable_round.pk).answer_only_model is None
+
+
+def test_a_queued_job_is_sent_again_to_its_own_task_when_a_worker_starts(peer_round, monkeypatch):
+    job = TrainingJob.objects.create(round=peer_round, kind=TrainingJob.Kind.ANSWER_ONLY, name="r1-answer-only")
+    sent = []
+    monkeypatch.setattr("collector.services.training.task_enqueue", lambda name, *args: sent.append((name, *args)))
+    assert training_jobs_resume_interrupted() == 1
+    assert sent == [("collector.answer_only_job_run", job.pk)]

@@ -3,7 +3,9 @@ from unittest import mock
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
+from collector.models import TrainingJob
 from collector.tests.factories import validate
 
 pytestmark = pytest.mark.django_db
@@ -36,11 +38,42 @@ class QualityPageTests:
         response = client.post(url, follow=True)
         assert "needs at least 10" in response.content.decode()
         with mock.patch("collector.services.coach.answer_only_model_check"), \
-                mock.patch("collector.tasks.answer_only_model_train_task.delay") as delay, \
+                mock.patch("collector.tasks.answer_only_job_run_task.delay") as delay, \
                 django_capture_on_commit_callbacks(execute=True):
             response = client.post(url, follow=True)
         assert "is queued" in response.content.decode()
-        delay.assert_called_once_with(submitted.round_id)
+        job = TrainingJob.objects.get(round_id=submitted.round_id, kind=TrainingJob.Kind.ANSWER_ONLY)
+        delay.assert_called_once_with(job.pk)
+        assert job.status == TrainingJob.Status.QUEUED and job.created_by == instructor
+
+    def test_round_page_shows_the_answer_only_job_with_the_training_jobs(self, client, submitted, instructor):
+        running = TrainingJob.objects.create(
+            round_id=submitted.round_id, kind=TrainingJob.Kind.ANSWER_ONLY, name="r1-answer-only",
+            status=TrainingJob.Status.RUNNING, heartbeat_at=timezone.now(),
+            progress={"stage": "training", "step": 3, "total_steps": 12, "epoch": 1})
+        failed = TrainingJob.objects.create(
+            round_id=submitted.round_id, kind=TrainingJob.Kind.ANSWER_ONLY, name="r1-answer-only",
+            status=TrainingJob.Status.FAILED, error="RuntimeError: out of memory on the worker")
+        client.force_login(instructor)
+        page = client.get(reverse("collector:round_detail", args=[submitted.round_id])).content.decode()
+        assert f'data-job="{running.pk}"' in page and f'data-job="{failed.pk}"' in page
+        assert "Epoch 1 · step 3/12" in page and 'aria-valuenow="25"' in page
+        assert "RuntimeError: out of memory on the worker" in page
+
+    def test_quality_page_follows_the_answer_only_job_with_the_shared_progress_card(self, client, submitted,
+                                                                                   instructor):
+        client.force_login(instructor)
+        url = reverse("collector:round_quality", args=[submitted.round_id])
+        assert "data-job-progress" not in client.get(url).content.decode()  # no job yet: no card
+        job = TrainingJob.objects.create(
+            round_id=submitted.round_id, kind=TrainingJob.Kind.ANSWER_ONLY, name="r1-answer-only",
+            status=TrainingJob.Status.RUNNING, heartbeat_at=timezone.now(),
+            progress={"stage": "training", "step": 6, "total_steps": 12, "epoch": 1})
+        page = client.get(url).content.decode()
+        assert f'id="job-progress-{job.pk}"' in page and 'data-job="collector.trainingjob"' in page
+        assert f'data-socket-path="/ws/rounds/{submitted.round_id}/scoring/"' in page
+        assert 'data-refresh="answer-only-model"' in page and "Epoch 1 · step 6/12" in page
+        assert "js/job_progress.js" in page
 
     def test_round_page_links_here_and_shows_statuses(self, client, submitted, instructor):
         client.force_login(instructor)
