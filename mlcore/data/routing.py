@@ -24,7 +24,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mlcore.stats.squad_metrics import Normalizer, _resolve
+from mlcore.stats.squad_metrics import Normalizer, resolve_normalizer
 
 __all__ = [
     "ParagraphCandidate",
@@ -88,7 +88,7 @@ def agreeing_answers(answers: Sequence[str], *, normalizer: Literal["en", "fa"] 
     """
     if isinstance(answers, str):
         raise ValueError("answers must be a sequence of strings, not a single string")
-    norm = _resolve(normalizer)[1]
+    norm = resolve_normalizer(normalizer)[1]
     counts = Counter(norm(a) for a in answers)
     return max(counts.values(), default=0)
 

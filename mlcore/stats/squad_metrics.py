@@ -23,7 +23,7 @@ from mlcore.stats.squad_normalization import normalize_en, normalize_fa
 __all__ = [
     "QuestionScore", "SquadAnswer", "SquadDataset", "SquadEvalResult", "SquadQuestion",
     "exact_match", "f1_score", "normalize_en", "normalize_fa", "parse_squad_json",
-    "read_squad_json", "score_question", "squad_evaluate",
+    "read_squad_json", "resolve_normalizer", "score_question", "squad_evaluate",
 ]
 
 Normalizer = Callable[[str], str]
@@ -31,7 +31,9 @@ Normalizer = Callable[[str], str]
 _NORMALIZERS: dict[str, Normalizer] = {"en": normalize_en, "fa": normalize_fa}
 
 
-def _resolve(normalizer: Literal["en", "fa"] | Normalizer) -> tuple[str, Normalizer]:
+def resolve_normalizer(normalizer: Literal["en", "fa"] | Normalizer) -> tuple[str, Normalizer]:
+    """(name, function) of a normaliser given by language ("en", "fa") or as a function: the one
+    place the metrics, agreement and routing turn a setting into a normaliser."""
     if callable(normalizer):
         return getattr(normalizer, "__name__", "custom"), normalizer
     if normalizer not in _NORMALIZERS:
@@ -47,7 +49,7 @@ def exact_match(gold: str, pred: str, *, normalizer: Literal["en", "fa"] | Norma
     >>> exact_match("The Eiffel Tower", "the eiffel tower.")
     1
     """
-    norm = _resolve(normalizer)[1]
+    norm = resolve_normalizer(normalizer)[1]
     return int(norm(gold) == norm(pred))
 
 
@@ -61,7 +63,7 @@ def f1_score(gold: str, pred: str, *, normalizer: Literal["en", "fa"] | Normaliz
     >>> round(f1_score("Denver Broncos", "Broncos"), 6)
     0.666667
     """
-    norm = _resolve(normalizer)[1]
+    norm = resolve_normalizer(normalizer)[1]
     gold_toks, pred_toks = norm(gold).split(), norm(pred).split()
     if not gold_toks or not pred_toks:
         return float(gold_toks == pred_toks)
@@ -88,7 +90,7 @@ def score_question(golds: Sequence[str], pred: str, *,
     """
     if isinstance(golds, str):
         raise ValueError("golds must be a sequence of strings, not a single string")
-    norm = _resolve(normalizer)[1]
+    norm = resolve_normalizer(normalizer)[1]
     kept = [g for g in golds if norm(g)] or [""]
     return (max(exact_match(g, pred, normalizer=norm) for g in kept),
             max(f1_score(g, pred, normalizer=norm) for g in kept))
@@ -301,7 +303,7 @@ def squad_evaluate(
     questions = gold.questions if isinstance(gold, SquadDataset) else tuple(gold)
     if not questions:
         raise ValueError("gold contains no questions")
-    name, norm = _resolve(normalizer)
+    name, norm = resolve_normalizer(normalizer)
     scores: list[QuestionScore] = []
     for q in questions:
         missing = q.qid not in predictions
