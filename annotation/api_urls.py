@@ -2,7 +2,17 @@
 per line."""
 from django.urls import path
 
-from annotation.apis import authoring, imports, projects, reviews, second_pass, session_time, stats, worker_home
+from annotation.apis import (
+    authoring,
+    imports,
+    participants,
+    projects,
+    reviews,
+    second_pass,
+    session_time,
+    stats,
+    worker_home,
+)
 
 app_name = "annotation_api"
 # The SQuAD export at projects/<id>/export/ is evaluation's (evaluation_api:project_export,
@@ -21,6 +31,12 @@ urlpatterns = [
     path("paragraphs/<int:paragraph_id>/restore/", reviews.ParagraphRestoreApi.as_view(), name="paragraph_restore"),
     path("projects/<int:project_id>/flags/", reviews.FlagListApi.as_view(), name="project_flags"),
     path("flags/<int:flag_id>/resolve/", reviews.FlagResolveApi.as_view(), name="flag_resolve"),
+    path("projects/<int:project_id>/participants/", participants.ParticipantListApi.as_view(),
+         name="project_participants"),
+    path("projects/<int:project_id>/participants/<int:participant_id>/export/",
+         participants.ParticipantExportApi.as_view(), name="participant_data_export"),
+    path("projects/<int:project_id>/participants/<int:participant_id>/delete/",
+         participants.ParticipantDeleteApi.as_view(), name="participant_data_delete"),
     path("projects/<int:project_id>/next/", worker_home.TaskNextApi.as_view(), name="task_next"),
     path("projects/<int:project_id>/stats/", stats.ProjectStatsApi.as_view(), name="project_stats"),
     path("sessions/<int:session_id>/", authoring.SessionDetailApi.as_view(), name="session_detail"),

@@ -1,7 +1,17 @@
 """Pages of the annotation app (names ``annotation:*``): ``views/<concern>.py`` per line."""
 from django.urls import path
 
-from annotation.views import authoring, imports, invites, projects, qa_models, reviews, worker_home, worker_language
+from annotation.views import (
+    authoring,
+    imports,
+    invites,
+    participants,
+    projects,
+    qa_models,
+    reviews,
+    worker_home,
+    worker_language,
+)
 
 app_name = "annotation"
 # The SQuAD download at projects/<id>/export/ is evaluation's (evaluation:project_export,
@@ -24,6 +34,11 @@ urlpatterns = [
     path("projects/<int:project_id>/flags/", reviews.project_flags, name="project_flags"),
     path("projects/<int:project_id>/invites/", invites.project_invites, name="project_invites"),
     path("projects/<int:project_id>/invites/access/", invites.project_access, name="project_access"),
+    path("projects/<int:project_id>/participants/", participants.project_participants, name="project_participants"),
+    path("projects/<int:project_id>/participants/<int:participant_id>/export/", participants.participant_data_export,
+         name="participant_data_export"),
+    path("projects/<int:project_id>/participants/<int:participant_id>/delete/", participants.participant_data_delete,
+         name="participant_data_delete"),
     path("invites/<int:invite_id>/revoke/", invites.invite_revoke, name="invite_revoke"),
     path("join/<str:token>/", invites.invite_join, name="invite_join"),
     path("paragraphs/<int:paragraph_id>/restore/", reviews.paragraph_restore, name="paragraph_restore"),

@@ -65,6 +65,8 @@ from servers import (
 )
 
 sys.path.insert(0, str(ROOT))
+from benchmark_output import emit_result
+
 OUT_FILE = ROOT / "benchmarks" / "out" / "classroom.json"
 
 
@@ -227,11 +229,8 @@ def main() -> None:
         parser.error("--modes takes local and/or worker; --authors and --seconds must be positive")
     result = {"authors": args.authors, "seconds": args.seconds, "web_processes": args.web, "quick": args.quick,
               "modes": {mode: run_mode(mode, args) for mode in modes}}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
     log(table(result))
-    if args.json:
-        print(json.dumps(result))
+    emit_result(result, args.out, as_json=args.json)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,6 @@ with these stable keys; ``--json`` prints the same document on stdout (the table
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -51,6 +50,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from benchmark_output import emit_result  # noqa: E402
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
@@ -231,11 +232,7 @@ def main(argv: list[str] | None = None) -> dict:
                                  "binomial_pvalue_vs_chance": binomtest(right, len(examples), 0.25,
                                                                         alternative="greater").pvalue}
     print_table(result)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2))
-    log(f"written {args.out}")
-    if args.json:
-        print(json.dumps(result))
+    emit_result(result, args.out, as_json=args.json)
     return result
 
 

@@ -23,7 +23,6 @@ Timings are medians of ``--reps`` calls and as noisy as the machine.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import tempfile
@@ -32,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from benchmark_output import emit_result  # noqa: E402
+
 OUT_FILE = ROOT / "benchmarks" / "out" / "inference_engines.json"
 # ../shared beside the checkout (main, CI), or two levels up from a worktree
 CODAH_TEST = next((base / "shared" / "data" / "codah" / "cv_split" / "fold_0" / "test.tsv"
@@ -150,10 +151,7 @@ def main() -> int:
         args.reps = min(args.reps, 3)
     results = run(args)
     print_table(results, sys.stderr if args.json else sys.stdout)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
-    if args.json:
-        print(json.dumps(results))
+    emit_result(results, args.out, as_json=args.json)
     return 0
 
 

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import sys
 import time
@@ -49,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmark_output import emit_result
 
 from mlcore import threads
 from mlcore.bias.lexical import lexical_features, lexical_tokens
@@ -260,10 +260,7 @@ def main() -> None:
         args.n, args.eval_n, args.steps, args.subsample, args.py_steps = 20_000, 2_000, 50, 2_000, 2
     with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
         result = run(args)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    if args.json:
-        print(json.dumps(result))
+    emit_result(result, args.out, as_json=args.json)
 
 
 def run(args: argparse.Namespace) -> dict:

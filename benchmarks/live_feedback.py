@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import os
 import random
@@ -48,6 +47,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmark_output import emit_result
 from live_feedback_report import CrowdResult, print_table, report
 from page_typist import OpenPage, Page, Typist, page_debounce_ms
 from servers import ROOT, free_port, start_process, stop_process, wait_until_serving
@@ -332,12 +332,7 @@ def main() -> int:
         else:
             shutil.rmtree(var_dir, ignore_errors=True)
     print_table(results, sys.stderr if args.json else sys.stdout)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
-    if args.json:
-        print(json.dumps(results))
-    else:
-        print(f"\nWrote {args.out}")
+    emit_result(results, args.out, as_json=args.json)
     return 1 if results["final_drafts_answered"] < results["final_drafts"] or results["rate_limited"] else 0
 
 

@@ -34,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from benchmark_output import emit_result  # noqa: E402
 
 from mlcore.bias.ambiguity_data import unqover_occupations  # noqa: E402
 from mlcore.bias.retrievers import BM25Config, BM25Retriever, Hit, bm25_tokens  # noqa: E402
@@ -147,10 +148,7 @@ def main() -> None:
         "tie_swaps": swaps, "bm25s": {"index_s": fast_index, "search_s": fast_search},
         "python": {"index_s": slow_index, "search_s": slow_search}, "ratios": ratios,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    if args.json:
-        print(json.dumps(result))
+    emit_result(result, args.out, as_json=args.json)
     if not agree:
         sys.exit("bm25s and the pure-Python BM25 disagree")
 

@@ -38,7 +38,6 @@ upper, n, mean_forecast, observed_rate}]}.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -47,6 +46,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from benchmark_output import emit_result  # noqa: E402
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
@@ -247,11 +248,7 @@ def main(argv: list[str] | None = None) -> dict:
     result["seconds"] = {**document["seconds"], "total": round(time.perf_counter() - started, 1)}
     result = clean(result)
     print_table(result)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2), encoding="utf-8")
-    log(f"written {args.out}")
-    if args.json:
-        print(json.dumps(result))
+    emit_result(result, args.out, as_json=args.json)
     return result
 
 

@@ -16,6 +16,11 @@ submitted question), and every prediction carries ``"coach": {"warnings": [{"kin
 "words" | "length" | "duplicate" | "junk", "message": str, ...}]}``. A user who sends more drafts than
 ``STUMPER_DRAFT_RATE`` per second (bursts of ``STUMPER_DRAFT_BURST``) gets
 ``{"type": "status", "state": "rate_limited", ...}`` and that draft is dropped.
+
+When the draft marks its answer, the prediction also carries the survival forecast (issue 29 §1,
+``presentation/forecast.py``): ``"survival": {"state": "forecast", "likely": bool, "percent": int,
+"message": str}`` when the course's stored forecast beats the base rate, else ``{"state": "none",
+"message": str}``. It is advice only, never used for credit.
 """
 import asyncio
 import logging
@@ -24,18 +29,23 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from collector.cleaning import clean_question, first_message
-from collector.models import Round
+from collector.models import Round, SurvivalForecastJob
+from collector.presentation.forecast import forecast_job_payload, survival_message
 from collector.presentation.scoring import scoring_run_payload
 from collector.presentation.training import training_job_payload
 from collector.selectors.coach import answer_only_warning
 from collector.selectors.coach import text_warnings as coach_text_warnings  # the consumer has its own text_warnings
+from collector.selectors.forecast import forecast_for_course, forecast_job_latest
 from collector.selectors.rounds import round_for_author, round_for_manager
 from collector.selectors.scoring import scoring_runs_latest
 from collector.selectors.training import training_jobs_latest
 from collector.services.coach import coach_warnings_record
 from core.exceptions import AccessError
+from core.i18n import socket_language
 from core.jobs import job_scope_group
 from core.models import BackgroundJob
 from core.sockets import ClientError, DraftSocketConsumer, ProgressSocketConsumer
@@ -47,13 +57,15 @@ from modelhub.services import model_version_default
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 16_000
-BUSY_MESSAGE = "The model is busy right now; it will answer your next change. You can still submit."
-UNAVAILABLE_MESSAGE = (
+BUSY_MESSAGE = gettext_lazy("The model is busy right now; it will answer your next change. You can still submit.")
+UNAVAILABLE_MESSAGE = gettext_lazy(
     "The model is unavailable right now. You can keep writing and submit: "
     "your question is saved and scored on the server as soon as the model is back."
 )
-LOADING_MESSAGE = "The model is loading (it takes a moment after the server starts); your draft is answered once it is ready."
-RATE_LIMITED_MESSAGE = "You are sending drafts faster than the model can follow; this one was skipped. Keep writing."
+LOADING_MESSAGE = gettext_lazy("The model is loading (it takes a moment after the server starts); your draft is "
+                               "answered once it is ready.")
+RATE_LIMITED_MESSAGE = gettext_lazy("You are sending drafts faster than the model can follow; this one was skipped. "
+                                    "Keep writing.")
 
 
 class AuthorConsumer(DraftSocketConsumer):
@@ -70,21 +82,27 @@ class AuthorConsumer(DraftSocketConsumer):
     round: Round | None = None
     version: ModelVersion | None = None
     answer_only_version: ModelVersion | None = None
+    forecast: SurvivalForecastJob | None = None
 
     async def connect(self) -> None:
         await self.accept()
+        self.message_language = socket_language(self.scope)  # the author page's language
         self.recorded: set[tuple[uuid.UUID, str]] = set()  # coach warnings already stored
         try:
-            self.round = await database_sync_to_async(round_for_author)(
-                user=self.scope["user"], round_id=self.scope["url_route"]["kwargs"]["round_id"]
-            )
+            self.round = await database_sync_to_async(self._round)()
             self.version = self.round.live_model or await database_sync_to_async(model_version_default)()
             inference_service.warm_up(self.version)
             self.answer_only_version = await database_sync_to_async(lambda: self.round.answer_only_model)()
+            # The course's survival forecast as it is now; a newer one is used from the next connection.
+            self.forecast = await database_sync_to_async(forecast_for_course)(course_id=self.round.course_id)
             if self.answer_only_version is not None and self.round.coach_answer_only:
                 inference_service.warm_up(self.answer_only_version)
         except AccessError as error:
             await self.refuse(error)
+
+    def _round(self) -> Round:
+        with self.speaking():  # a refusal is worded in the page's language
+            return round_for_author(user=self.scope["user"], round_id=self.scope["url_route"]["kwargs"]["round_id"])
 
     def accepting(self) -> bool:
         return self.round is not None
@@ -95,7 +113,7 @@ class AuthorConsumer(DraftSocketConsumer):
     async def on_draft(self, content: dict) -> None:
         seq = self.draft_seq(content)
         if not self.round.is_open():
-            raise ClientError("This round is closed: it no longer accepts questions.")
+            raise ClientError(_("This round is closed: it no longer accepts questions."))
         token = self._token(content.get("token"))
         if await self.rate_limited(seq):
             return
@@ -144,17 +162,21 @@ class AuthorConsumer(DraftSocketConsumer):
         await self.record(warnings, token)
         if not self.is_latest(local_seq):
             return
-        await self.send_json(
-            {
-                "type": "prediction",
-                "probs": list(result.probs),
-                "predicted": result.predicted,
-                "model_version": self.version.name,
-                "fooled": None if answer is None else result.predicted != answer,
-                "seq": seq,
-                "coach": {"warnings": warnings},
-            }
-        )
+        message = {
+            "type": "prediction",
+            "probs": list(result.probs),
+            "predicted": result.predicted,
+            "model_version": self.version.name,
+            "fooled": None if answer is None else result.predicted != answer,
+            "seq": seq,
+            "coach": {"warnings": warnings},
+        }
+        if answer is not None:  # advice only (issue 29 §1): credit never reads the survival forecast
+            with self.speaking():
+                message["survival"] = survival_message(
+                    self.forecast, prompt=example.prompt, choices=example.choices, answer=answer,
+                    probs=result.probs, answer_only_pick=pick, warnings=warnings)
+        await self.send_json(message)
 
     async def answer_only_pick(self, example: MCExample) -> int | None:
         """The answer-only model's pick, or None when it fails (the warning is then skipped)."""
@@ -221,10 +243,14 @@ class ScoringProgressConsumer(ProgressSocketConsumer):
         return [job_scope_group("round", self.round.pk)]
 
     def finished(self, snapshot: dict[str, dict]) -> bool:
-        jobs = [*snapshot["scoring"]["runs"], *snapshot["training"]["jobs"]]
+        jobs = [*snapshot["scoring"]["runs"], *snapshot["training"]["jobs"], *snapshot.get("forecast", {}).get("jobs", [])]
         return all(job["status"] not in BackgroundJob.ACTIVE for job in jobs)
 
     def snapshot(self) -> dict[str, dict]:
         runs = [scoring_run_payload(run) for run in scoring_runs_latest(round_=self.round)]
         jobs = [training_job_payload(job) for job in training_jobs_latest(round_=self.round)]
-        return {"scoring": {"runs": runs}, "training": {"jobs": jobs}}
+        parts = {"scoring": {"runs": runs}, "training": {"jobs": jobs}}
+        forecast = forecast_job_latest(round_=self.round)
+        if forecast is not None:  # the survival forecast's card (templates/includes/job_progress.html) follows it
+            parts["forecast"] = {"jobs": [forecast_job_payload(forecast)]}
+        return parts

@@ -2,6 +2,7 @@ from django.urls import path
 
 from collector.views import (
     coach,
+    forecast,
     grades,
     home,
     imports,
@@ -28,6 +29,7 @@ urlpatterns = [
     path("scoring/runs/<int:run_id>/cancel/", scoring.scoring_run_cancel, name="scoring_run_cancel"),
     path("scoring/runs/<int:run_id>/resume/", scoring.scoring_run_resume, name="scoring_run_resume"),
     path("rounds/<int:round_id>/train/", training.round_model_train, name="round_model_train"),
+    path("rounds/<int:round_id>/forecast/", forecast.round_forecast_train, name="round_forecast_train"),
     path("rounds/<int:round_id>/grades.csv", grades.round_grades_download, name="round_grades_download"),
     # Question quality: blind validation, the owner's review, appeals, the report and the coach's model.
     path("validate/", validation.validate, name="validate"),

@@ -16,8 +16,11 @@ from django.conf import settings  # noqa: E402
 from config.library_logging import quiet_model_loading_as_configured  # noqa: E402
 from config.preload import preload_in_background  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from core.job_relay import relay_serves_sockets  # noqa: E402
 from core.sockets import SocketRouter  # noqa: E402
 from core.websocket_origin import SameOriginValidator  # noqa: E402
+
+relay_serves_sockets()  # this process's sockets are where relayed job pushes go (core.job_relay)
 
 
 class PreloadModels:

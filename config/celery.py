@@ -1,4 +1,5 @@
 """Celery application; configuration comes from Django settings (CELERY_*)."""
+import logging
 import os
 
 from celery import Celery
@@ -43,3 +44,15 @@ def _preload_models(sender=None, **kwargs) -> None:
         queues = {"inference"}
     if settings.STUMPER_PRELOAD_MODELS and "inference" in queues:
         preload_in_background(local_only=False)
+
+
+@worker_ready.connect
+def _warn_when_progress_cannot_reach_pages(**kwargs) -> None:
+    """On the in-memory channel layer without STUMPER_JOB_PUSH_URL, this worker's job pushes reach
+    no page (core.job_relay): say so once, where the operator looks."""
+    from core.jobs import job_pushes_reach_web
+
+    if not job_pushes_reach_web():
+        logging.getLogger(__name__).warning(
+            "Job progress of this worker reaches no page: the channel layer is in-memory and STUMPER_JOB_PUSH_URL "
+            "is unset. Set REDIS_URL, or STUMPER_JOB_PUSH_URL to the web server's /internal/jobs/push/.")

@@ -4,8 +4,8 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from accounts.forms import RateLimitedAdminAuthenticationForm
-from config.views import healthz
-from core.views import home
+from config.views import healthz, metrics
+from core.views import home, javascript_catalog, job_push_relay
 
 admin.site.login_form = RateLimitedAdminAuthenticationForm
 # With DEBUG off (as the start script and production run): 403 and 500 are Django's own handlers
@@ -18,9 +18,12 @@ urlpatterns = [
     # app's (courses: /accounts/signup/; evaluation: the weighted exports) is included from the root.
     path("", home, name="home"),  # where each role starts (core.registry's "home" links)
     path("healthz/", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),  # Prometheus: staff or STUMPER_METRICS_TOKEN (core.metrics)
+    path("internal/jobs/push/", job_push_relay, name="job_push_relay"),  # a worker's pushes (core.job_relay)
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the crowdworker's language switch
+    path("jsi18n/<str:language>.js", javascript_catalog, name="javascript_catalog"),  # static/js/lib/i18n.js
     # OpenAPI 3 schema of every /api/ endpoint, and browsable docs generated from it.
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     # The split view serves Swagger UI's start-up script as a file (?script), not inline (the CSP).

@@ -1,11 +1,16 @@
-"""Project-level endpoints that belong to no app: the health check of load balancers and compose, and
-the page for an address or an object that does not exist."""
+"""Project-level endpoints that belong to no app: the health check of load balancers and compose, the
+operator's metrics, and the page for an address or an object that does not exist."""
+import hmac
+
+from django.conf import settings
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponseNotFound, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
 from django.template.loader import render_to_string
 from django.urls import Resolver404
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from core.metrics import exposition
 
 
 @never_cache
@@ -18,6 +23,24 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except Exception as error:
         return JsonResponse({"status": "unavailable", "database": type(error).__name__}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+def metrics_reader(request: HttpRequest) -> bool:
+    """Staff, or a scraper that sends ``Authorization: Bearer <STUMPER_METRICS_TOKEN>`` (when one is set)."""
+    if request.user.is_authenticated and request.user.is_staff:
+        return True
+    token = settings.STUMPER_METRICS_TOKEN
+    sent = request.headers.get("Authorization", "")
+    return bool(token) and hmac.compare_digest(sent.encode(), f"Bearer {token}".encode())
+
+
+@never_cache
+@require_safe
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus metrics (``core.metrics``); anyone else gets the same 404 as an unknown address."""
+    if not metrics_reader(request):
+        raise Http404()
+    return HttpResponse(exposition(), content_type="text/plain; version=0.0.4; charset=utf-8")
 
 
 def page_not_found(request: HttpRequest, exception: Http404) -> HttpResponseNotFound:

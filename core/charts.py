@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from django.utils.translation import gettext
+
 from core.csv_safety import SpreadsheetWriter
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"  # an identifier: vega-embed never fetches it
@@ -268,12 +270,13 @@ def scatter_spec(chart: Mapping) -> tuple[dict, list[dict]]:
     data = [{**p, "series": hot if p["highlight"] else cold, "labelled": i in labelled} for i, p in enumerate(points)]
     x_title, y_title = str(chart.get("x_label") or "x"), str(chart.get("y_label") or "y")
     top = max([max(p["x"], p["y"]) for p in points] + [1e-12]) * 1.05
-    x = {"field": "x", "type": "quantitative", "title": x_title, "scale": {"domain": [0, top], "nice": False},
+    low = min([min(p["x"], p["y"]) for p in points] + [0.0]) * 1.05  # 0 unless a value is negative
+    x = {"field": "x", "type": "quantitative", "title": x_title, "scale": {"domain": [low, top], "nice": False},
          "axis": {"format": ".2~f", "labelOverlap": True, "tickCount": 5}}
-    y = {"field": "y", "type": "quantitative", "title": y_title, "scale": {"domain": [0, top], "nice": False},
+    y = {"field": "y", "type": "quantitative", "title": y_title, "scale": {"domain": [low, top], "nice": False},
          "axis": {"format": ".2~f", "labelOverlap": True, "tickCount": 5}}
     fmt = {"format": ".4~f"}
-    tooltip = [{"field": "label", "type": "nominal", "title": "Point"}, {"field": "x", "type": "quantitative", "title": x_title, **fmt},
+    tooltip = [{"field": "label", "type": "nominal", "title": gettext("Point")}, {"field": "x", "type": "quantitative", "title": x_title, **fmt},
                {"field": "y", "type": "quantitative", "title": y_title, **fmt}]
     domain = [cold, hot]
     layers: list[dict] = [
@@ -334,10 +337,10 @@ def _table(chart: Mapping, data: list[dict]) -> tuple[list[str], list[list[str]]
     fmt = chart.get("format", "float")
     kind = chart["kind"]
     if kind == "scatter":
-        columns = ["Point", str(chart.get("x_label") or "x"), str(chart.get("y_label") or "y"),
+        columns = [gettext("Point"), str(chart.get("x_label") or "x"), str(chart.get("y_label") or "y"),
                    str(chart.get("highlight_label") or "highlighted")]
         return columns, [[r["label"], format_number(r["x"], "float"), format_number(r["y"], "float"),
-                          "yes" if r["highlight"] else "no"] for r in data]
+                          gettext("yes") if r["highlight"] else gettext("no")] for r in data]
     if kind == "grouped_bar":
         names = [str(item.get("name", "")) for item in chart.get("series") or []]
         groups = [str(g) for g in chart.get("groups") or []]

@@ -7,9 +7,11 @@ language). ``set_language`` (``/i18n/setlang/``) keeps a person's choice of lang
 scope has cookies.
 """
 from collections.abc import Mapping
+from typing import Any
 
 from django.conf import settings
-from django.utils.translation import get_language
+from django.utils.translation import get_language, get_supported_language_variant
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 DIGITS_BY_LANGUAGE = {"fa": PERSIAN_DIGITS}
@@ -31,3 +33,20 @@ def chosen_language(cookies: Mapping[str, str]) -> str | None:
     """The language the person chose with a Language button (the ``set_language`` cookie), if any."""
     language = cookies.get(settings.LANGUAGE_COOKIE_NAME)
     return language if language in dict(settings.LANGUAGES) else None
+
+
+def socket_language(scope: Mapping[str, Any]) -> str | None:
+    """The language of the page that opened a websocket: the person's choice (cookie), else the
+    browser's ``Accept-Language`` as LocaleMiddleware reads it; None when neither names a site language."""
+    chosen = chosen_language(scope.get("cookies") or {})
+    if chosen is not None:
+        return chosen
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in parse_accept_lang_header(accept):
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return None
+

@@ -15,9 +15,9 @@ Every change of a job (claimed, progress, done, failed) is saved and pushed in o
 the write commits, ``job_push`` sends ``{"type": "job.update", ...}`` through the channel layer to
 the job's group (``job_group``) and to the groups of what it belongs to (``push_scopes``, say its
 round). Progress sockets (``core.sockets.ProgressSocketConsumer``) join those groups and answer
-each push; they never poll the database (except beside a separate worker on the in-memory layer,
-which pushes cannot cross: ``job_pushes_reach_web``). A push that fails is logged and never fails
-the job.
+each push; they never poll the database. On the in-memory layer a separate worker's pushes are
+carried to the web process over loopback HTTP (``core.job_relay``). A push that fails is logged and
+never fails the job.
 
 A running job whose heartbeat is older than ``STUMPER_JOB_STALL_SECONDS`` is shown as stalled
 (``job_stall``, ``job_display``): every job's page, websocket and API say "stalled: no worker has
@@ -42,6 +42,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext, pgettext
 
 from core.i18n import digits
+from core.job_relay import relay_configured, relay_needed, relay_send
 from core.models import BackgroundJob
 
 logger = logging.getLogger(__name__)
@@ -88,14 +89,19 @@ def job_push(job: BackgroundJob, status: str) -> None:
 
     def send() -> None:
         try:
-            _send_now(groups, message)
+            if relay_needed():
+                relay_send(groups, message)
+            else:
+                job_push_local(groups, message)
         except Exception as error:
             logger.warning("Could not push the update of %s %s: %s", type(job).__name__, job.pk, error)
 
     transaction.on_commit(send)
 
 
-def _send_now(groups: list[str], message: dict) -> None:
+def job_push_local(groups: list[str], message: dict) -> None:
+    """Send ``message`` to ``groups`` through this process's channel layer (Redis reaches every
+    process; the in-memory layer only this one's sockets, which ``core.job_relay`` brings pushes to)."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -107,14 +113,16 @@ def _send_now(groups: list[str], message: dict) -> None:
         return
     # Called from a thread that runs an event loop (async_to_sync refuses there): send from another.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(_send_now, groups, message).result(timeout=30)
+        pool.submit(job_push_local, groups, message).result(timeout=30)
 
 
 def job_pushes_reach_web() -> bool:
-    """Whether a worker's pushes reach the web process's sockets: through Redis, or with tasks run
-    in the web process itself (eager). Not with the in-memory layer and a separate worker (the
-    embedded setup of ``scripts/start.sh``): its sockets then re-read their active jobs instead."""
-    return settings.CELERY_TASK_ALWAYS_EAGER or not isinstance(get_channel_layer(), InMemoryChannelLayer)
+    """Whether a worker's pushes reach the web process's sockets: through Redis, with tasks run in
+    the web process itself (eager), or relayed to it over loopback HTTP (``core.job_relay``, the
+    embedded setup of ``scripts/start.sh``). Not with the in-memory layer, a separate worker and no
+    ``STUMPER_JOB_PUSH_URL``: its pages then hear of a job only on the stall re-read."""
+    return (settings.CELERY_TASK_ALWAYS_EAGER or not isinstance(get_channel_layer(), InMemoryChannelLayer)
+            or relay_configured())
 
 
 def worker_owner() -> str:
@@ -277,10 +285,19 @@ def job_fail(job: BackgroundJob, error: Exception | str, **fields: Any) -> None:
     job_push(job, type(job).Status.FAILED)
 
 
-def job_done(job: BackgroundJob, **fields: Any) -> None:
-    """Mark the job done, storing ``fields`` (its result, final progress) with it."""
-    type(job).objects.filter(pk=job.pk).update(status=type(job).Status.DONE, finished_at=timezone.now(), **fields)
+def job_done(job: BackgroundJob, *, expect_status: str | None = None, **fields: Any) -> bool:
+    """Mark the job done, storing ``fields`` (its result, final progress) with it.
+
+    With ``expect_status`` only a job still in that status is marked, in one conditional UPDATE:
+    of several workers finishing the same job at once exactly one does (returns True).
+    """
+    jobs = type(job).objects.filter(pk=job.pk)
+    if expect_status is not None:
+        jobs = jobs.filter(status=expect_status)
+    if not jobs.update(status=type(job).Status.DONE, finished_at=timezone.now(), **fields):
+        return False
     job_push(job, type(job).Status.DONE)
+    return True
 
 
 def jobs_resume(model: type[BackgroundJob], *, enqueue: Callable[[int], None], resumable: bool,

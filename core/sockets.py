@@ -20,6 +20,7 @@ language); every message a client receives and every ``ClientError`` is worded i
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -35,7 +36,7 @@ from django.utils.translation import gettext_lazy
 
 from core.exceptions import AccessError
 from core.i18n import digits
-from core.jobs import job_pushes_reach_web
+from core.metrics import draft_answered, draft_shed
 from core.ratelimit import draft_limiter
 from core.validators import json_error_reason
 from mlcore.data.bounded_json import JsonLimitError, load_json
@@ -191,6 +192,7 @@ class DraftSocketConsumer(JsonSocketConsumer):
         allowed = await draft_limiter.aallow(f"{self.rate_key}:{self.scope['user'].pk}",
                                              rate=settings.STUMPER_DRAFT_RATE, burst=settings.STUMPER_DRAFT_BURST)
         if not allowed:
+            draft_shed("rate_limited")
             await self.send_status("rate_limited", self.RATE_LIMITED_MESSAGE, seq)
         return not allowed
 
@@ -228,9 +230,11 @@ class DraftSocketConsumer(JsonSocketConsumer):
         is still the newest: ``busy`` or ``unavailable``; nothing when a newer draft replaced it)."""
         if not await self.model_loaded(service, version, local_seq, seq):
             return None
+        asked = time.monotonic()
         try:
             result = await service.predict_draft(version=version, key=id(self), example=example)
         except BatcherOverloaded:
+            draft_shed("busy")
             await self.send_status("busy", self.BUSY_MESSAGE, seq)
             return None
         except asyncio.CancelledError:
@@ -239,14 +243,18 @@ class DraftSocketConsumer(JsonSocketConsumer):
             # Expected under load or while no inference worker answers: one line, no traceback.
             logger.warning("No prediction for a draft in %s (model %s): %s", self.describe(), version.name,
                            str(error) or f"no answer within {settings.STUMPER_INFERENCE_TIMEOUT:.0f} s")
+            draft_shed("failed")
             await self.unavailable(local_seq, seq)
             return None
         except Exception:
             logger.exception("Draft prediction failed for %s", self.describe())
+            draft_shed("failed")
             await self.unavailable(local_seq, seq)
             return None
         if result is None or not self.is_latest(local_seq):
+            draft_shed("superseded")
             return None  # a newer draft replaced this one; only the newest is answered
+        draft_answered(version.name, time.monotonic() - asked)
         return result
 
     def describe(self) -> str:
@@ -264,12 +272,10 @@ class ProgressSocketConsumer(JsonSocketConsumer):
     returns ``{part: content}``) and may implement ``finished`` (no job shown runs any more).
 
     A worker that dies pushes nothing, so while a job runs the socket reads it again after
-    ``STUMPER_JOB_STALL_SECONDS`` of silence: the page then hears that the job is stalled. Where
-    the worker's pushes cannot reach this process (the in-memory layer beside a separate worker:
-    ``core.jobs.job_pushes_reach_web``), that silence lasts ``local_refresh_seconds`` instead.
+    ``STUMPER_JOB_STALL_SECONDS`` of silence: the page then hears that the job is stalled. A
+    separate worker's pushes reach this process through Redis or, on the in-memory layer, through
+    the loopback relay (``core.job_relay``).
     """
-
-    local_refresh_seconds = 2.0
 
     handlers: dict[str, str] = {}
     unknown_type_message = gettext_lazy('This socket only reports progress; send {"type": "ping"} at most.')
@@ -336,7 +342,6 @@ class ProgressSocketConsumer(JsonSocketConsumer):
 
     async def after_silence(self) -> None:
         """Read the jobs again once no push came for the stall period (their worker may be dead)."""
-        pushed = job_pushes_reach_web()
-        await asyncio.sleep(settings.STUMPER_JOB_STALL_SECONDS + 1 if pushed else self.local_refresh_seconds)
+        await asyncio.sleep(settings.STUMPER_JOB_STALL_SECONDS + 1)
         self.silence = None
         await self.send_changes()

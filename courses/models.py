@@ -12,6 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def new_join_code() -> str:
@@ -27,9 +28,9 @@ def new_invite_token() -> str:
 class StaffRole(models.TextChoices):
     """Who teaches a course (the pages write what each may do: ``courses.forms.STAFF_ROLE_POWERS``)."""
 
-    OWNER = "owner", "Owner"
-    INSTRUCTOR = "instructor", "Co-instructor"
-    TA = "ta", "Teaching assistant"
+    OWNER = "owner", _("Owner")
+    INSTRUCTOR = "instructor", _("Co-instructor")
+    TA = "ta", _("Teaching assistant")
 
 
 class Course(models.Model):

@@ -3,6 +3,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import BooleanField, Count, Exists, OuterRef, Q, QuerySet, Value
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.exceptions import AccessError, NotFoundError
@@ -144,14 +145,14 @@ def instructor_refusal(*, course: Course, user: User) -> str:
     """Why ``user`` cannot become a co-instructor of ``course`` ("" when they can): a student of it,
     or a student account of another course (an instructor account has no student dashboard)."""
     if course.enrollments.filter(user=user).exists():
-        return f"{user.username} is a student of this course: a student cannot also teach it."
+        return _("%(name)s is a student of this course: a student cannot also teach it.") % {"name": user.username}
     if user.is_instructor:
         return ""
     enrolled = list(Course.objects.filter(enrollments__user=user).order_by("name").values_list("name", flat=True))
     if enrolled:
-        return (f"{user.username} is a student in {', '.join(enrolled)}: as an instructor account it would lose "
-                "its student dashboard. Add them as a teaching assistant, or send them the instructor invite "
-                "link to make a separate instructor account.")
+        return _("%(name)s is a student in %(courses)s: as an instructor account it would lose its student "
+                 "dashboard. Add them as a teaching assistant, or send them the instructor invite link to make a "
+                 "separate instructor account.") % {"name": user.username, "courses": ", ".join(enrolled)}
     return ""
 
 

@@ -2,6 +2,8 @@
 teaching staff (co-instructors and teaching assistants, the instructor invite link)."""
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from accounts.services import user_create, user_role_set
@@ -10,7 +12,7 @@ from core.exceptions import AccessError
 from courses.models import Course, Enrollment, StaffRole, new_invite_token
 from courses.selectors import instructor_refusal
 
-UNKNOWN_CODE = "No course has this join code. Check it with your instructor."
+UNKNOWN_CODE = gettext_lazy("No course has this join code. Check it with your instructor.")
 
 
 @transaction.atomic
@@ -60,8 +62,8 @@ def student_register(*, username: str, password: str, join_code: str, email: str
     return user
 
 
-DEAD_INVITE = ("This instructor invite link does not work: it was withdrawn or replaced by a new one. "
-               "Ask the course's instructor for the current link.")
+DEAD_INVITE = gettext_lazy("This instructor invite link does not work: it was withdrawn or replaced by a new one. "
+                           "Ask the course's instructor for the current link.")
 
 
 def _account_named(who: str) -> User:
@@ -71,11 +73,11 @@ def _account_named(who: str) -> User:
     if user is None and "@" in who:
         matches = list(User.objects.filter(email__iexact=who)[:2])
         if len(matches) > 1:
-            raise ValidationError({"who": f"Several accounts use {who}: enter the username instead."})
+            raise ValidationError({"who": _("Several accounts use %(who)s: enter the username instead.") % {"who": who}})
         user = matches[0] if matches else None
     if user is None:
-        raise ValidationError({"who": "No account has this username or e-mail. To add someone without an "
-                                      "account, send them the instructor invite link."})
+        raise ValidationError({"who": _("No account has this username or e-mail. To add someone without an "
+                                        "account, send them the instructor invite link.")})
     return user
 
 
@@ -93,14 +95,15 @@ def _instructor_add(course: Course, user: User) -> None:
 
 def _assistant_add(course: Course, user: User) -> None:
     if course.owner_id == user.pk or course.instructors.filter(pk=user.pk).exists():
-        raise ValidationError({"who": f"{user.username} is already an instructor of this course, and "
-                                      "instructors validate anyway."})
+        raise ValidationError({"who": _("%(name)s is already an instructor of this course, and "
+                                        "instructors validate anyway.") % {"name": user.username}})
     if user.role == User.Role.CROWDWORKER and not user.is_instructor:
-        raise ValidationError({"who": f"{user.username} is a crowdworker account, which does not validate course "
-                                      "questions: add a student or instructor account."})
+        raise ValidationError({"who": _("%(name)s is a crowdworker account, which does not validate course "
+                                        "questions: add a student or instructor account.") % {"name": user.username}})
     if course.enrollments.filter(user=user).exists():
-        raise ValidationError({"who": f"{user.username} is a student of this course: a teaching assistant "
-                                      "validates classmates' questions while the round is open, so cannot be one."})
+        raise ValidationError({"who": _("%(name)s is a student of this course: a teaching assistant validates "
+                                        "classmates' questions while the round is open, so cannot be one.")
+                                      % {"name": user.username}})
     course.teaching_assistants.add(user)
 
 
@@ -112,14 +115,15 @@ def course_staff_add(*, course: Course, who: str, role: str) -> User:
     it would lose its dashboard); a teaching assistant's keeps its role.
     """
     if role not in (StaffRole.INSTRUCTOR, StaffRole.TA):
-        raise ValidationError({"role": "Choose co-instructor or teaching assistant."})
+        raise ValidationError({"role": _("Choose co-instructor or teaching assistant.")})
     user = _account_named(who)
     if role == StaffRole.INSTRUCTOR:
         already = course.owner_id == user.pk or course.instructors.filter(pk=user.pk).exists()
     else:
         already = course.teaching_assistants.filter(pk=user.pk).exists()
     if already:
-        raise ValidationError({"who": f"{user.username} is already a {StaffRole(role).label.lower()} of this course."})
+        raise ValidationError({"who": _("%(name)s is already a %(role)s of this course.")
+                                      % {"name": user.username, "role": StaffRole(role).label.lower()}})
     (_instructor_add if role == StaffRole.INSTRUCTOR else _assistant_add)(course, user)
     return user
 
@@ -129,10 +133,10 @@ def course_staff_remove(*, course: Course, user_id: int) -> User:
     """Take a co-instructor or teaching assistant off the course; their account keeps its role."""
     user = User.objects.filter(pk=user_id).first()
     if user is not None and user.pk == course.owner_id:
-        raise ValidationError("The course's owner stays in the course.")
+        raise ValidationError(_("The course's owner stays in the course."))
     if user is None or not (course.instructors.filter(pk=user.pk).exists()
                             or course.teaching_assistants.filter(pk=user.pk).exists()):
-        raise ValidationError("This account is not on the course's teaching staff.")
+        raise ValidationError(_("This account is not on the course's teaching staff."))
     course.instructors.remove(user)
     course.teaching_assistants.remove(user)
     return user

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from courses import services
@@ -41,7 +42,8 @@ def course_staff(request: HttpRequest, course_id: int) -> HttpResponse:
             form.add_service_errors(error)
         else:
             role = StaffRole(form.cleaned_data["role"]).label.lower()
-            messages.success(request, f"{user.username} is now a {role} of {course.name}.")
+            messages.success(request, _("%(name)s is now a %(role)s of %(course)s.")
+                             % {"name": user.username, "role": role, "course": course.name})
             return redirect("courses:course_staff", course_id=course.pk)
     context = {"course": course, **staff_section(course=course, form=form)}
     return render(request, "courses/course_staff.html", context)
@@ -56,7 +58,7 @@ def course_staff_remove(request: HttpRequest, course_id: int, user_id: int) -> H
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("courses:course_staff", course_id=course.pk)
-    messages.success(request, f"{user.username} no longer teaches {course.name}.")
+    messages.success(request, _("%(name)s no longer teaches %(course)s.") % {"name": user.username, "course": course.name})
     if not user_manages_course(user=request.user, course=course):  # they took themselves off
         return redirect("courses:course_list")
     return redirect("courses:course_staff", course_id=course.pk)
@@ -69,12 +71,12 @@ def instructor_invite(request: HttpRequest, course_id: int) -> HttpResponse:
     course = course_for_manager(user=request.user, course_id=course_id)
     if request.POST.get("action") == "revoke":
         services.course_instructor_invite_revoke(course=course)
-        messages.success(request, "The instructor invite link is withdrawn: it no longer works. "
-                                  "Co-instructors who joined by it stay.")
+        messages.success(request, _("The instructor invite link is withdrawn: it no longer works. "
+                                    "Co-instructors who joined by it stay."))
     else:
         services.course_instructor_invite_renew(course=course)
-        messages.success(request, "New instructor invite link: copy it from the teaching staff section and send it "
-                                  "to your co-instructors. Any earlier link no longer works.")
+        messages.success(request, _("New instructor invite link: copy it from the teaching staff section and send "
+                                    "it to your co-instructors. Any earlier link no longer works."))
     return redirect(reverse("courses:course_staff", args=[course.pk]) + "#invite-heading")
 
 
@@ -86,7 +88,7 @@ def instructor_invite_join(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "invite_invalid.html", {"reason": services.DEAD_INVITE}, status=404)
     user = request.user
     if user.is_authenticated and user_manages_course(user=user, course=course):
-        messages.info(request, f"You already teach {course.name}.")
+        messages.info(request, _("You already teach %(course)s.") % {"course": course.name})
         return redirect(course_page_url(course))
     form = None if user.is_authenticated else InstructorSignupForm(request.POST or None)
     error = instructor_refusal(course=course, user=user) if user.is_authenticated else ""
@@ -107,9 +109,9 @@ def instructor_invite_join(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 error = " ".join(refused.messages)
         else:
-            messages.success(request, f"Welcome to {course.name}: you are now one of its instructors.")
+            messages.success(request, _("Welcome to %(course)s: you are now one of its instructors.") % {"course": course.name})
             return redirect(course_page_url(course))
     context = {"course": course, "form": form, "error": error,
-               "powers": STAFF_ROLE_POWERS[StaffRole.INSTRUCTOR],
+               "powers": _(STAFF_ROLE_POWERS[StaffRole.INSTRUCTOR]),
                "login_url": f"{reverse('accounts:login')}?next={request.path}"}
     return render(request, "courses/instructor_invite_join.html", context)

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import passwords
@@ -29,7 +30,8 @@ def course_list(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             form.add_service_errors(error)
         else:
-            messages.success(request, f"Course “{course.name}” created. Its join code is {course.join_code}.")
+            messages.success(request, _("Course “%(name)s” created. Its join code is %(code)s.")
+                             % {"name": course.name, "code": course.join_code})
             return redirect(course_page_url(course))
     context = {"courses": selectors.courses_with_counts(user=request.user), "form": form}
     return render(request, "courses/course_list.html", context)

@@ -10,7 +10,9 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from annotation.models import Project, QuestionFlag
@@ -76,7 +78,8 @@ def _reviews(user: User) -> list[InboxItem]:
         .filter(n_review__gt=0).order_by("-n_review", "name")[:MAX_ITEMS]
     )
     return [
-        InboxItem(title=f"{r.n_review} question{'s' if r.n_review != 1 else ''} to review",
+        InboxItem(title=ngettext("%(count)s question to review", "%(count)s questions to review", r.n_review)
+                  % {"count": r.n_review},
                   detail=f"{r} · {r.course}", url=reverse("collector:review_queue", args=[r.pk]), count=r.n_review)
         for r in rounds
     ]
@@ -88,7 +91,8 @@ def _appeals(user: User) -> list[InboxItem]:
         .select_related("author", "question__round").order_by("created_at")[:MAX_ITEMS]
     )
     return [
-        InboxItem(title=f"Appeal by {a.author.username}", detail=f"{a.question.round} · “{a.question.prompt[:80]}”",
+        InboxItem(title=_("Appeal by %(name)s") % {"name": a.author.username},
+                  detail=f"{a.question.round} · “{a.question.prompt[:80]}”",
                   url=reverse("collector:question_review", args=[a.question_id]), at=a.created_at, count=1)
         for a in appeals
     ]
@@ -116,17 +120,20 @@ def _validations(user: User) -> list[InboxItem]:
         url = (f"{reverse('collector:validate')}?round={r.pk}" if mine
                else reverse("collector:round_detail", args=[r.pk]))
         items.append(InboxItem(
-            title=f"{r.n_pending} question{'s' if r.n_pending != 1 else ''} await{'' if r.n_pending != 1 else 's'} "
-                  "validation",
-            detail=f"{r} · {r.course} · " + (f"{mine} you can validate" if mine else "none left for you to validate"),
+            title=ngettext("%(count)s question awaits validation", "%(count)s questions await validation",
+                           r.n_pending) % {"count": r.n_pending},
+            detail=f"{r} · {r.course} · " + (_("%(count)s you can validate") % {"count": mine} if mine
+                                              else _("none left for you to validate")),
             url=url, count=r.n_pending))
         capacity = validator_capacity(round_=r, people=people[r.course_id])
         if capacity.impossible or capacity.waits_for_close:
             items.append(InboxItem(
-                title=f"{r}: no question can be accepted{' before it closes' if capacity.waits_for_close else ''}",
-                detail=f"It needs {capacity.required} agreeing validators; "
-                       f"{capacity.while_open if capacity.waits_for_close else capacity.at_most} can validate. "
-                       "Add teaching staff or change its settings.",
+                title=(_("%(round)s: no question can be accepted before it closes") if capacity.waits_for_close
+                       else _("%(round)s: no question can be accepted")) % {"round": r},
+                detail=_("It needs %(required)s agreeing validators; %(able)s can validate. "
+                         "Add teaching staff or change its settings.")
+                % {"required": capacity.required,
+                   "able": capacity.while_open if capacity.waits_for_close else capacity.at_most},
                 url=reverse("collector:round_detail", args=[r.pk]) + "#validator-capacity-heading"))
     return items
 
@@ -138,7 +145,8 @@ def _flags(user: User) -> list[InboxItem]:
         .filter(n_open__gt=0).order_by("-n_open", "name")[:MAX_ITEMS]
     )
     return [
-        InboxItem(title=f"{p.n_open} flag{'s' if p.n_open != 1 else ''} to resolve", detail=f"Annotation project {p}",
+        InboxItem(title=ngettext("%(count)s flag to resolve", "%(count)s flags to resolve", p.n_open) % {"count": p.n_open},
+                  detail=_("Annotation project %(name)s") % {"name": p},
                   url=reverse("annotation:project_flags", args=[p.pk]), count=p.n_open)
         for p in projects
     ]
@@ -149,14 +157,16 @@ def _runs(user: User, now: datetime) -> list[InboxItem]:
     since, ended = now - RECENT_RUNS, ("done", "failed")
     rounds = _managed_rounds(user).values("pk")
     items = [
-        InboxItem(title=f"{run.get_kind_display()} run {run.pk} {_ended(run.status)}", detail=str(run.round),
+        InboxItem(title=_("%(kind)s run %(id)s %(ended)s") % {"kind": run.get_kind_display(), "id": run.pk,
+                                                                 "ended": _ended(run.status)}, detail=str(run.round),
                   url=reverse("collector:round_detail", args=[run.round_id]) + "#scoring", at=run.finished_at,
                   status=run.status)
         for run in ScoringRun.objects.filter(round__in=rounds, status__in=ended, finished_at__gte=since)
         .select_related("round").order_by("-finished_at")[:MAX_ITEMS]
     ]
     items += [
-        InboxItem(title=f"Training of model {job.name} {_ended(job.status)}", detail=str(job.round),
+        InboxItem(title=_("Training of model %(name)s %(ended)s") % {"name": job.name, "ended": _ended(job.status)},
+                  detail=str(job.round),
                   url=reverse("collector:round_detail", args=[job.round_id]) + "#training-jobs", at=job.finished_at,
                   status=job.status)
         for job in TrainingJob.objects.filter(round__in=rounds, status__in=ended, finished_at__gte=since)
@@ -167,7 +177,8 @@ def _runs(user: User, now: datetime) -> list[InboxItem]:
         finished_at__gte=since,
     ).select_related("round", "project").order_by("-finished_at")[:MAX_ITEMS]
     items += [
-        InboxItem(title=f"Evaluation report {run.pk} {_ended(run.status)}", detail=run.target_label,
+        InboxItem(title=_("Evaluation report %(id)s %(ended)s") % {"id": run.pk, "ended": _ended(run.status)},
+                  detail=run.target_label,
                   url=reverse("evaluation:run_detail", args=[run.pk]), at=run.finished_at, status=run.status)
         for run in evaluations
     ]
@@ -177,7 +188,7 @@ def _runs(user: User, now: datetime) -> list[InboxItem]:
 
 
 def _ended(status: str) -> str:
-    return "failed" if status == "failed" else "finished"
+    return _("failed") if status == "failed" else _("finished")
 
 
 def _closing(user: User, now: datetime) -> list[InboxItem]:
@@ -186,8 +197,11 @@ def _closing(user: User, now: datetime) -> list[InboxItem]:
         .annotate(n_questions=Count("questions")).order_by("closes_at")[:MAX_ITEMS]
     )
     return [
-        InboxItem(title=f"{r} closes {timezone.localtime(r.closes_at):%a %b %-d, %H:%M}",
-                  detail=f"{r.course} · {r.n_questions} question{'s' if r.n_questions != 1 else ''} so far",
+        InboxItem(title=_("%(round)s closes %(at)s") % {"round": r,
+                                                        "at": dateformat.format(timezone.localtime(r.closes_at),
+                                                                                "D M j, H:i")},
+                  detail=f"{r.course} · " + ngettext("%(count)s question so far", "%(count)s questions so far",
+                                                     r.n_questions) % {"count": r.n_questions},
                   url=reverse("collector:round_detail", args=[r.pk]), at=r.closes_at, count=r.n_questions)
         for r in rounds
     ]

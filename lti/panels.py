@@ -2,6 +2,7 @@
 project's grade passback (``lti/_grades.html``; nothing if it is not an LMS assignment) and a course's roster
 link (``lti/_course_roster_link.html``). Each function gives the names its template needs."""
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from core.registry import Panel
 from lti import selectors
@@ -15,15 +16,16 @@ def _grades_panel(context, *, what: str, sent_when: str, resend_url: str, **assi
 
 
 def round_grades(context, round_) -> dict:
-    return _grades_panel(context, what="round", sent_when="Scores are sent when credit changes; a student with no "
-                                                         "question in the round gets none (a blank, not a zero).",
+    return _grades_panel(context, what=_("round"), sent_when=_("Scores are sent when credit changes; a student with "
+                                                              "no question in the round gets none (a blank, not a "
+                                                              "zero)."),
                          resend_url=reverse("lti:round_grades_resend", args=[round_.pk]), round_id=round_.pk)
 
 
 def project_grades(context, project) -> dict:
-    return _grades_panel(context, what="annotation project",
-                         sent_when="A student's score is the number of paragraphs they finished that no open flag "
-                                   "holds in review (capped at the maximum); it is sent when that changes.",
+    return _grades_panel(context, what=_("annotation project"),
+                         sent_when=_("A student's score is the number of paragraphs they finished that no open flag "
+                                     "holds in review (capped at the maximum); it is sent when that changes."),
                          resend_url=reverse("lti:project_grades_resend", args=[project.pk]), project_id=project.pk)
 
 

@@ -17,8 +17,10 @@ __all__ = [
     "CATEGORY_CODES",
     "NUM_CHOICES",
     "PACKAGED_MINILM",
+    "PREDICTION_OK",
     "FineTuneConfig",
     "InferenceConfig",
+    "LiveKey",
     "MCExample",
     "MCPrediction",
     "ScorerKind",
@@ -53,6 +55,15 @@ class ScorerKind(enum.StrEnum):
 
     ZERO_SHOT = "zero_shot_embedding"
     MULTIPLE_CHOICE = "multiple_choice"
+    #: a local transformers causal LM, scored by log-likelihood (:mod:`mlcore.models.causal_lm`)
+    CAUSAL_LM = "causal_lm"
+    #: a chat-completions server (:mod:`mlcore.models.openai_endpoint`); ``path`` is its base URL
+    OPENAI_COMPATIBLE = "openai_compatible"
+
+
+#: ``MCPrediction.status`` of a real answer; any other status is a failure named by the model kind
+#: (e.g. ``timeout``, ``rate_limited`` for an endpoint: :class:`mlcore.models.openai_endpoint.CallStatus`).
+PREDICTION_OK = "ok"
 
 
 @dataclass(frozen=True)
@@ -98,14 +109,42 @@ class MCPrediction:
     ``probs`` has one probability per choice and sums to 1; ``model_name`` and
     ``model_revision`` identify the weights so a stored prediction can always
     be traced back to the model that made it.
+
+    A model that could not answer one example (a remote endpoint that timed out, say) still
+    returns a record for it, so that one failing model never blocks the others: ``status`` then
+    names the failure, ``detail`` says why, ``probs`` is empty and ``predicted`` is -1
+    (:meth:`failure`). Callers check :attr:`answered` before reading the answer.
     """
 
     probs: tuple[float, ...]
     predicted: int
     model_name: str
     model_revision: str
+    status: str = PREDICTION_OK
+    detail: str = ""
+    #: False when the model named its choice without probabilities (an endpoint without logprobs):
+    #: ``probs`` is then one-hot on ``predicted``, not the model's confidence.
+    has_probabilities: bool = True
+
+    @classmethod
+    def failure(cls, *, model_name: str, model_revision: str, status: str, detail: str = "") -> MCPrediction:
+        """The record of an example the model could not answer (``status`` other than ``"ok"``)."""
+        return cls((), -1, model_name, model_revision, status, detail, False)
+
+    @property
+    def answered(self) -> bool:
+        """True when ``probs`` and ``predicted`` hold the model's answer."""
+        return self.status == PREDICTION_OK
 
     def __post_init__(self) -> None:
+        if not isinstance(self.probs, tuple):
+            object.__setattr__(self, "probs", tuple(self.probs))
+        if not self.status:
+            raise ValueError("status must be 'ok' or the name of a failure")
+        if self.status != PREDICTION_OK:
+            if self.probs or self.predicted != -1:
+                raise ValueError("a failed prediction has no probabilities and predicted == -1")
+            return
         if len(self.probs) != NUM_CHOICES:
             raise ValueError(f"expected {NUM_CHOICES} probabilities, got {len(self.probs)}")
         if not math.isclose(sum(self.probs), 1.0, abs_tol=1e-4):
@@ -121,12 +160,40 @@ class ScorerSpec:
     ``path`` is a local checkpoint directory, a hub id (only resolved from the
     local cache unless ``MLCORE_ALLOW_DOWNLOAD=1``), or :data:`PACKAGED_MINILM`.
     An empty ``revision`` is replaced by a short hash of the weights file.
+
+    ``options`` are the kind's own settings as sorted ``(name, value)`` string pairs (hashable):
+    ``normalization`` for :attr:`ScorerKind.CAUSAL_LM`; ``model`` and ``api_key_env`` (the *name*
+    of the environment variable holding the key, never the key) for
+    :attr:`ScorerKind.OPENAI_COMPATIBLE`, whose ``path`` is the base URL.
     """
 
     kind: ScorerKind
     path: str
     name: str
     revision: str = ""
+    options: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        # Sorted pairs of strings: the same settings always make the same (hashable) key.
+        object.__setattr__(self, "options", tuple(sorted((str(k), str(v)) for k, v in self.options)))
+
+    def option(self, name: str, default: str = "") -> str:
+        """The value of option ``name`` (``default`` when not set)."""
+        return dict(self.options).get(name, default)
+
+
+@dataclass(frozen=True)
+class LiveKey:
+    """Which live model (:mod:`mlcore.models.live`): the weights (``spec``), the inference engine and the device.
+
+    ``engine`` is ``"auto"`` or one of :data:`mlcore.models.engines.ENGINES` for the encoder
+    kinds; other kinds read it as they document. ``device`` is ``"cpu"`` or a torch device name.
+    Defined here, below every model family, so that each family's builder can name it.
+    """
+
+    spec: ScorerSpec
+    engine: str = "auto"
+    device: str = "cpu"
 
 
 @dataclass(frozen=True)

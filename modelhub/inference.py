@@ -32,7 +32,7 @@ from mlcore.models.inference_cache import shared_cache
 from mlcore.models.live import LiveModel, live_model, live_model_ready  # torch only with the first model
 from mlcore.models.loading import set_torch_threads
 from mlcore.models.qa import QAExample, QAPrediction, QASpec, load_qa_model, qa_model_loaded
-from mlcore.models.serving import DraftBatcher
+from mlcore.models.serving import BatcherStats, DraftBatcher
 from modelhub.models import ModelVersion
 from modelhub.selectors import model_version_get
 
@@ -47,7 +47,9 @@ LIVE_DEVICE = "cpu"
 
 
 def scorer_spec_for(version: ModelVersion) -> ScorerSpec:
-    return ScorerSpec(kind=ScorerKind(version.kind), path=version.path, name=version.name, revision=version.revision)
+    options = tuple((str(name), str(value)) for name, value in (version.options or {}).items())
+    return ScorerSpec(kind=ScorerKind(version.kind), path=version.path, name=version.name, revision=version.revision,
+                      options=options)
 
 
 def live_model_for(version: ModelVersion) -> LiveModel:
@@ -152,6 +154,10 @@ class InferenceService(Generic[Example, Prediction]):
             )
             self._batchers[key] = batcher
         return batcher
+
+    def queues(self) -> list[tuple[int, int, BatcherStats]]:
+        """(model version id, drafts waiting, counters) of each batcher of this process, for metrics."""
+        return [(version_id, batcher.pending_count, batcher.stats) for (version_id, _), batcher in self._batchers.items()]
 
     def predict_batch(self, version: ModelVersion, examples: Sequence[Example]) -> list[Prediction]:
         """Answer one batch here or on an inference worker, as ``STUMPER_INFERENCE_MODE`` says (blocking)."""

@@ -10,6 +10,8 @@ from modelhub.models import ModelVersion
 
 #: The kinds a round's live model can be (they answer multiple choice).
 LIVE_MODEL_KINDS = (ModelVersion.Kind.ZERO_SHOT, ModelVersion.Kind.MULTIPLE_CHOICE)
+#: Kinds a round's panel of target models may hold: the live kinds and the two language-model kinds.
+PANEL_MODEL_KINDS = (*LIVE_MODEL_KINDS, ModelVersion.Kind.CAUSAL_LM, ModelVersion.Kind.OPENAI_COMPATIBLE)
 NO_SUCH_MODEL = "There is no such model version."
 
 

@@ -1,6 +1,7 @@
 """Writes of the model registry: registering a version, sharing a course's version with every
 instructor, and version 0 that a fresh install serves."""
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_noop
 
 from core.exceptions import AccessError
 from mlcore.configs import PACKAGED_MINILM
@@ -67,7 +68,8 @@ def model_version_default() -> ModelVersion:
         defaults={
             "kind": ModelVersion.Kind.ZERO_SHOT,
             "path": PACKAGED_MINILM,
-            "description": "Cosine similarity of MiniLM sentence embeddings; no training.",
+            # Stored in English; the round page shows it in the reader's language (it is in the catalog).
+            "description": gettext_noop("Cosine similarity of MiniLM sentence embeddings; no training."),
         },
     )
     return version

@@ -26,6 +26,9 @@ LOG_DIR="$STUMPER_VAR_DIR/log"
 LOGS="${LOG_DIR#"$ROOT"/}"  # as the messages show it: var/log when it is the checkout's
 export HF_HUB_OFFLINE=1  # models come from installed packages and var/models, never from the network
 export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings.local}"
+# The worker's job progress reaches the pages through the web server's internal endpoint
+# (core.job_relay): the in-memory channel layer does not cross processes.
+export STUMPER_JOB_PUSH_URL="http://127.0.0.1:$PORT/internal/jobs/push/"
 
 ensure_venv
 install_requirements runtime
@@ -44,6 +47,8 @@ log "Collecting static files"
 log "Seeding the demo course"
 SEED_OUTPUT="$("$PY" manage.py seed_demo)"
 printf '%s\n' "$SEED_OUTPUT" | head -n 1  # the logins are printed once the server answers
+# Once: the worker fine-tunes MiniLM on CODAH in the background; version 0 serves meanwhile (docs/models.md).
+"$PY" manage.py starter_model
 
 WEB_PID=""
 WORKER_PID=""

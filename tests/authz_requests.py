@@ -68,6 +68,7 @@ KWARGS_BY_ROUTE = {
     "lti:context_link": {"launch_id": "not-this-sessions-launch"},
     "lti:deep_link": {"launch_id": "not-this-sessions-launch"},
     "annotation:javascript_catalog": {"language": "fa"},
+    "javascript_catalog": {"language": "fa"},
     "ws/annotation/projects/<int:project_id>/training/<int:job_id>/": {"job_id": Obj("qa_training_job.pk")},
     "annotation:qa_training_job_status": {"job_id": Obj("qa_training_job.pk")},
 }
@@ -77,6 +78,7 @@ KWARGS_BY_NAME = {
     "evaluation_id": "model_evaluation.pk",
     "session_id": "annotation_session.pk", "paragraph_id": "paragraph.pk", "flag_id": "flag.pk",
     "invite_id": "project_invite.pk",
+    "participant_id": "annotation_session.worker_id",  # the crowdworker, a participant of project A
     "platform_id": "platform.pk",
     "model_id": "course_model.pk",
 }

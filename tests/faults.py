@@ -97,8 +97,9 @@ def postgres_binaries() -> Path | None:
 class ThrowawayPostgres:
     """A PostgreSQL cluster of our own in a temporary folder (initdb + pg_ctl), trust auth."""
 
-    def __init__(self, binaries: Path) -> None:
+    def __init__(self, binaries: Path, *, settings: str = "") -> None:
         self.bin = binaries
+        self.settings = settings  # extra server settings, e.g. "-c max_connections=12"
         self.dir = Path(tempfile.mkdtemp(prefix="stumper-pg-"))
         self.data = self.dir / "data"
         self.port = free_port()
@@ -115,7 +116,7 @@ class ThrowawayPostgres:
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8")
 
     def _ctl(self, action: str) -> None:
-        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off {self.settings}"
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.dir / "log"), "-w",
                   "-m", "fast", action)
 

@@ -31,6 +31,7 @@ BENCHMARKS = {
     "live_feedback": ("live_feedback", "round trip", "bare forward", "authors typing"),
     "classroom": ("classroom", "of pauses", "of their pauses"),
     "inference_engines": ("inference_engines", "onnx runtime", "torch float32", "torch dynamic int8"),
+    "cold_start": ("cold_start", "cold start", "engine cache"),
 }
 UNITS = {"x": "x", "×": "x", "%": "%", "ms": "ms", "s": "s", "min": "min", "minutes": "min", "seconds": "s"}
 NUMBER = r"\d+(?:,\d{3})*(?:\.\d+)?"

@@ -1,5 +1,7 @@
-"""axe-core (npm, pinned in package-lock.json) on the main pages of every role, in English and
-Persian, at phone (390 px) and desktop width: no serious or critical violation (issue 30 §9).
+"""axe-core (npm, pinned in package-lock.json) on every page of every role (a visitor, a student, an
+instructor, a project owner, a crowdworker), in English and Persian, at phone (390 px) and desktop
+width: no serious or critical violation (issue 30 §9). One server and one browser for the module;
+one test per role.
 
 axe is added to every page of a browser context as a Playwright init script: it goes in through
 the DevTools protocol, which the pages' Content-Security-Policy does not govern, so the policy stays
@@ -16,6 +18,7 @@ from accounts.models import User
 from accounts.services import user_create
 from annotation.models import Article, Paragraph
 from annotation.services.authoring import question_add, session_start_next, session_submit
+from annotation.services.invites import invite_create
 from annotation.services.projects import project_create
 from annotation.tests.factories import EN_CONTEXT
 from collector.models import Appeal, Prediction, Question
@@ -30,6 +33,8 @@ pytestmark = pytest.mark.browser
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
+#: Each page in both languages at phone and desktop width.
+LOOKS = [(language, viewport) for language in ("en", "fa") for viewport in (PHONE, DESKTOP)]
 TIMEOUT_MS = 30_000
 # Everything axe checks by default (WCAG 2.0/2.1 A and AA and its best practices); only these
 # impacts fail the test.
@@ -67,7 +72,11 @@ class AccessibilityEndToEndTests(BrowserTestCase):
             if status == "appealed":
                 Appeal.objects.create(question=question, author=alice, message="It is right.")
 
-        self.project = project_create(owner=prof, name="nile-a11y", language="en", questions_min=2, questions_max=4)
+        self.charts = self.checked = 0
+        self.review_question = Question.objects.get(status="review")
+        course_services.course_instructor_invite_renew(course=course)
+        olga = user_create(username="olga", password=PASSWORD, role=User.Role.INSTRUCTOR)  # the project's owner
+        self.project = project_create(owner=olga, name="nile-a11y", language="en", questions_min=2, questions_max=4)
         article = Article.objects.create(project=self.project, title="Nile", split="validation", rank=1)
         for position in range(3):  # one answered by "ali", others free for "mina"
             Paragraph.objects.create(article=article, position=position, context=EN_CONTEXT)
@@ -82,13 +91,48 @@ class AccessibilityEndToEndTests(BrowserTestCase):
         # the task list's buttons start them.
         mina = user_create(username="mina", password=PASSWORD, role=User.Role.CROWDWORKER)
         sara = user_create(username="sara", password=PASSWORD, role=User.Role.CROWDWORKER)
+        self.invite = invite_create(project=self.project, created_by=olga, days=7)
         self.sessions = {"mina": session_start_next(user=mina, project=self.project),
                          "sara": session_start_next(user=sara, project=self.project, kind="second_pass")}
 
-    def signed_in(self, username: str, viewport: dict[str, int], language: str):
+    def pages(self) -> dict[str, tuple[str | None, list[str]]]:
+        """Every page a user can open, by role: (who signs in, or None, and the paths). The crowdworker's
+        session pages are checked on their own (:meth:`check_crowdworker`)."""
+        r, c, p, q = self.round.pk, self.course.pk, self.project.pk, self.review_question.pk
+        url = reverse
+        return {
+            "anonymous": (None, [
+                url("accounts:login"), url("accounts:password_reset"), url("accounts:password_reset_done"),
+                url("accounts:password_reset_confirm", args=["MQ", "not-a-token"]),
+                url("accounts:password_reset_complete"), url("courses:signup"),
+                url("annotation:invite_join", args=[self.invite.token]),
+                url("courses:instructor_invite_join", args=[self.course.instructor_invite_token])]),
+            "student": ("alice", [
+                url("collector:dashboard"), url("collector:round_write", args=[r]), url("accounts:settings"),
+                url("accounts:password_change"), url("accounts:password_change_done")]),
+            "instructor": ("prof", [
+                url("inbox:inbox"), url("courses:course_list"), url("collector:course_detail", args=[c]),
+                url("courses:course_staff", args=[c]), url("lti:course_roster", args=[c]),
+                url("collector:round_detail", args=[r]), url("collector:round_settings", args=[r]),
+                url("collector:round_import", args=[r]), url("collector:review_queue", args=[r]),
+                url("collector:question_review", args=[q]), url("collector:validate"),
+                url("evaluation:round_report", args=[r]), url("collector:round_quality", args=[r]),
+                url("evaluation:round_leaderboard", args=[r]),
+                url("lti:platforms"), url("accounts:settings")]),
+            "project owner": ("olga", [
+                url("annotation:project_list"), url("annotation:project_dashboard", args=[p]),
+                url("annotation:project_settings", args=[p]), url("annotation:project_import", args=[p]),
+                url("annotation:project_paragraphs", args=[p]), url("annotation:project_flags", args=[p]),
+                url("annotation:project_invites", args=[p]), url("evaluation:project_report", args=[p]),
+                url("evaluation:project_leaderboard", args=[p])]),
+        }
+
+    def new_context_page(self, username: str | None, viewport: dict[str, int], language: str):
+        """A page with axe in every document it opens, signed in as ``username`` (None: a visitor), in ``language``."""
         page = self.new_page(viewport, TIMEOUT_MS)
         page.context.add_init_script(path=str(AXE))  # every page the context opens has axe, CSP or not
-        self.log_in(page, username, PASSWORD)  # in English (its labels), then the language asked for
+        if username is not None:
+            self.log_in(page, username, PASSWORD)  # in English (its labels), then the language asked for
         page.context.add_cookies([{"name": "django_language", "value": language, "url": self.live_server_url}])
         return page
 
@@ -100,41 +144,58 @@ class AccessibilityEndToEndTests(BrowserTestCase):
         self.charts += page.locator('.vl-chart[data-vl-state="drawn"]').count()
         return page.evaluate(RUN_AXE, list(FAILING_IMPACTS))
 
-    def check_pages(self, username: str, paths: list[str], language: str, found: dict) -> None:
-        for viewport in (PHONE, DESKTOP):
-            page = self.signed_in(username, viewport, language)
-            for path in paths:
-                page.goto(self.live_server_url + path)
-                for violation in self.violations(page, language):
-                    found.setdefault((path, language, viewport["width"]), []).append(violation)
+    def check(self, page, path: str, language: str, found: dict, ready: str | None = None) -> None:
+        response = page.goto(self.live_server_url + path)
+        assert response is not None and response.status == 200, (path, response and response.status)
+        if ready:
+            page.locator(ready).wait_for()
+        self.checked += 1
+        for violation in self.violations(page, language):
+            found.setdefault((path, language, page.viewport_size["width"]), []).append(violation)
 
-    def check_crowdworker(self, language: str, found: dict) -> None:
-        """The task list and the annotate page of "mina", the second pass of "sara"."""
-        for viewport in (PHONE, DESKTOP):
-            for username, paths in (("mina", [reverse("annotation:task_list")]), ("sara", [])):
-                page = self.signed_in(username, viewport, language)
-                for path in [*paths, reverse("annotation:session", args=[self.sessions[username].pk])]:
-                    page.goto(self.live_server_url + path)
-                    if "sessions" in path:
-                        page.locator("#paragraph").wait_for()
-                    for violation in self.violations(page, language):
-                        found.setdefault((path, language, viewport["width"]), []).append(violation)
-
-    def test_no_serious_or_critical_axe_violation_on_the_main_pages_of_every_role(self) -> None:
-        r, c = self.round.pk, self.course.pk
+    def check_role(self, role: str) -> dict:
+        username, paths = self.pages()[role]
         found: dict = {}
-        self.charts = 0
-        for language in ("en", "fa"):
-            self.check_pages("alice", [reverse("collector:dashboard"), reverse("collector:round_write", args=[r])],
-                             language, found)
-            self.check_pages("prof", [reverse("collector:course_detail", args=[c]),
-                                      reverse("collector:round_detail", args=[r]),
-                                      reverse("collector:review_queue", args=[r]), reverse("collector:validate"),
-                                      reverse("evaluation:round_report", args=[r]),
-                                      reverse("collector:round_quality", args=[r]),
-                                      reverse("evaluation:round_leaderboard", args=[r])], language, found)
-            self.check_crowdworker(language, found)
+        for language, viewport in LOOKS:
+            page = self.new_context_page(username, viewport, language)
+            for path in paths:
+                self.check(page, path, language, found)
+            page.context.close()
+        assert self.checked == len(LOOKS) * len(paths)
+        return found
+
+    def check_crowdworker(self) -> dict:
+        """The task list, settings and annotate page of "mina", the second pass of "sara"."""
+        found: dict = {}
+        for language, viewport in LOOKS:
+            for username, paths in (("mina", [reverse("annotation:task_list"), reverse("accounts:settings")]),
+                                    ("sara", [])):
+                page = self.new_context_page(username, viewport, language)
+                for path in paths:
+                    self.check(page, path, language, found)
+                session = reverse("annotation:session", args=[self.sessions[username].pk])
+                self.check(page, session, language, found, ready="#paragraph")
+                page.context.close()
+        return found
+
+    def assert_none(self, found: dict) -> None:
         report = "\n".join(f"{where}: {v['impact']} {v['id']} ({v['help']}): {v['nodes']}"
                            for where, violations in found.items() for v in violations)
-        assert self.charts, "no chart was drawn: the charts were not checked"
         assert not found, "axe found serious or critical violations:\n" + report
+
+    def test_anonymous_pages(self) -> None:
+        self.assert_none(self.check_role("anonymous"))
+
+    def test_student_pages(self) -> None:
+        self.assert_none(self.check_role("student"))
+
+    def test_instructor_pages(self) -> None:
+        found = self.check_role("instructor")
+        assert self.charts, "no chart was drawn: the charts were not checked"
+        self.assert_none(found)
+
+    def test_project_owner_pages(self) -> None:
+        self.assert_none(self.check_role("project owner"))
+
+    def test_crowdworker_pages(self) -> None:
+        self.assert_none(self.check_crowdworker())

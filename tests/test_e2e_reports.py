@@ -100,7 +100,7 @@ class ReportChartsEndToEndTests(BrowserTestCase):
         page.locator("#chart-codah-categories svg.marks .mark-rect path").first.hover()
         assert page.locator("#vg-tooltip-element").inner_text().split() == ["Category", "idioms", "questions", "6"]
         page.goto(self.live_server_url + reverse("collector:round_quality", args=[self.round.pk]))
-        self.charts_drawn(page, expected=2)  # accuracy, workload (no coach warnings)
+        self.charts_drawn(page, expected=3)  # accuracy, workload (no coach warnings), item map
         self.screenshot(page, "report-quality")
         page.goto(self.live_server_url + reverse("evaluation:project_report", args=[self.project.pk]))
         self.charts_drawn(page, expected=2)  # EM/F1 per split, label balance

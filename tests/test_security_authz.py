@@ -49,6 +49,10 @@ INSTRUCTORS = page("GET", student=403, other_student=403, crowd=403, instructor=
 HTTP_MATRIX: dict[str, Row] = {
     "home": Row("GET", LOGIN, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "healthz": PUBLIC,
+    # Prometheus metrics: staff or the scraper's token only; everyone else sees an unknown address.
+    "metrics": Row("GET", 404, 404, 404, 404, 404, 404),
+    # A worker's job pushes (core.job_relay): signed, from loopback, and only with the relay set up.
+    "job_push_relay": Row("POST", 403, 403, 403, 403, 403, 403),
     "admin": Row("GET", LOGIN, LOGIN, LOGIN, LOGIN, LOGIN, LOGIN),  # staff only; no role here is staff
     "accounts:login": Row("GET", 200, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "accounts:logout": Row("POST", LOGIN, LOGIN, LOGIN, LOGIN, LOGIN, LOGIN),  # signed out, back to sign-in
@@ -89,6 +93,7 @@ HTTP_MATRIX: dict[str, Row] = {
     # Empty forms: past the access check, the instructor is sent back with the form's error.
     "collector:round_scoring_start": manager_page("POST", ok=REFUSED),
     "collector:round_model_train": manager_page("POST", ok=REFUSED),
+    "collector:round_forecast_train": manager_page("POST", ok=REDIRECT),
     # The world's run is done: past the access check, cancelling or resuming it is refused.
     "collector:scoring_run_cancel": manager_page("POST", ok=REFUSED),
     "collector:scoring_run_resume": manager_page("POST", ok=REFUSED),
@@ -124,6 +129,8 @@ HTTP_MATRIX: dict[str, Row] = {
     "api:round_questions": manager_api(),
     "api:round_settings": manager_api(),
     "api:round_settings_update": manager_api("POST"),
+    "api:round_panel": manager_api(),
+    "api:round_panel_update": manager_api("POST", ok=400),  # the empty body is an input error: no models
     "api:round_duplicates": manager_api(),
     "api:round_grades": manager_api(),
     "evaluation_api:round_export": manager_api(),
@@ -189,6 +196,7 @@ HTTP_MATRIX: dict[str, Row] = {
     "annotation:project_list": INSTRUCTORS,
     # the worker pages' JavaScript translations, and the language switch (Django's set_language)
     "annotation:javascript_catalog": PUBLIC,
+    "javascript_catalog": PUBLIC,  # the same catalogue for the other pages (the authoring page)
     "set_language": Row("POST", REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT),
     "annotation:project_model_train": manager_page("POST", ok=REFUSED),  # no name, no answered questions
     "annotation:project_model_checkpoint": manager_page("POST", ok=REFUSED),  # no source; access passed
@@ -205,6 +213,9 @@ HTTP_MATRIX: dict[str, Row] = {
     "annotation:paragraph_restore": manager_page("POST", ok=REDIRECT),
     "annotation:project_flags": manager_page(),
     "annotation:flag_resolve": manager_page("POST", ok=REDIRECT),
+    "annotation:project_participants": manager_page(),
+    "annotation:participant_data_export": manager_page(),
+    "annotation:participant_data_delete": manager_page("POST", ok=REDIRECT),
     "annotation_api:task_list": ANYONE_SIGNED_IN,  # students' list is empty
     "annotation_api:task_next": Row("POST", 401, 403, 403, 200, 200, 200),
     "annotation_api:session_detail": own_api(),
@@ -229,6 +240,9 @@ HTTP_MATRIX: dict[str, Row] = {
     "annotation_api:paragraph_restore": manager_api("POST"),
     "annotation_api:project_flags": manager_api(),
     "annotation_api:flag_resolve": manager_api("POST"),
+    "annotation_api:project_participants": manager_api(),
+    "annotation_api:participant_data_export": manager_api(),
+    "annotation_api:participant_data_delete": manager_api("POST"),
     # LTI (lti/): the LMS-facing endpoints are public; a bare request is refused with a clear 400 page.
     "lti:login": Row("GET", 400, 400, 400, 400, 400, 400),
     "lti:launch": Row("POST", 400, 400, 400, 400, 400, 400),

@@ -11,17 +11,18 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Language(models.TextChoices):
-    ENGLISH = "en", "English"
-    PERSIAN = "fa", "Persian"
+    ENGLISH = "en", _("English")
+    PERSIAN = "fa", _("Persian")
 
 
 class Split(models.TextChoices):
-    TRAIN = "train", "Train"
-    VALIDATION = "validation", "Validation"
-    TEST = "test", "Test"
+    TRAIN = "train", _("Train")
+    VALIDATION = "validation", _("Validation")
+    TEST = "test", _("Test")
 
 
 RTL_LANGUAGES = frozenset({Language.PERSIAN})
@@ -129,9 +130,9 @@ class Paragraph(models.Model):
     """One passage; workers write questions on it until ``overlap`` of them submitted."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Needs questions"
-        DONE = "done", "Done"
-        DISCARDED = "discarded", "Discarded"
+        OPEN = "open", _("Needs questions")
+        DONE = "done", _("Done")
+        DISCARDED = "discarded", _("Discarded")
 
     article = models.ForeignKey(Article, on_delete=models.CASCADE, related_name="paragraphs")
     position = models.PositiveIntegerField(help_text="0 = the introduction")

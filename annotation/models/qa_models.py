@@ -11,12 +11,16 @@ from core.models import BackgroundJob
 class QATrainingJob(BackgroundJob):
     """Fine-tuning an extractive QA model on a project's answered train questions, from its page."""
 
-    project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="qa_training_jobs")
+    # None only for a train_qa_model job given no --project.
+    project = models.ForeignKey("annotation.Project", null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="qa_training_jobs")
     name = models.CharField(max_length=100, help_text="Name of the model version to create")
     model_version = models.ForeignKey("modelhub.ModelVersion", null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="+")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
+    # What train_qa_model asked for: its files on the server, base and hyperparameters (empty from the page).
+    options = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -1,6 +1,7 @@
 """The second pass: blind answers to others' questions, and flags on their original answers."""
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from annotation.models.authoring import AnnotationSession, SpanAnswer, SpanQuestion
 
@@ -41,14 +42,14 @@ class QuestionFlag(models.Model):
     """
 
     class Proposal(models.TextChoices):
-        FIX_ANSWER = "fix_answer", "Replace the answer with the proposed span"
-        MARK_UNANSWERABLE = "mark_unanswerable", "The question cannot be answered from the paragraph"
-        REMOVE_QUESTION = "remove_question", "Remove the question"
+        FIX_ANSWER = "fix_answer", _("Replace the answer with the proposed span")
+        MARK_UNANSWERABLE = "mark_unanswerable", _("The question cannot be answered from the paragraph")
+        REMOVE_QUESTION = "remove_question", _("Remove the question")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        ACCEPTED = "accepted", "Accepted"
-        REJECTED = "rejected", "Rejected"
+        OPEN = "open", _("Open")
+        ACCEPTED = "accepted", _("Accepted")
+        REJECTED = "rejected", _("Rejected")
 
     question = models.ForeignKey(SpanQuestion, on_delete=models.CASCADE, related_name="flags")
     raised_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="question_flags")

@@ -72,8 +72,8 @@ def blind_question_payload(question: SpanQuestion, mine: SecondPassAnswer | None
         "id": question.pk, "qid": question.qid, "question": question.question, "my_answer": own,
         "original": original,
         "flag": None if flag is None else {
-            "proposal": flag.proposal, "proposal_label": flag.get_proposal_display(), "reason": flag.reason,
-            "status": flag.status, "status_label": flag.get_status_display(), "proposed_text": flag.proposed_text,
+            "proposal": flag.proposal, "proposal_label": str(flag.get_proposal_display()), "reason": flag.reason,
+            "status": flag.status, "status_label": str(flag.get_status_display()), "proposed_text": flag.proposed_text,
             "after_reveal": flag.after_reveal,
         },
     }

@@ -92,7 +92,7 @@ def _split_progress(project: Project) -> tuple[SplitProgress, ...]:
         q = questions.get(split, {"n": 0, "impossible": 0})
         by_status = {s: paragraphs[(split, s)] for s in Paragraph.Status.values}
         out.append(SplitProgress(
-            split=split, label=label, articles=articles[split], paragraphs=sum(by_status.values()),
+            split=split, label=str(label), articles=articles[split], paragraphs=sum(by_status.values()),
             open=by_status["open"], done=by_status["done"], discarded=by_status["discarded"],
             questions=q["n"], unanswerable=q["impossible"], second_pass_answers=second[split],
         ))

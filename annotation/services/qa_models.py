@@ -19,6 +19,7 @@ from annotation.models import Project, QATrainingJob, Split
 from annotation.selectors.exports import project_squad_dict
 from annotation.services.qa_training import qa_model_name_check, qa_model_train
 from core.jobs import job_claim, jobs_resume, task_enqueue
+from mlcore.data.bounded_json import load_json
 from mlcore.stats.squad_metrics import SquadQuestion, parse_squad_json
 from modelhub import services as modelhub_services
 from modelhub.models import ModelVersion
@@ -66,6 +67,15 @@ def qa_training_job_run(*, job_id: int) -> QATrainingJob:
     if job is None:
         return QATrainingJob.objects.get(pk=job_id)
     project = job.project
+    if job.options:  # started by train_qa_model: its files, base and hyperparameters
+        options = job.options
+        training_job_finish(job, lambda: qa_model_train(
+            name=job.name, questions=squad_file_questions(Path(options["path"]), limit=options["limit"]),
+            eval_questions=squad_file_questions(Path(options["eval"])) if options["eval"] else (),
+            base=options["base"] or None, config=_command_config(options), language=options["language"],
+            project=project, progress=TrainingJobProgress(job),
+        ))
+        return QATrainingJob.objects.get(pk=job_id)
     training_job_finish(job, lambda: qa_model_train(
         name=job.name, questions=project_answered_questions(project=project),
         eval_questions=project_answered_questions(project=project, split=Split.VALIDATION),
@@ -73,6 +83,57 @@ def qa_training_job_run(*, job_id: int) -> QATrainingJob:
         description=f"Trained from the project page on {project.name}'s answered train questions.",
     ))
     return QATrainingJob.objects.get(pk=job_id)
+
+
+COMMAND_HYPERPARAMETERS = ("epochs", "learning_rate", "batch_size", "max_length", "doc_stride")
+
+
+def _command_config(options: dict):
+    from mlcore.models.qa_finetune import QAFineTuneConfig  # imports torch and transformers: only when training
+
+    return QAFineTuneConfig(**{key: options[key] for key in COMMAND_HYPERPARAMETERS},
+                            threads=settings.STUMPER_TORCH_THREADS)
+
+
+def squad_file_questions(path: Path, *, limit: int | None = None) -> tuple[SquadQuestion, ...]:
+    """The questions of a SQuAD-2.0 / PQuAD file (the first ``limit``); ValueError says what is wrong with it."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            questions = parse_squad_json(load_json(handle.read())).questions
+    except OSError as error:
+        raise ValueError(f"Cannot read file {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text.") from None
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+    if not questions:
+        raise ValueError(f"{path} has no questions.")
+    return questions[:limit] if limit else questions
+
+
+def qa_training_command_start(*, name: str, path: Path, eval_path: Path | None = None, base: str | None = None,
+                              language: str = "en", project: Project | None = None, limit: int | None = None,
+                              **hyperparameters: float) -> QATrainingJob:
+    """``train_qa_model``: check the files and every argument now, store a queued job and enqueue it.
+
+    ``hyperparameters`` are ``COMMAND_HYPERPARAMETERS``. The worker reads the same files again: they
+    must be readable there. Raises ValidationError or ValueError before anything is stored.
+    """
+    options = {"path": str(path), "eval": str(eval_path) if eval_path else "", "base": base or "",
+               "language": language, "limit": limit, **{key: hyperparameters[key] for key in COMMAND_HYPERPARAMETERS}}
+    _command_config(options)  # a bad hyperparameter raises ValueError here
+    qa_model_name_check(name=name)
+    options["questions"] = len(squad_file_questions(path, limit=limit))
+    if eval_path:
+        squad_file_questions(eval_path)
+    try:
+        with transaction.atomic():
+            job = QATrainingJob.objects.create(project=project, name=name, options=options,
+                                               progress={"stage": "queued"})
+    except IntegrityError:
+        raise ValidationError("A model is already being trained for this project; wait for it to finish.") from None
+    transaction.on_commit(lambda: _enqueue(job.pk))
+    return job
 
 
 def qa_training_jobs_resume_interrupted() -> int:

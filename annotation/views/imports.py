@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from annotation.forms.imports import ArticleImportForm, SquadImportForm
@@ -27,7 +28,9 @@ def project_import(request: HttpRequest, project_id: int) -> HttpResponse:
             summary = _run_import(project, which, form.cleaned_data)
         except ImportFailed as error:
             problems = error.errors[:100]
-            messages.error(request, f"Nothing was imported: the file has {len(error.errors)} problem(s), listed below.")
+            messages.error(request, ngettext("Nothing was imported: the file has %(count)s problem, listed below.",
+                                             "Nothing was imported: the file has %(count)s problems, listed below.",
+                                             len(error.errors)) % {"count": len(error.errors)})
         else:
             messages.success(request, summary)
             return redirect("annotation:project_dashboard", project_id=project.pk)

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.forms.invites import InviteAccessForm, InviteCreateForm, InviteSignupForm
@@ -33,7 +34,7 @@ def project_invites(request: HttpRequest, project_id: int) -> HttpResponse:
         except ValidationError as error:
             messages.error(request, first_message(error))
         else:
-            messages.success(request, "New invite link created: copy it from the list below and send it to your crowdworkers.")
+            messages.success(request, _("New invite link created: copy it from the list below and send it to your crowdworkers."))
         return redirect("annotation:project_invites", project_id=project.pk)
     context = {
         "project": project, "form": form, "access_form": InviteAccessForm(initial={"invite_only": project.invite_only}),
@@ -51,8 +52,8 @@ def project_access(request: HttpRequest, project_id: int) -> HttpResponse:
     form = InviteAccessForm(request.POST)
     if form.is_valid():
         invite_services.project_invite_only_set(project=project, invite_only=form.cleaned_data["invite_only"])
-        messages.success(request, "Only invited crowdworkers see this project now." if project.invite_only
-                         else "Every crowdworker sees this project now.")
+        messages.success(request, _("Only invited crowdworkers see this project now.") if project.invite_only
+                         else _("Every crowdworker sees this project now."))
     return redirect("annotation:project_invites", project_id=project.pk)
 
 
@@ -61,7 +62,7 @@ def project_access(request: HttpRequest, project_id: int) -> HttpResponse:
 def invite_revoke(request: HttpRequest, invite_id: int) -> HttpResponse:
     invite = invite_for_owner(user=request.user, invite_id=invite_id)
     invite_services.invite_revoke(invite=invite)
-    messages.success(request, "The invite link is revoked: it no longer works. Who already joined stays in.")
+    messages.success(request, _("The invite link is revoked: it no longer works. Who already joined stays in."))
     return redirect("annotation:project_invites", project_id=invite.project_id)
 
 
@@ -74,7 +75,7 @@ def invite_join(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "invite_invalid.html", {"reason": refusal}, status=404 if invite is None else 410)
     user = request.user
     if user.is_authenticated and is_member(user=user, project=invite.project):
-        messages.info(request, f"You are already in {invite.project.name}.")
+        messages.info(request, _("You are already in %(name)s.") % {"name": invite.project.name})
         return redirect("annotation:task_list")
     form = InviteSignupForm(request.POST or None) if not user.is_authenticated else None
     if request.method == "POST" and (form is None or form.is_valid()):
@@ -91,7 +92,7 @@ def invite_join(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 messages.error(request, first_message(error))  # the link died meanwhile
         else:
-            messages.success(request, f"Welcome to {invite.project.name}! Your tasks are below.")
+            messages.success(request, _("Welcome to %(name)s! Your tasks are below.") % {"name": invite.project.name})
             return redirect("annotation:task_list")
     context = {"invite": invite, "project": invite.project, "form": form,
                "login_url": f"{reverse('accounts:login')}?next={request.path}"}

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from annotation.forms.projects import ProjectForm
@@ -35,7 +36,7 @@ def project_list(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             form.add_service_errors(error)
         else:
-            messages.success(request, f"Project “{project.name}” created. Import passages to start.")
+            messages.success(request, _("Project “%(name)s” created. Import passages to start.") % {"name": project.name})
             return redirect("annotation:project_import", project_id=project.pk)
     return render(request, "annotation/project_list.html",
                   {"projects": projects_of_owner(user=request.user), "form": form,
@@ -63,7 +64,7 @@ def project_settings(request: HttpRequest, project_id: int) -> HttpResponse:
         except ValidationError as error:
             form.add_service_errors(error)
         else:
-            messages.success(request, "Settings saved.")
+            messages.success(request, _("Settings saved."))
             return redirect("annotation:project_dashboard", project_id=project.pk)
     project.refresh_from_db()  # the bound form changed the instance; the page title shows the stored one
     return render(request, "annotation/project_settings.html", {"project": project, "form": form})

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from annotation.inputs import first_message
@@ -21,10 +22,10 @@ def project_model_train(request: HttpRequest, project_id: int) -> HttpResponse:
     try:
         job = qa_training_job_start(project=project, name=request.POST.get("name", "").strip(), user=request.user)
     except ValidationError as error:
-        messages.error(request, f"Training not started. {first_message(error)}")
+        messages.error(request, _("Training not started. %(reason)s") % {"reason": first_message(error)})
     else:
-        messages.success(request, f"Training {job.name} on this project's answered questions; "
-                                  "the progress shows below.")
+        messages.success(request, _("Training %(name)s on this project's answered questions; "
+                                    "the progress shows below.") % {"name": job.name})
     return redirect("annotation:project_dashboard", project_id=project.pk)
 
 
@@ -36,9 +37,9 @@ def project_model_checkpoint(request: HttpRequest, project_id: int) -> HttpRespo
         version = project_checkpoint_use(project=project, source=request.POST.get("source", ""),
                                          name=request.POST.get("name", ""))
     except ValidationError as error:
-        messages.error(request, f"The model in the loop did not change. {first_message(error)}")
+        messages.error(request, _("The model in the loop did not change. %(reason)s") % {"reason": first_message(error)})
     else:
-        messages.success(request, f"{version.name} is now the model in the loop: it answers while workers write.")
+        messages.success(request, _("%(name)s is now the model in the loop: it answers while workers write.") % {"name": version.name})
     return redirect("annotation:project_dashboard", project_id=project.pk)
 
 

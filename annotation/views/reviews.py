@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from annotation.forms.reviews import FlagFilterForm, FlagResolveForm, ParagraphFilterForm
@@ -36,7 +37,7 @@ def paragraph_restore(request: HttpRequest, paragraph_id: int) -> HttpResponse:
     except ValidationError as error:
         messages.error(request, first_message(error))
     else:
-        messages.success(request, "The paragraph is back in the queue.")
+        messages.success(request, _("The paragraph is back in the queue."))
     return redirect("annotation:project_paragraphs", project_id=paragraph.article.project_id)
 
 
@@ -57,7 +58,7 @@ def flag_resolve(request: HttpRequest, flag_id: int) -> HttpResponse:
     flag = flag_for_owner(user=request.user, flag_id=flag_id)
     form = FlagResolveForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose whether to accept or reject the flag.")
+        messages.error(request, _("Choose whether to accept or reject the flag."))
     else:
         accept = form.cleaned_data["decision"] == "accept"
         try:
@@ -65,5 +66,5 @@ def flag_resolve(request: HttpRequest, flag_id: int) -> HttpResponse:
         except ValidationError as error:
             messages.error(request, first_message(error))
         else:
-            messages.success(request, "Flag accepted: the question was changed." if accept else "Flag rejected.")
+            messages.success(request, _("Flag accepted: the question was changed.") if accept else _("Flag rejected."))
     return redirect("annotation:project_flags", project_id=flag.question.project_id)

@@ -1,6 +1,7 @@
 """The round page's "Download grades" form."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from collector.presentation.grades import FORMAT_LABELS, FORMATS
 
@@ -10,12 +11,12 @@ class GradesExportForm(forms.Form):
 
     format = forms.ChoiceField(
         choices=[(fmt, FORMAT_LABELS[fmt]) for fmt in FORMATS], initial="canvas",
-        help_text=("Canvas matches each row on SIS User ID, else SIS Login ID (for accounts made by an LMS launch: "
+        help_text=_("Canvas matches each row on SIS User ID, else SIS Login ID (for accounts made by an LMS launch: "
                    "the LMS's SIS id and e-mail). Moodle matches on Email address (map it to the user field "
                    "“Email address”). Plain CSV lists everyone by username. A student with no value for the key "
                    "is left out of the file."),
     )
     points_possible = forms.FloatField(
-        label="Points possible", required=False, min_value=0.0,
-        help_text="Empty: points = credit. P: points = min(P, credit), so P credits are full marks.",
+        label=_("Points possible"), required=False, min_value=0.0,
+        help_text=_("Empty: points = credit. P: points = min(P, credit), so P credits are full marks."),
     )

@@ -5,6 +5,7 @@ preview keeps the file's text on the server for the import that follows (``servi
 ``import_stage``), so the file is chosen once: ``staged`` names it.
 """
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from collector.cleaning import import_file_text
 from collector.services.imports import CODAH_SOURCE
@@ -12,23 +13,23 @@ from collector.services.imports import CODAH_SOURCE
 
 class RoundImportForm(forms.Form):
     file = forms.FileField(
-        label="File", required=False,
-        help_text="CODAH TSV (7 tab-separated fields, no header: category letters, prompt, 4 completions, the right "
+        label=_("File"), required=False,
+        help_text=_("CODAH TSV (7 tab-separated fields, no header: category letters, prompt, 4 completions, the right "
                   "one's index 0–3), or JSON: one object per line, as the round's JSON Lines export writes them, or an "
-                  "array of them, each with prompt, choices (4), answer (0–3) and categories (names).",
+                  "array of them, each with prompt, choices (4), answer (0–3) and categories (names)."),
     )
     allow_duplicate_choices = forms.BooleanField(
-        label="Accept rows that repeat a completion", required=False,
-        help_text="Three rows of the public CODAH release do; questions written here never may.",
+        label=_("Accept rows that repeat a completion"), required=False,
+        help_text=_("Three rows of the public CODAH release do; questions written here never may."),
     )
     source_dataset = forms.CharField(
-        label="Source dataset", required=False, initial=CODAH_SOURCE, max_length=200,
-        help_text="The Hugging Face Hub id of the dataset the file comes from, recorded for the round's dataset "
-                  "release (empty: none).",
+        label=_("Source dataset"), required=False, initial=CODAH_SOURCE, max_length=200,
+        help_text=_("The Hugging Face Hub id of the dataset the file comes from, recorded for the round's dataset "
+                  "release (empty: none)."),
     )
     source_license = forms.CharField(
-        label="Its license", required=False, max_length=64,
-        help_text="A Hub license id; known for codah, squad_v2 and pquad.",
+        label=_("Its license"), required=False, max_length=64,
+        help_text=_("A Hub license id; known for codah, squad_v2 and pquad."),
     )
     # The previewed file, kept on the server; the import that follows needs no second upload.
     staged = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
@@ -41,7 +42,7 @@ class RoundImportForm(forms.Form):
     def clean(self) -> dict:
         data = super().clean()
         if data.get("file") is None and not data.get("staged") and "file" not in self.errors:
-            self.add_error("file", "Choose a file to import.")
+            self.add_error("file", _("Choose a file to import."))
         if data.get("file") is not None:  # a new file replaces the previewed one
             data["staged"], data["staged_name"] = "", self.files["file"].name
         return data

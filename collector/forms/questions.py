@@ -8,6 +8,8 @@ import uuid
 
 from django import forms
 from django.conf import settings
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from collector.models import CATEGORY_CHOICES, LETTERS, NUM_CHOICES, Round
 from core.forms import ServiceErrorsMixin
@@ -22,17 +24,17 @@ class QuestionForm(ServiceErrorsMixin, forms.Form):
     prompt = forms.CharField(
         required=False,
         strip=False,
-        help_text="Context plus the start of a sentence, e.g. “The man ate the whole pizza by himself. He”",
+        help_text=_("Context plus the start of a sentence, e.g. “The man ate the whole pizza by himself. He”"),
         # Not maxlength, which cuts a pasted text without a word: static/js/char_counter.js counts,
         # and clean_question refuses a text over the limit with its length.
         widget=forms.Textarea(attrs={"rows": 3, "data-max-chars": settings.STUMPER_MAX_PROMPT_CHARS, "autofocus": True}),
     )
     answer = forms.TypedChoiceField(
-        label="Right answer",
+        label=_("Right answer"),
         required=False,
         coerce=int,
         empty_value=None,
-        choices=[(i, f"Completion {LETTERS[i]} is right") for i in range(NUM_CHOICES)],
+        choices=[(i, format_lazy(_("Completion {letter} is right"), letter=LETTERS[i])) for i in range(NUM_CHOICES)],
         widget=forms.RadioSelect,
     )
     categories = forms.MultipleChoiceField(required=False, choices=(), widget=forms.CheckboxSelectMultiple)
@@ -45,7 +47,7 @@ class QuestionForm(ServiceErrorsMixin, forms.Form):
         super().__init__(*args, **kwargs)
         for position, name in enumerate(CHOICE_FIELDS):
             self.fields[name] = forms.CharField(
-                label=f"Completion {LETTERS[position]}",
+                label=format_lazy(_("Completion {letter}"), letter=LETTERS[position]),
                 required=False,
                 strip=False,
                 widget=forms.TextInput(

@@ -2,6 +2,8 @@
 
 from django import forms
 from django.conf import settings
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from collector.forms.questions import CHOICE_FIELDS, category_choices
 from collector.models import LETTERS, NUM_CHOICES, Question
@@ -12,9 +14,9 @@ from core.forms import FilterForm, ServiceErrorsMixin
 class ReviewDecisionForm(ServiceErrorsMixin, forms.Form):
     """Accept or reject from the review queue; the pressed button is the action."""
 
-    action = forms.ChoiceField(choices=[("accept", "Accept"), ("reject", "Reject")])
+    action = forms.ChoiceField(choices=[("accept", _("Accept")), ("reject", _("Reject"))])
     reason = forms.CharField(
-        label="Reason (the author sees it)", required=False, max_length=MAX_REASON_CHARS,
+        label=_("Reason (the author sees it)"), required=False, max_length=MAX_REASON_CHARS,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
@@ -22,13 +24,13 @@ class ReviewDecisionForm(ServiceErrorsMixin, forms.Form):
 class QuestionEditForm(ServiceErrorsMixin, forms.Form):
     """The reviewer's edit of a question: fix the text, the key or the categories, then accept."""
 
-    prompt = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "data-max-chars": settings.STUMPER_MAX_PROMPT_CHARS}))
+    prompt = forms.CharField(label=_("Prompt"), widget=forms.Textarea(attrs={"rows": 3, "data-max-chars": settings.STUMPER_MAX_PROMPT_CHARS}))
     answer = forms.TypedChoiceField(
-        label="Right completion", coerce=int, choices=[(i, LETTERS[i]) for i in range(NUM_CHOICES)],
+        label=_("Right completion"), coerce=int, choices=[(i, LETTERS[i]) for i in range(NUM_CHOICES)],
         widget=forms.RadioSelect,
     )
     categories = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
-    reason = forms.CharField(label="Note (the author sees it)", required=False, max_length=MAX_REASON_CHARS)
+    reason = forms.CharField(label=_("Note (the author sees it)"), required=False, max_length=MAX_REASON_CHARS)
 
     def __init__(self, *args, question: Question, **kwargs) -> None:
         initial = {"prompt": question.prompt, "answer": question.correct_index, "categories": question.categories}
@@ -37,7 +39,7 @@ class QuestionEditForm(ServiceErrorsMixin, forms.Form):
         super().__init__(*args, **kwargs)
         for position, name in enumerate(CHOICE_FIELDS):
             self.fields[name] = forms.CharField(
-                label=f"Completion {LETTERS[position]}", strip=False,
+                label=format_lazy(_("Completion {letter}"), letter=LETTERS[position]), strip=False,
                 widget=forms.TextInput(attrs={"data-max-chars": settings.STUMPER_MAX_CHOICE_CHARS}),
             )
         self.fields["categories"].choices = category_choices(question.round)
@@ -53,20 +55,20 @@ class QuestionEditForm(ServiceErrorsMixin, forms.Form):
 
 class AppealForm(ServiceErrorsMixin, forms.Form):
     message = forms.CharField(
-        label="Why should the question be accepted?", max_length=MAX_APPEAL_CHARS,
+        label=_("Why should the question be accepted?"), max_length=MAX_APPEAL_CHARS,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 
 
 class AppealDecisionForm(ServiceErrorsMixin, forms.Form):
-    decision = forms.ChoiceField(choices=[("uphold", "Uphold (accept the question)"), ("deny", "Deny")])
+    decision = forms.ChoiceField(choices=[("uphold", _("Uphold (accept the question)")), ("deny", _("Deny"))])
     response = forms.CharField(
-        label="Response (the author sees it; needed to deny)", required=False, max_length=MAX_REASON_CHARS,
+        label=_("Response (the author sees it; needed to deny)"), required=False, max_length=MAX_REASON_CHARS,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
 
 class ReviewFilterForm(FilterForm):
-    STATUS_CHOICES = [("", "Waiting for you (in review or appealed)"), *Question.Status.choices]
+    STATUS_CHOICES = [("", _("Waiting for you (in review or appealed)")), *Question.Status.choices]
 
-    status = forms.ChoiceField(required=False, choices=STATUS_CHOICES)
+    status = forms.ChoiceField(label=_("Status"), required=False, choices=STATUS_CHOICES)

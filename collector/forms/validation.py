@@ -5,6 +5,7 @@ and the API give the same messages.
 """
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from collector.forms.questions import category_choices
 from collector.models import Validation
@@ -18,19 +19,19 @@ class ValidationForm(ServiceErrorsMixin, forms.Form):
 
     token = forms.CharField(widget=forms.HiddenInput)
     choice = forms.TypedChoiceField(
-        label="Which completion is right?", required=False, coerce=int, empty_value=None, widget=forms.RadioSelect,
+        label=_("Which completion is right?"), required=False, coerce=int, empty_value=None, widget=forms.RadioSelect,
     )
     flags = forms.MultipleChoiceField(
-        label="Problems (optional)", required=False, choices=Validation.Flag.choices,
+        label=_("Problems (optional)"), required=False, choices=Validation.Flag.choices,
         widget=forms.CheckboxSelectMultiple,
     )
     categories = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple,
-        help_text="The author's labels; change them if they don't describe what the question tests.",
+        label=_("Categories"), required=False, widget=forms.CheckboxSelectMultiple,
+        help_text=_("The author's labels; change them if they don't describe what the question tests."),
     )
     comment = forms.CharField(
-        required=False, max_length=MAX_COMMENT_CHARS, widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Optional: what is wrong, for the instructor.",
+        label=_("Comment"), required=False, max_length=MAX_COMMENT_CHARS, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Optional: what is wrong, for the instructor."),
     )
 
     def __init__(self, *args, blind: BlindQuestion, **kwargs) -> None:

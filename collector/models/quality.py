@@ -3,6 +3,8 @@ flags and the artifact coach's warnings (re-exported by ``collector/models/__ini
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from collector.models.rounds import NUM_CHOICES
 
@@ -16,11 +18,11 @@ class Validation(models.Model):
     """
 
     class Flag(models.TextChoices):
-        NO_SINGLE_ANSWER = "no_single_answer", "No single right answer"
-        WRONG_KEY = "wrong_key", "The marked answer is wrong"
-        GRAMMAR = "grammar", "Grammar or spelling errors"
-        OFFENSIVE = "offensive", "Offensive"
-        DUPLICATE = "duplicate", "Duplicate of another question"
+        NO_SINGLE_ANSWER = "no_single_answer", _("No single right answer")
+        WRONG_KEY = "wrong_key", _("The marked answer is wrong")
+        GRAMMAR = "grammar", _("Grammar or spelling errors")
+        OFFENSIVE = "offensive", _("Offensive")
+        DUPLICATE = "duplicate", _("Duplicate of another question")
 
     question = models.ForeignKey("collector.Question", on_delete=models.CASCADE, related_name="validations")
     validator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="validations")
@@ -46,13 +48,13 @@ class ReviewDecision(models.Model):
     """Every change of a question's status by its owner (or automatically), with the reason."""
 
     class Action(models.TextChoices):
-        ACCEPTED = "accepted", "Accepted"
-        AUTO_ACCEPTED = "auto_accepted", "Accepted: validators agreed"
-        SENT_TO_REVIEW = "sent_to_review", "Sent to review"
-        EDITED = "edited", "Edited and accepted"
-        REJECTED = "rejected", "Rejected"
-        APPEAL_UPHELD = "appeal_upheld", "Appeal upheld: accepted"
-        APPEAL_DENIED = "appeal_denied", "Appeal denied: stays rejected"
+        ACCEPTED = "accepted", _("Accepted")
+        AUTO_ACCEPTED = "auto_accepted", _("Accepted: validators agreed")
+        SENT_TO_REVIEW = "sent_to_review", _("Sent to review")
+        EDITED = "edited", _("Edited and accepted")
+        REJECTED = "rejected", _("Rejected")
+        APPEAL_UPHELD = "appeal_upheld", _("Appeal upheld: accepted")
+        APPEAL_DENIED = "appeal_denied", _("Appeal denied: stays rejected")
 
     question = models.ForeignKey("collector.Question", on_delete=models.CASCADE, related_name="decisions")
     reviewer = models.ForeignKey(
@@ -75,9 +77,9 @@ class Appeal(models.Model):
     """An author's one appeal against the rejection of their question."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        UPHELD = "upheld", "Upheld"
-        DENIED = "denied", "Denied"
+        OPEN = "open", pgettext_lazy("appeal", "Open")
+        UPHELD = "upheld", _("Upheld")
+        DENIED = "denied", _("Denied")
 
     question = models.OneToOneField("collector.Question", on_delete=models.CASCADE, related_name="appeal")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="appeals")
@@ -123,10 +125,10 @@ class CoachWarning(models.Model):
     """
 
     class Kind(models.TextChoices):
-        ANSWER_ONLY = "answer_only", "The answer-only model finds the answer"
-        WORDS = "words", "Words typical of right answers"
-        LENGTH = "length", "Right completion much longer or shorter"
-        DUPLICATE = "duplicate", "Very similar to an existing question"
+        ANSWER_ONLY = "answer_only", _("The answer-only model finds the answer")
+        WORDS = "words", _("Words typical of right answers")
+        LENGTH = "length", _("Right completion much longer or shorter")
+        DUPLICATE = "duplicate", _("Very similar to an existing question")
 
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="coach_warnings")
     round = models.ForeignKey("collector.Round", on_delete=models.CASCADE, related_name="coach_warnings")

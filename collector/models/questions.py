@@ -6,17 +6,18 @@ warnings) are in ``models/quality.py``, scoring runs in ``models/scoring.py``.
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from collector.models.rounds import NUM_CHOICES, Round
 from modelhub.models import ModelVersion
 
 
 class QuestionStatus(models.TextChoices):
-    PENDING = "pending", "Awaiting validation"
-    REVIEW = "review", "In review"
-    ACCEPTED = "accepted", "Accepted"
-    REJECTED = "rejected", "Rejected"
-    APPEALED = "appealed", "Rejected, appeal pending"
+    PENDING = "pending", _("Awaiting validation")
+    REVIEW = "review", _("In review")
+    ACCEPTED = "accepted", _("Accepted")
+    REJECTED = "rejected", _("Rejected")
+    APPEALED = "appealed", _("Rejected, appeal pending")
 
 
 class Question(models.Model):

@@ -5,13 +5,16 @@ Courses are in ``courses.models``, model versions in ``modelhub.models``.
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from core.validators import folder_name_validator
 from courses.models import Course
 from mlcore.configs import CATEGORIES
 from modelhub.models import ModelVersion
 
-CATEGORY_CHOICES = [(c, c.capitalize()) for c in CATEGORIES]
+CATEGORY_LABELS = {"idioms": _("Idioms"), "reference": _("Reference"), "polysemy": _("Polysemy"),
+                   "negation": _("Negation"), "quantitative": _("Quantitative"), "other": _("Other")}
+CATEGORY_CHOICES = [(c, CATEGORY_LABELS.get(c, c.capitalize())) for c in CATEGORIES]
 NUM_CHOICES = 4
 LETTERS = "ABCD"  # how pages, exports and messages name choices 0..3
 
@@ -21,9 +24,18 @@ def all_categories() -> list[str]:
 
 
 class PeerValidation(models.TextChoices):
-    OFF = "off", "No: only the course's instructors validate"
-    AFTER_CLOSE = "after_close", "Yes, once the round has closed"
-    ALWAYS = "always", "Yes, while the round is open too"
+    OFF = "off", _("No: only the course's instructors validate")
+    AFTER_CLOSE = "after_close", _("Yes, once the round has closed")
+    ALWAYS = "always", _("Yes, while the round is open too")
+
+
+class CreditRuleChoice(models.TextChoices):
+    """``mlcore.stats.credit.CreditRuleKind``, as a round stores it."""
+
+    ANY = "any", _("Fool any shown model")
+    ALL = "all", _("Fool every shown model")
+    AT_LEAST_K = "at_least_k", _("Fool at least k shown models")
+    WEIGHTED = "weighted", _("Weighted share of the shown models fooled")
 
 
 class Round(models.Model):
@@ -40,6 +52,12 @@ class Round(models.Model):
     )
     weight_live = models.FloatField(default=1.0, validators=[MinValueValidator(0.0)])
     weight_cv = models.FloatField(default=1.0, validators=[MinValueValidator(0.0)])
+    # Which panel models a question must fool for its live credit (mlcore.stats.credit; models/panel.py).
+    credit_rule = models.CharField(max_length=16, choices=CreditRuleChoice.choices, default=CreditRuleChoice.ANY)
+    credit_k = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(20)],
+        help_text="With the at-least-k rule: how many shown models a question must fool",
+    )
     categories = models.JSONField(default=all_categories, help_text="Categories offered to authors")
     base_checkpoint = models.CharField(
         max_length=500, blank=True,

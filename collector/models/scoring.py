@@ -3,6 +3,7 @@ the out-of-fold predictions."""
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from collector.models.questions import Question
 from collector.models.rounds import Round
@@ -10,15 +11,16 @@ from core.models import BackgroundJob, job_status_choices
 
 
 class ScoringRun(BackgroundJob):
-    """Cross-validation scoring of a round (or its answer-only baseline), fold by fold.
+    """Cross-validation scoring of a round (or its answer-only baseline): one job row, its folds
+    trained in parallel by one task each (``ScoringFoldClaim``).
 
     Each finished fold is stored as a ``ScoringFold`` with its predictions, so a run that a
     killed worker left behind resumes with the folds still missing.
     """
 
     class Kind(models.TextChoices):
-        CROSS_VALIDATION = "cross_validation", "Cross-validation"
-        ANSWER_ONLY = "answer_only", "Answer-only baseline"
+        CROSS_VALIDATION = "cross_validation", _("Cross-validation")
+        ANSWER_ONLY = "answer_only", _("Answer-only baseline")
 
     # Cancelled: stopped by an instructor; its finished folds are kept and it can be resumed.
     Status = job_status_choices(CANCELLED=("cancelled", "Cancelled"))
@@ -67,10 +69,36 @@ class ScoringFold(models.Model):
     n_test = models.PositiveIntegerField()
     seconds = models.FloatField()
     finished_at = models.DateTimeField(auto_now_add=True)
+    worker = models.CharField(max_length=200, blank=True, default="", help_text="host:pid of the worker that trained it")
 
     class Meta:
         ordering = ["trial", "fold"]
         constraints = [models.UniqueConstraint(fields=["run", "trial", "fold"], name="unique_scoring_fold")]
+
+
+class ScoringFoldClaim(models.Model):
+    """The lease of one (trial, fold) of a scoring run: which worker trains it, and its heartbeat.
+
+    Each fold is its own Celery task, so N workers train N folds at once; a worker takes a fold
+    only when nobody holds it, or when its holder died (a process of this machine that is gone)
+    or went silent for ``STUMPER_SCORING_STALE_SECONDS``. ``step``/``total_steps`` are the fold's
+    training progress, summed over the run's folds into the run's progress.
+    """
+
+    run = models.ForeignKey(ScoringRun, on_delete=models.CASCADE, related_name="fold_claims")
+    trial = models.PositiveSmallIntegerField()
+    fold = models.PositiveSmallIntegerField()
+    owner = models.CharField(max_length=200, blank=True, default="", help_text="host:pid; empty while nobody trains it")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    step = models.PositiveIntegerField(default=0)
+    total_steps = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["trial", "fold"]
+        constraints = [models.UniqueConstraint(fields=["run", "trial", "fold"], name="unique_scoring_fold_claim")]
+
+    def __str__(self) -> str:
+        return f"fold {self.fold} (trial {self.trial}) of run {self.run_id}: {self.owner or 'free'}"
 
 
 class ScoringRunAssignment(models.Model):

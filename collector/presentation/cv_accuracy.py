@@ -17,6 +17,7 @@ points, so per-fold bars, the std over trials and the gap between the two accura
 noise (and each fold's model trained on fewer than 80 questions). Both accuracies are then shown
 with :func:`small_folds_warning` next to them.
 """
+from django.utils.translation import gettext as _
 
 POOLED_LABEL = "CV accuracy (pooled)"
 FOLD_MEAN_LABEL = "Mean per-fold accuracy (CODAH)"
@@ -58,6 +59,6 @@ def small_folds_warning(summary: dict) -> str:
     smallest = smallest_fold(summary)
     if smallest is None or smallest >= MIN_QUESTIONS_PER_FOLD:
         return ""
-    return (f"Few questions per fold: the smallest holds {smallest} (fewer than {MIN_QUESTIONS_PER_FOLD}), "
-            f"so one question moves a fold's accuracy by {100 / smallest:.0f} points; "
-            "read these accuracies as rough.")
+    return _("Few questions per fold: the smallest holds %(smallest)s (fewer than %(minimum)s), so one question "
+             "moves a fold's accuracy by %(points)s points; read these accuracies as rough.") % {
+        "smallest": smallest, "minimum": MIN_QUESTIONS_PER_FOLD, "points": f"{100 / smallest:.0f}"}

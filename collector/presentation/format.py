@@ -1,4 +1,5 @@
 """Small display formatting shared by the pages, the websocket payloads and the CLI."""
+from collector.models import CATEGORY_CHOICES
 
 
 def duration(seconds: int) -> str:
@@ -7,3 +8,8 @@ def duration(seconds: int) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def category_name(key: str) -> str:
+    """A category's name in the active language, lower case as in a list (``negation``; Persian ``نفی``)."""
+    return str(dict(CATEGORY_CHOICES).get(key, key)).lower()

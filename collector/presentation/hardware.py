@@ -6,6 +6,8 @@ bfloat16 is forced on where a worker emulates it.
 """
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from collector.models import WorkerHardware
 from mlcore.models.hardware import HardwareResolution
 
@@ -24,16 +26,16 @@ class PrecisionNote:
 def precision_note(*, setting: str, reports: list[WorkerHardware]) -> PrecisionNote:
     """The sentence for the settings page, e.g. ``auto → float32 on worker w1 (AVX2, no native bfloat16)``."""
     if not reports:
-        return PrecisionNote(f"{setting} → not yet known: no worker has reported its hardware.")
+        return PrecisionNote(_("%(setting)s → not yet known: no worker has reported its hardware.") % {"setting": setting})
     resolved = [(report, HardwareResolution.from_dict(report.resolution)) for report in reports]
     if setting == "auto":
         where = "; ".join(f"{r.summary()} on worker {report.host}" for report, r in resolved)
         return PrecisionNote(f"auto → {where}.")
     if setting == "off":
-        return PrecisionNote("off → float32 on every worker.")
+        return PrecisionNote(_("off → float32 on every worker."))
     emulating = [report.host for report, r in resolved if not r.native_bf16]
     if not emulating:
-        return PrecisionNote("on → bfloat16, native on every worker that reported.")
+        return PrecisionNote(_("on → bfloat16, native on every worker that reported."))
     detail = "; ".join(f"{report.host}: {r.cpu.capability}, {r.reason}" for report, r in resolved if not r.native_bf16)
     return PrecisionNote(
         "on → bfloat16.",

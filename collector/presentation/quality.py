@@ -3,6 +3,12 @@ turns them into Vega-Lite specs with a data table beside each).
 
 Pure functions of the report dict (``selectors.quality.round_quality_report``), no queries.
 """
+from django.utils.translation import gettext as _
+
+from collector.presentation.format import category_name
+from collector.selectors.item_quality import RoundItemQuality
+
+GOOD_QUALITY = 0.5  # the item map highlights questions at or above it
 
 
 def accuracy_chart(report: dict) -> dict | None:
@@ -10,12 +16,13 @@ def accuracy_chart(report: dict) -> dict | None:
     accuracy = report["human_accuracy"]
     if not accuracy["n"]:
         return None
-    rows = [("All questions", accuracy)] + [(row["category"].capitalize(), row) for row in accuracy["per_category"]]
+    rows = [(_("All questions"), accuracy)] + [(category_name(row["category"]).capitalize(), row)
+                                               for row in accuracy["per_category"]]
     items = [{"label": label, "value": row["accuracy"], "low": row["ci"]["low"], "high": row["ci"]["high"],
-              "detail": f"{row['n']} answers"} for label, row in rows]
-    return {"kind": "bar", "title": "Human accuracy per category (95% Wilson interval)", "format": "percent", "max": 1.0,
-            "x_label": "share of blind answers matching the key", "y_label": "Category", "value_label": "accuracy",
-            "items": items}
+              "detail": _("%(count)s answers") % {"count": row["n"]}} for label, row in rows]
+    return {"kind": "bar", "title": _("Human accuracy per category (95% Wilson interval)"), "format": "percent",
+            "max": 1.0, "x_label": _("share of blind answers matching the key"), "y_label": _("Category"),
+            "value_label": _("accuracy"), "items": items}
 
 
 def workload_chart(report: dict) -> dict | None:
@@ -23,10 +30,11 @@ def workload_chart(report: dict) -> dict | None:
     validators = report["validators"][:15]
     if not validators:
         return None
-    items = [{"label": v["validator"], "value": v["validations"], "detail": f"median {v['median_seconds']:.0f} s per question"}
+    items = [{"label": v["validator"], "value": v["validations"],
+              "detail": _("median %(seconds)s s per question") % {"seconds": f"{v['median_seconds']:.0f}"}}
              for v in validators]
-    return {"kind": "bar", "title": "Validations per validator", "format": "int", "x_label": "validations",
-            "y_label": "Validator", "value_label": "validations", "items": items}
+    return {"kind": "bar", "title": _("Validations per validator"), "format": "int", "x_label": _("validations"),
+            "y_label": _("Validator"), "value_label": _("validations"), "items": items}
 
 
 def coach_chart(report: dict) -> dict | None:
@@ -34,8 +42,19 @@ def coach_chart(report: dict) -> dict | None:
     rows = report["coach"]
     if not any(row["shown"] for row in rows):
         return None
-    return {"kind": "grouped_bar", "title": "Coach warnings: shown and heeded before submitting", "format": "int",
-            "x_label": "times", "y_label": "Warning", "value_label": "times",
-            "groups": [row["label"].split(":")[0][:40] for row in rows],
-            "series": [{"name": "shown", "values": [row["shown"] for row in rows]},
-                       {"name": "heeded", "values": [row["heeded"] for row in rows]}]}
+    return {"kind": "grouped_bar", "title": _("Coach warnings: shown and heeded before submitting"), "format": "int",
+            "x_label": _("times"), "y_label": _("Warning"), "value_label": _("times"),
+            "groups": [str(row["label"]).split(":")[0][:40] for row in rows],
+            "series": [{"name": _("shown"), "values": [row["shown"] for row in rows]},
+                       {"name": _("heeded"), "values": [row["heeded"] for row in rows]}]}
+
+
+def item_map_chart(quality: RoundItemQuality) -> dict | None:
+    """The item map: each question's IRT difficulty against its discrimination, good quality highlighted."""
+    if not quality.ready:
+        return None
+    points = [{"x": item.difficulty, "y": item.discrimination, "label": f"#{item.question_id}",
+               "highlight": item.quality >= GOOD_QUALITY} for item in quality.items.values()]
+    return {"kind": "scatter", "title": _("Item map: difficulty and discrimination of each question"),
+            "format": "float", "x_label": _("difficulty"), "y_label": _("discrimination"), "diagonal": False,
+            "highlight_label": _("quality 0.5 or more"), "other_label": _("other questions"), "points": points}

@@ -5,6 +5,8 @@ the dashboard, the instructor table and the API describe a prediction the same w
 """
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from collector.models import LETTERS, Prediction, Question
 from collector.selectors.junk import live_credit_note
 from collector.selectors.questions import live_prediction_of, question_credit, question_live_credit
@@ -96,12 +98,12 @@ def question_view(question: Question) -> QuestionView:
 def cv_text(fooled_cv: float | None) -> str:
     """How a question did in cross-validation, in words."""
     if fooled_cv is None:
-        return "not scored yet"
+        return _("not scored yet")
     if fooled_cv >= 1.0:
-        return "yes"
+        return _("yes")
     if fooled_cv <= 0.0:
-        return "no"
-    return f"{100 * fooled_cv:.0f}% of trials"
+        return _("no")
+    return _("%(percent)s%% of trials") % {"percent": f"{100 * fooled_cv:.0f}"}
 
 
 def prediction_payload(question: Question) -> dict:
@@ -123,11 +125,13 @@ def submit_message(question: Question) -> str:
     """The message shown after a submission: did the question stump the model?"""
     view = question_view(question)
     if view.state == "fooled":
-        text = f"Stumped! The model picked “{view.predicted_text}”, but the right answer is “{question.choices[question.correct_index]}”."
+        text = _("Stumped! The model picked “%(picked)s”, but the right answer is “%(right)s”.") % {
+            "picked": view.predicted_text, "right": question.choices[question.correct_index]}
         return f"{text} {view.live_credit_note}" if view.live_credit_note else text
     if view.state == "not_fooled":
-        return f"Not fooled: the model picked “{view.predicted_text}”, the right answer. Your question is saved."
-    return "Saved; the model's answer is pending — it will be computed shortly."
+        return _("Not fooled: the model picked “%(picked)s”, the right answer. Your question is saved.") % {
+            "picked": view.predicted_text}
+    return _("Saved; the model's answer is pending — it will be computed shortly.")
 
 
 def category_bars(per_category: dict[str, int]) -> list[CategoryBar]:

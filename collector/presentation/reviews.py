@@ -4,6 +4,8 @@ Pure functions over already-fetched objects (``selectors.reviews`` prefetches th
 """
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from collector.models import LETTERS, Question, Validation
 from collector.selectors.questions import live_prediction_of, question_credit
 from collector.selectors.reviews import appeal_of
@@ -33,7 +35,7 @@ class ReviewItem:
 def review_item(question: Question) -> ReviewItem:
     validations = [
         ValidationView(
-            v, LETTERS[v.chosen_index] if v.chosen_index is not None else "no pick", v.is_correct,
+            v, LETTERS[v.chosen_index] if v.chosen_index is not None else _("no pick"), v.is_correct,
             [Validation.Flag(flag).label for flag in v.flags],
         )
         for v in question.validations.all()

@@ -3,8 +3,10 @@
 Pure functions over an already-fetched ``ScoringRun``; the accuracies are named as in
 ``presentation/cv_accuracy.py``.
 """
+from django.utils.translation import gettext as _
+
 from collector.models import ScoringRun
-from collector.presentation.cv_accuracy import FOLD_MEAN_LABEL, POOLED_LABEL, fold_questions, small_folds_warning
+from collector.presentation.cv_accuracy import fold_questions, small_folds_warning
 from collector.presentation.format import duration
 from core.jobs import job_display, job_progress_shown
 
@@ -50,6 +52,8 @@ def scoring_percent(status: str, progress: dict) -> float:
     step = progress.get("step") or 0
     # A fold at its last step is counted once it is stored (done_folds), not twice meanwhile.
     partial = step / steps if steps and step < steps and progress.get("stage") == "training" else 0.0
+    if progress.get("stage") == "training" and "partial_folds" in progress:
+        partial = progress["partial_folds"]  # folds training in parallel, summed (services.scoring_folds)
     return round(100.0 * min(1.0, (done + partial) / total), 1)
 
 
@@ -57,24 +61,25 @@ def scoring_progress_text(run: ScoringRun, progress: dict) -> str:
     """One line: where the run is (fold, trial, step, loss) and about how long it still needs."""
     done, total = progress.get("done_folds", 0), progress.get("total_folds", run.folds * run.trials)
     if run.status == ScoringRun.Status.QUEUED:
-        return "Waiting for a worker to start it."
+        return _("Waiting for a worker to start it.")
+    counts = {"done": done, "total": total}
     if run.status == ScoringRun.Status.DONE:
-        return f"Finished all {total} folds."
+        return _("Finished all %(total)s folds.") % counts
     if run.status == ScoringRun.Status.FAILED:
-        return f"Stopped after {done} of {total} folds."
+        return _("Stopped after %(done)s of %(total)s folds.") % counts
     if run.status == ScoringRun.Status.CANCELLED:
-        return f"Cancelled after {done} of {total} folds; resume it to score the rest."
+        return _("Cancelled after %(done)s of %(total)s folds; resume it to score the rest.") % counts
     if progress.get("stage") != "training" or "fold" not in progress:
-        return f"Preparing ({done} of {total} folds done)."
-    parts = [f"Fold {progress['fold'] + 1} of {run.folds}"]
+        return _("Preparing (%(done)s of %(total)s folds done).") % counts
+    parts = [_("Fold %(fold)s of %(folds)s") % {"fold": progress["fold"] + 1, "folds": run.folds}]
     if run.trials > 1:
-        parts.append(f"trial {progress.get('trial', 0) + 1} of {run.trials}")
+        parts.append(_("trial %(trial)s of %(trials)s") % {"trial": progress.get("trial", 0) + 1, "trials": run.trials})
     if progress.get("total_steps"):
-        parts.append(f"step {progress.get('step', 0)}/{progress['total_steps']}")
+        parts.append(_("step %(step)s/%(total)s") % {"step": progress.get("step", 0), "total": progress["total_steps"]})
     if progress.get("loss") is not None:
-        parts.append(f"loss {progress['loss']:.3f}")
+        parts.append(_("loss %(loss)s") % {"loss": f"{progress['loss']:.3f}"})
     if progress.get("eta_seconds") is not None:
-        parts.append(f"about {duration(progress['eta_seconds'])} left")
+        parts.append(_("about %(time)s left") % {"time": duration(progress["eta_seconds"])})
     return " · ".join(parts)
 
 
@@ -83,17 +88,29 @@ def scoring_result_text(kind: str, summary: dict) -> str:
     under its own name (``presentation/cv_accuracy.py``); or answer-only accuracy vs chance."""
     if kind == ScoringRun.Kind.ANSWER_ONLY and summary.get("answer_only_accuracy") is not None:
         pvalue = summary.get("binomial_pvalue")
-        test = f" (one-sided binomial test p = {pvalue:.3g})" if pvalue is not None else ""
-        return f"Answer-only accuracy {100 * summary['answer_only_accuracy']:.1f}% vs 25% chance{test}."
+        values = {"accuracy": f"{100 * summary['answer_only_accuracy']:.1f}",
+                  "p": f"{pvalue:.3g}" if pvalue is not None else ""}
+        if pvalue is None:
+            return _("Answer-only accuracy %(accuracy)s%% vs 25%% chance.") % values
+        return _("Answer-only accuracy %(accuracy)s%% vs 25%% chance (one-sided binomial test p = %(p)s).") % values
     if summary.get("accuracy") is None:
         return ""
     trials = len(summary.get("fold_accuracy") or []) or 1
-    questions = f" of {summary['questions']} questions" if summary.get("questions") else ""
-    times = f" × {trials} trials" if trials > 1 else ""
-    text = f"{POOLED_LABEL} {100 * summary['accuracy']:.1f}%{questions}{times}."
+    values = {"accuracy": f"{100 * summary['accuracy']:.1f}", "questions": summary.get("questions"), "trials": trials}
+    # The labels are POOLED_LABEL and FOLD_MEAN_LABEL, in the words of the round page.
+    if summary.get("questions"):
+        text = (_("CV accuracy (pooled) %(accuracy)s%% of %(questions)s questions × %(trials)s trials.") if trials > 1
+                else _("CV accuracy (pooled) %(accuracy)s%% of %(questions)s questions.")) % values
+    else:
+        text = (_("CV accuracy (pooled) %(accuracy)s%% × %(trials)s trials.") if trials > 1
+                else _("CV accuracy (pooled) %(accuracy)s%%.")) % values
     if summary.get("mean") is not None:
-        spread = f" ± {100 * summary['std']:.1f} (std over {trials} trials)" if summary.get("std") is not None else ""
-        text += f" {FOLD_MEAN_LABEL} {100 * summary['mean']:.1f}%{spread}."
+        values["mean"] = f"{100 * summary['mean']:.1f}"
+        if summary.get("std") is not None:
+            values["std"] = f"{100 * summary['std']:.1f}"
+            text += " " + _("Mean per-fold accuracy (CODAH) %(mean)s%% ± %(std)s (std over %(trials)s trials).") % values
+        else:
+            text += " " + _("Mean per-fold accuracy (CODAH) %(mean)s%%.") % values
     return text
 
 
@@ -111,7 +128,7 @@ def fold_bars(summary: dict) -> list[dict]:
             continue
         accuracy = sum(values) / len(values)
         size = sizes[fold] if fold < len(sizes) else None
-        label = f"Fold {fold + 1}" + (f" ({size})" if size is not None else "")
+        label = _("Fold %(fold)s") % {"fold": fold + 1} + (f" ({size})" if size is not None else "")
         bars.append({"label": label, "accuracy": accuracy, "percent": round(100 * accuracy, 1), "questions": size})
     return bars
 

@@ -13,6 +13,11 @@ def training_job_payload(job: TrainingJob) -> dict:
         names = {"name": job.model_version.name, "round": job.make_live_round.name if job.make_live_round else ""}
         if job.kind == TrainingJob.Kind.ANSWER_ONLY:
             result = _("Registered model version %(name)s; the coach asks it about drafts.") % names
+        elif job.kind == TrainingJob.Kind.STARTER:
+            names["round"] = job.round.name
+            result = (_("Registered model version %(name)s, now live in round %(round)s.") if job.progress.get("live")
+                      else _("Registered model version %(name)s; the round's live model was changed meanwhile, "
+                             "so it stays as chosen.")) % names
         elif job.make_live_round:
             result = _("Registered model version %(name)s, now live in round %(round)s.") % names
         else:

@@ -22,6 +22,8 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.db.models import Count, Max, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from collector.models import CoachWarning, Question, QuestionStatus, Round
 from collector.selectors.duplicates import DuplicateHit, draft_duplicates
@@ -30,7 +32,7 @@ from mlcore.bias.coach import AnswerWordTable, answer_word_table, flagged_words,
 
 logger = logging.getLogger(__name__)
 
-ANSWER_ONLY_MESSAGE = "The model can find your answer without reading the prompt."
+ANSWER_ONLY_MESSAGE = gettext_noop("The model can find your answer without reading the prompt.")
 #: The Round field that switches each kind of warning on or off.
 SWITCHES = {
     CoachWarning.Kind.ANSWER_ONLY: "coach_answer_only", CoachWarning.Kind.WORDS: "coach_words",
@@ -101,28 +103,38 @@ def text_warnings(*, round_: Round, author_id: int, prompt: str, choices: Sequen
         if words:
             warnings.append({
                 "kind": CoachWarning.Kind.WORDS, "words": words,
-                "message": f"Your right completion uses {_quote(words)}: in this round such words mostly appear "
-                "in right answers, so a model can learn to pick them without understanding. Try other wording.",
+                "message": _("Your right completion uses %(words)s: in this round such words mostly appear in right "
+                             "answers, so a model can learn to pick them without understanding. Try other wording.")
+                % {"words": _quote(words)},
             })
     if round_.coach_length:
         check = length_check(choices, answer)
         if check.warn:
             warnings.append({
                 "kind": CoachWarning.Kind.LENGTH, "direction": check.direction,
-                "message": f"Your right completion is much {check.direction} than the others ({check.right_words} "
-                f"words; the others {check.others_mean:.0f} on average). Models notice length: make them more alike.",
+                "message": _length_message(check.direction, check.right_words, check.others_mean),
             })
     return warnings
 
 
+def _length_message(direction: str, right_words: int, others_mean: float) -> str:
+    values = {"right": right_words, "others": f"{others_mean:.0f}"}
+    if direction == "longer":
+        return _("Your right completion is much longer than the others (%(right)s words; the others %(others)s on "
+                 "average). Models notice length: make them more alike.") % values
+    return _("Your right completion is much shorter than the others (%(right)s words; the others %(others)s on "
+             "average). Models notice length: make them more alike.") % values
+
+
 def _duplicate_warning(hit: DuplicateHit) -> dict:
-    percent = round(100 * hit.similarity)
+    values = {"percent": round(100 * hit.similarity), "prompt": hit.prompt}
     if hit.own:
-        message = f"Very similar ({percent}% of words shared) to your own question “{hit.prompt}”."
+        message = _("Very similar (%(percent)s%% of words shared) to your own question “%(prompt)s”.") % values
     elif hit.imported:
-        message = f"Very similar ({percent}% of words shared) to a question of an existing data set."
+        message = _("Very similar (%(percent)s%% of words shared) to a question of an existing data set.") % values
     else:
-        message = f"Very similar ({percent}% of words shared) to an existing question. Near-duplicates are rejected."
+        message = _("Very similar (%(percent)s%% of words shared) to an existing question. "
+                    "Near-duplicates are rejected.") % values
     return {"kind": CoachWarning.Kind.DUPLICATE, "similarity": hit.similarity, "message": message}
 
 
@@ -130,7 +142,7 @@ def answer_only_warning(*, round_: Round, answer: int | None, answer_only_pick: 
     """The answer-only warning when the answer-only model picked the marked answer."""
     if not round_.coach_answer_only or answer is None or answer_only_pick is None or answer_only_pick != answer:
         return []
-    return [{"kind": CoachWarning.Kind.ANSWER_ONLY, "message": ANSWER_ONLY_MESSAGE}]
+    return [{"kind": CoachWarning.Kind.ANSWER_ONLY, "message": _(ANSWER_ONLY_MESSAGE)}]
 
 
 def coach_report(*, round_: Round) -> list[dict]:
@@ -160,13 +172,13 @@ def coach_notes(*, round_: Round) -> list[str]:
     notes = []
     if round_.coach_answer_only and round_.answer_only_model is None:
         notes.append(
-            "The answer-only warning is on, but the round has no answer-only model yet, so it is not shown. "
-            "Train one below (it learns from the round's questions with the prompts blanked)."
+            _("The answer-only warning is on, but the round has no answer-only model yet, so it is not shown. "
+              "Train one below (it learns from the round's questions with the prompts blanked).")
         )
     if round_.coach_words and len(round_word_table(round_=round_)) == 0:
         notes.append(
-            "No word is significantly associated with right answers in this round yet; the word warning "
-            "appears once one is (it needs a word in at least "
-            f"{settings.STUMPER_COACH_WORD_MIN_COUNT} completions)."
+            _("No word is significantly associated with right answers in this round yet; the word warning "
+              "appears once one is (it needs a word in at least %(count)s completions).")
+            % {"count": settings.STUMPER_COACH_WORD_MIN_COUNT}
         )
     return notes

@@ -8,7 +8,9 @@ from collections.abc import Mapping
 
 from django.db.models import Q, QuerySet
 
-from collector.models import Prediction, Question, Round
+from collector.models import Prediction, Question, Round, SubmissionVerdict
+from collector.selectors.item_quality import item_quality_fields, round_item_quality
+from collector.selectors.panel import question_verdicts
 from collector.selectors.questions import live_prediction_of, with_live_prediction
 from mlcore.configs import CATEGORIES, MCExample
 from mlcore.data.codah import format_codah_tsv
@@ -61,12 +63,22 @@ def _choice_weights(q: Question, weights: Mapping[tuple[int, int], float]) -> li
     return [weights.get((q.pk, index)) for index in range(len(q.choices))]
 
 
+def _verdict_record(verdict: SubmissionVerdict) -> dict:
+    done = verdict.status == SubmissionVerdict.Status.DONE
+    return {
+        "model_version": verdict.model_version.name, "model_revision": verdict.model_revision, "role": verdict.role,
+        "status": verdict.status, "predicted": verdict.predicted_index if done else None,
+        "probs": verdict.probs if done else None, "fooled": verdict.fooled if done else None,
+    }
+
+
 def round_export_records(*, round_: Round, weights: Mapping[tuple[int, int], float] | None = None) -> list[dict]:
     """One JSON-ready record per question with its live prediction, oldest first (JSONL export);
     with ``weights`` (as for the TSV) each record also has ``"weights"``, one per choice or null."""
     questions = with_live_prediction(
         Question.objects.filter(round=round_).select_related("author").order_by("created_at", "id")
     )
+    quality = round_item_quality(round_=round_)
     records = []
     for q in questions:
         prediction = live_prediction_of(q)
@@ -87,6 +99,9 @@ def round_export_records(*, round_: Round, weights: Mapping[tuple[int, int], flo
                     "fooled": prediction.fooled if done else None,
                     "model_version": prediction.model_version.name if prediction.model_version else None,
                 },
+                # One entry per model of the round's panel at submission, in panel order (held out ones too).
+                "panel_predictions": [_verdict_record(verdict) for verdict in question_verdicts(q)],
+                **item_quality_fields(quality.get(q.pk)),
             }
         )
         if weights is not None:

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, QuerySet
 
 from accounts.models import User
-from collector.models import Prediction, Question, Round
+from collector.models import Prediction, Question, Round, SubmissionVerdict
 from collector.selectors.junk import live_credit_held
+from collector.selectors.panel import question_panel_credit
 from collector.selectors.scoring import answer_only_correct, fooled_cv_fraction
 
 
@@ -17,7 +18,11 @@ def with_live_prediction(questions: QuerySet[Question]) -> QuerySet[Question]:
     """Questions with their live prediction prefetched and ``fooled_cv`` / ``answer_only_correct``
     annotated (None until a scoring run of that kind has finished)."""
     live = Prediction.objects.filter(kind=Prediction.Kind.LIVE).select_related("model_version")
-    return questions.prefetch_related(Prefetch("predictions", queryset=live, to_attr="live_predictions")).annotate(
+    return questions.prefetch_related(
+        Prefetch("predictions", queryset=live, to_attr="live_predictions"),
+        Prefetch("verdicts", queryset=SubmissionVerdict.objects.select_related("model_version")),
+        "round__panel_members",
+    ).annotate(
         fooled_cv=fooled_cv_fraction(), answer_only_correct=answer_only_correct()
     )
 
@@ -74,13 +79,15 @@ def question_credit(*, question: Question, prediction: Prediction | None) -> flo
 
 
 def question_live_credit(*, question: Question, prediction: Prediction | None) -> float:
-    """weight_live x fooled_live for a question that earns credit, held back (0) while its
-    completions look like junk and it is not accepted (``selectors/junk.py``)."""
-    if not question_earns_credit(question) or not (prediction and prediction.fooled):
+    """weight_live x the share the round's credit rule gives the shown models' verdicts (one shown
+    model: weight_live x fooled_live; ``selectors/panel.py``) for a question that earns credit, held
+    back (0) while its completions look like junk and it is not accepted (``selectors/junk.py``)."""
+    if not question_earns_credit(question):
         return 0.0
-    if live_credit_held(question):
+    share = question_panel_credit(question=question, prediction=prediction).share
+    if share == 0 or live_credit_held(question):
         return 0.0
-    return question.round.weight_live
+    return question.round.weight_live * float(share)
 
 
 def question_earns_credit(question: Question) -> bool:

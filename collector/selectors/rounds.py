@@ -1,6 +1,7 @@
 """Reads of rounds: who may see, write in or manage a round, a course's rounds, a round's counts."""
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from collector.models import Prediction, Question, Round
@@ -27,7 +28,7 @@ def round_get(*, round_id: int) -> Round:
     try:
         return Round.objects.select_related("course", "live_model").get(pk=round_id)
     except (Round.DoesNotExist, ValueError, TypeError):
-        raise NotFoundError("This round does not exist.") from None
+        raise NotFoundError(_("This round does not exist.")) from None
 
 
 def round_get_optional(*, round_id: int | None) -> Round | None:
@@ -52,19 +53,19 @@ def user_get_by_username(*, username: str) -> User:
 def round_for_author(*, user: User, round_id: int) -> Round:
     """The round if ``user`` may write questions in it now; otherwise a clear AccessError."""
     if not user.is_authenticated:
-        raise AccessError("Please sign in to write questions.")
+        raise AccessError(_("Please sign in to write questions."))
     round_ = round_get(round_id=round_id)
     if not user_in_course(user=user, course=round_.course):
-        raise AccessError("This round belongs to a course you are not enrolled in.")
+        raise AccessError(_("This round belongs to a course you are not enrolled in."))
     if not round_.is_open():
-        raise AccessError("This round is closed: it no longer accepts questions.")
+        raise AccessError(_("This round is closed: it no longer accepts questions."))
     return round_
 
 
 def round_for_manager(*, user: User, round_id: int) -> Round:
     round_ = round_get(round_id=round_id)
     if not user_manages_course(user=user, course=round_.course):
-        raise AccessError("Only the course's instructors can open this page.")
+        raise AccessError(_("Only the course's instructors can open this page."))
     return round_
 
 

@@ -47,7 +47,7 @@ def scoring_runs_latest(*, round_: Round) -> list[ScoringRun]:
 
 
 def scoring_run_get(*, run_id: int) -> ScoringRun:
-    """A run re-read from the database (``score_round --wait`` polls its progress)."""
+    """A run re-read from the database (``score_round --wait`` follows its progress with it)."""
     return ScoringRun.objects.select_related("round").get(pk=run_id)
 
 

@@ -24,6 +24,11 @@ def answer_only_job_latest(*, round_: Round) -> TrainingJob | None:
             .select_related("model_version").first())
 
 
+def starter_job_latest(*, round_: Round) -> TrainingJob | None:
+    """The round's newest starter-model job (``services/starter.py``), for its live-model panel; None if none."""
+    return TrainingJob.objects.filter(round=round_, kind=TrainingJob.Kind.STARTER).select_related("model_version").first()
+
+
 def training_jobs_of_round(*, round_) -> QuerySet[TrainingJob]:
     """Every training job started from the round, newest first."""
     return (TrainingJob.objects.filter(round=round_).select_related("model_version", "make_live_round")

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from collector.models import LETTERS, NUM_CHOICES, PeerValidation, Question, QuestionStatus, Round, Validation
+from collector.selectors.item_quality import quality_rank, round_item_quality
 from collector.selectors.rounds import rounds_for_user
 from core.exceptions import AccessError
 from courses.models import Enrollment
@@ -66,11 +67,15 @@ def rounds_to_validate(*, user: User) -> list[Round]:
     return [r for r in rounds if r.course_id in anytime or r.students_may_validate()]
 
 
-def validation_queue(*, user: User, round_: Round | None = None) -> QuerySet[Question]:
+def validation_queue(*, user: User, round_: Round | None = None, promising_first: bool = False) -> QuerySet[Question]:
     """Questions awaiting validation that ``user`` may validate and hasn't: fewest validations
-    first, then oldest, so every question gets its validators before any gets extra ones."""
+    first, then oldest, so every question gets its validators before any gets extra ones.
+
+    ``promising_first`` (one round only) puts the round's best item quality first instead
+    (``selectors.item_quality``), then as above; without scores yet the order is unchanged.
+    """
     rounds = [r for r in rounds_to_validate(user=user) if round_ is None or r.pk == round_.pk]
-    return (
+    queue = (
         Question.objects.filter(round__in=rounds, status=QuestionStatus.PENDING)
         .exclude(author=user)
         .exclude(validations__validator=user)
@@ -78,10 +83,16 @@ def validation_queue(*, user: User, round_: Round | None = None) -> QuerySet[Que
         .annotate(n_validations=Count("validations", distinct=True))
         .order_by("n_validations", "created_at", "id")
     )
+    if promising_first and round_ is not None:
+        rank = quality_rank(round_item_quality(round_=round_))
+        if rank is not None:
+            queue = queue.order_by(rank, "n_validations", "created_at", "id")
+    return queue
 
 
-def validation_next(*, user: User, round_: Round | None = None, skip: tuple[int, ...] = ()) -> Question | None:
-    return validation_queue(user=user, round_=round_).exclude(pk__in=skip).first()
+def validation_next(*, user: User, round_: Round | None = None, skip: tuple[int, ...] = (),
+                    promising_first: bool = False) -> Question | None:
+    return validation_queue(user=user, round_=round_, promising_first=promising_first).exclude(pk__in=skip).first()
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from collector.models import Prediction, Question, Round
 from collector.selectors.rounds import round_for_author
 from collector.services.coach import settle_answer_only
 from collector.services.validation import question_quality_after_submit
+from collector.services.verdicts import submission_verdicts_record
 from collector.signals import credit_changed
 from core.jobs import task_enqueue
 from mlcore.configs import MCExample
@@ -39,6 +40,10 @@ _submission_scoring = ThreadPoolExecutor(max_workers=2, thread_name_prefix="subm
 
 class ScoringBudgetExceeded(Exception):
     """The model did not answer within the submission's time budget (the worker will)."""
+
+
+class ModelAnswerFailed(Exception):
+    """The model returned a failed prediction (``MCPrediction.answered`` false: a remote call failed)."""
 
 
 def _live_model_of(round_: Round) -> ModelVersion:
@@ -139,6 +144,8 @@ def prediction_compute(*, prediction_id: int, budget: float | None = None) -> Pr
     example = MCExample(prompt=question.prompt, choices=tuple(question.choices), label=question.correct_index)
     try:
         result = _predict_within(version, example, budget)
+        if not result.answered:  # a remote model's failed call: tried again, like a raised error
+            raise ModelAnswerFailed(f"{result.status}: {result.detail}")
     except ScoringBudgetExceeded as slow:
         logger.info("Prediction %s left to the worker: model %s gave %s", prediction_id, version.name, slow)
         return prediction
@@ -164,6 +171,8 @@ def prediction_compute(*, prediction_id: int, budget: float | None = None) -> Pr
     if prediction.kind == Prediction.Kind.ANSWER_ONLY:
         settle_answer_only(question=question)
     else:
+        if prediction.status == Prediction.Status.DONE:
+            submission_verdicts_record(question=question, live=prediction)
         credit_changed.send(sender=Prediction, round_id=question.round_id, user_ids=[question.author_id])
     return prediction
 

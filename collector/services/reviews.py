@@ -21,6 +21,7 @@ from django.utils import timezone
 from accounts.models import User
 from collector.cleaning import clean_free_text, clean_question
 from collector.models import Appeal, CVPrediction, Prediction, Question, QuestionStatus, ReviewDecision
+from collector.services.verdicts import submission_verdicts_rejudge
 from collector.signals import credit_changed
 from core.exceptions import AccessError, NotFoundError
 from core.jobs import task_enqueue
@@ -125,6 +126,7 @@ def _refresh_model_answers(question: Question, *, text_changed: bool) -> None:
     CVPrediction.objects.filter(question=question).update(
         correct=Case(When(predicted_index=key, then=Value(True)), default=Value(False))
     )
+    submission_verdicts_rejudge(question=question, text_changed=text_changed)
     predictions = Prediction.objects.filter(question=question)
     if text_changed:
         predictions.update(status=Prediction.Status.PENDING, probs=None, predicted_index=None, fooled=None,

@@ -21,7 +21,13 @@ from django.db import transaction
 from accounts.models import User
 from collector.models import PeerValidation, Question, QuestionStatus, Round
 from collector.services.reviews import question_lock
-from collector.services.rounds import all_problems, base_checkpoint_check, live_model_check, round_dates_check
+from collector.services.rounds import (
+    all_problems,
+    base_checkpoint_check,
+    live_model_check,
+    round_dates_check,
+    round_panel_follow_live_model,
+)
 from collector.services.validation import question_settle
 from collector.signals import credit_changed
 from mlcore.configs import FineTuneConfig
@@ -77,6 +83,7 @@ def round_update(*, round_: Round, live_model: ModelVersion | None = None, scori
     round_ = round_update_check(round_=Round.objects.select_for_update().get(pk=round_.pk), live_model=live_model,
                                 scoring=scoring, user=user, **fields)
     round_.save()
+    round_panel_follow_live_model(round_=round_)
     credit_changed.send(sender=Round, round_id=round_.pk, user_ids=None)  # the weights may have changed
     return round_
 

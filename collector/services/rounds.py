@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from accounts.models import User
-from collector.models import Round
+from collector.models import PanelRole, Round, RoundPanelMember
 from courses.models import Course
 from modelhub.models import ModelVersion
 from modelhub.selectors import LIVE_MODEL_KINDS, NO_SUCH_MODEL, model_version_by_name_or_path, model_version_usable
@@ -101,4 +101,22 @@ def round_set_live_model(*, round_: Round, model_version: ModelVersion, user: Us
     live_model_check(model_version=model_version, course_id=round_.course_id, user=user)
     Round.objects.filter(pk=round_.pk).update(live_model=model_version)
     round_.live_model = model_version
+    round_panel_follow_live_model(round_=round_)
     return round_
+
+
+def round_panel_follow_live_model(*, round_: Round) -> None:
+    """Keep a round's live model the first shown model of its panel rows (a round without rows has
+    the panel of its live model anyway): a new live model takes the first shown seat, and leaves the
+    seat it had elsewhere in the panel."""
+    members = list(RoundPanelMember.objects.select_for_update().filter(round=round_).order_by("position"))
+    live_id = round_.live_model_id
+    shown = [member for member in members if member.role == PanelRole.SHOWN]
+    if not members or live_id is None or (shown and shown[0].model_version_id == live_id):
+        return
+    RoundPanelMember.objects.filter(round=round_, model_version_id=live_id).delete()
+    if shown:
+        RoundPanelMember.objects.filter(pk=shown[0].pk).update(model_version_id=live_id)
+    else:
+        RoundPanelMember.objects.create(round=round_, model_version_id=live_id, role=PanelRole.SHOWN,
+                                        position=max(member.position for member in members) + 1)

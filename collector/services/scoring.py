@@ -5,19 +5,19 @@ CODAH rewards a question again when a model fine-tuned on the *other* submission
 wrong. A ``ScoringRun`` snapshots the round's questions, assigns stratified folds
 (``mlcore.models.crossval``) and stores each question's fold (``ScoringRunAssignment``), and for every
 (trial, fold) fine-tunes the round's base checkpoint on the other folds and predicts the held-out
-one. Each finished fold is committed with its predictions, so a run interrupted by a killed worker
-resumes with only the missing folds, on the folds stored at its start: a question deleted
-meanwhile is simply missing from its fold, and nothing else moves.
+one. ``scoring_run`` (the run's task) only dispatches: each missing fold is its own task
+(``scoring_folds.scoring_fold_run``), so N workers train N folds at once, and the worker storing the
+last fold summarises the run. Each finished fold is committed with its predictions, so a run
+interrupted by a killed worker resumes with only the missing folds, on the folds stored at its
+start: a question deleted meanwhile is simply missing from its fold, and nothing else moves.
 
-Cancelling (``scoring_cancel``) marks the run ``cancelled`` at once; the worker running it notices
-between training steps (at most about a second later) or before its next fold and stops without
-storing the fold it was on. Finished folds stay stored, so resuming (``scoring_resume``) queues the
-run again and only the missing folds are trained (``scoring_run`` skips the stored ones).
+Cancelling (``scoring_cancel``) marks the run ``cancelled`` at once; the workers training its folds
+notice between training steps (at most about a second later) and stop without storing the folds
+they were on. Finished folds stay stored, so resuming (``scoring_resume``) queues the run again and
+only the missing folds are trained.
 """
 import dataclasses
 import logging
-import time
-from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -28,30 +28,22 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from collector.models import CVPrediction, Question, Round, ScoringFold, ScoringRun, ScoringRunAssignment
-from collector.signals import credit_changed
-from core.jobs import (
-    ProgressWriter,
-    job_claim,
-    job_done,
-    job_fail,
-    job_progress_save,
-    job_push,
-    jobs_resume,
-    task_enqueue,
+from collector.models import Question, Round, ScoringRun
+from collector.services.scoring_data import computed_folds, examples_of, folds_store, run_folds
+from collector.services.scoring_folds import (
+    ScoringCancelled,
+    fold_claims_create,
+    folds_missing,
+    folds_schedule,
+    scoring_finish_if_complete,
 )
-from mlcore.configs import CATEGORY_CODES, FineTuneConfig, MCExample, TrainProgress
-from mlcore.models.crossval import FoldAssignment, answer_only_summary, cv_summary, stratified_folds
-from mlcore.models.cv_runner import FoldRunner
+from core.jobs import job_claim, job_fail, job_progress_save, job_push, jobs_resume, task_enqueue
+from mlcore.configs import FineTuneConfig
+
+__all__ = ["ScoringCancelled", "ScoringRefused", "scoring_cancel", "scoring_config_for", "scoring_resume",
+           "scoring_resume_interrupted", "scoring_run", "scoring_schedule", "scoring_start"]
 
 logger = logging.getLogger(__name__)
-
-_LETTER = {name: letter for letter, name in CATEGORY_CODES.items()}
-
-
-class ScoringCancelled(Exception):
-    """The run was cancelled while this worker ran it; raised between steps and folds."""
-
 
 class ScoringRefused(Exception):
     """A scoring run cannot start now; the message says why."""
@@ -93,7 +85,7 @@ def scoring_start(
     run.full_clean(validate_constraints=False)
     with _one_active_run(refusal=lambda: _already_active(run)):
         run.save()
-        _store_folds(run, _computed_folds(run, questions))
+        folds_store(run, computed_folds(run, questions))
     job_push(run, run.status)
     transaction.on_commit(lambda: scoring_schedule(run_id=run.pk))
     return run
@@ -122,203 +114,37 @@ def scoring_schedule(*, run_id: int) -> None:
 
 
 def _claim(run_id: int) -> ScoringRun | None:
-    """Mark the run as ours unless it is finished or another live worker is on it."""
-    return job_claim(ScoringRun, run_id, resumable=True, stale_after=_stale_after(),
-                     progress=lambda stored: {**stored, "stage": "starting"})
-
-
-def _stale_after() -> timedelta:
-    return timedelta(seconds=settings.STUMPER_SCORING_STALE_SECONDS)
-
-
-def _examples(run: ScoringRun) -> tuple[list[Question], list[MCExample]]:
-    by_id = Question.objects.in_bulk(run.question_ids)
-    questions = [by_id[pk] for pk in run.question_ids if pk in by_id]  # deleted questions drop out
-    examples = [
-        MCExample(prompt=q.prompt, choices=tuple(q.choices), label=q.correct_index, categories=tuple(q.categories))
-        for q in questions
-    ]
-    return questions, examples
-
-
-def _stratum(question: Question) -> str:
-    return "".join(sorted(_LETTER[c] for c in question.categories)) or "o"
-
-
-def _computed_folds(run: ScoringRun, questions: list[Question]) -> dict[int, int]:
-    """SPEC-bias §5.2 folds of ``questions`` under the run's seed: question id -> fold."""
-    assignment = stratified_folds([q.pk for q in questions], [_stratum(q) for q in questions],
-                                  k=run.folds, rng=run.seed)
-    return dict(zip(assignment.ids, assignment.folds))
-
-
-def _store_folds(run: ScoringRun, fold_of: dict[int, int]) -> None:
-    """Store the folds for every trial; rows already there are kept (idempotent)."""
-    ScoringRunAssignment.objects.bulk_create(
-        [ScoringRunAssignment(run=run, question_id=pk, trial=trial, fold=fold)
-         for trial in range(run.trials) for pk, fold in fold_of.items()],
-        ignore_conflicts=True,
-    )
-
-
-def _run_folds(run: ScoringRun, questions: list[Question]) -> dict[int, dict[int, int]]:
-    """Per trial, question id -> fold as stored at the run's start, for the questions that still
-    exist (in ``questions`` order, so test and train sets keep the order they always had)."""
-    rows = list(run.assignments.values_list("trial", "question_id", "fold"))
-    if not rows:
-        _legacy_folds(run, questions)
-        rows = list(run.assignments.values_list("trial", "question_id", "fold"))
-    stored: dict[int, dict[int, int]] = defaultdict(dict)
-    for trial, question_id, fold in rows:
-        stored[trial][question_id] = fold
-    return {t: {q.pk: stored[t][q.pk] for q in questions if q.pk in stored[t]} for t in range(run.trials)}
-
-
-@transaction.atomic
-def _legacy_folds(run: ScoringRun, questions: list[Question]) -> None:
-    """Store folds for a run started before they were stored (migration 0005).
-
-    They are computed from the run's questions that exist now, as every resume did before; that
-    is the original split unless a question was deleted. If it was, folds the run finished no
-    longer match the split (a question would be predicted twice or never), so they are dropped
-    and scored again.
-    """
-    if run.assignments.exists():
-        return  # another worker stored them first
-    fold_of = _computed_folds(run, questions)
-    if any(fold_of.get(question_id) != fold for question_id, fold in run.predictions.values_list("question_id", "fold")):
-        logger.warning("Scoring run %s: questions were deleted before its folds were stored; "
-                       "its finished folds are scored again on the new split", run.pk)
-        run.predictions.all().delete()
-        run.fold_results.all().delete()
-    _store_folds(run, fold_of)
-
-
-class _ProgressWriter(ProgressWriter):
-    """Stores training progress on the run at most once a second (each write is pushed to the page; the CLI reads it)."""
-
-    def __init__(self, run: ScoringRun, trial: int, fold: int):
-        super().__init__(run)
-        self.run, self.trial, self.fold = run, trial, fold
-
-    def __call__(self, step: TrainProgress) -> None:
-        per_step = step.elapsed_seconds / max(step.step, 1)
-        remaining_folds = self.run.progress["total_folds"] - self.run.progress["done_folds"] - 1
-        eta = per_step * (step.total_steps - step.step) + remaining_folds * per_step * step.total_steps
-        if self.save(final=step.step >= step.total_steps, stage="training", trial=self.trial, fold=self.fold,
-                     step=step.step, total_steps=step.total_steps, loss=round(step.loss, 4), eta_seconds=round(eta)):
-            _stop_if_cancelled(self.run)  # checked as often as progress is written, about once a second
-
-
-def _stop_if_cancelled(run: ScoringRun) -> None:
-    """Raise ``ScoringCancelled`` once an instructor cancelled the run (``scoring_cancel``)."""
-    if ScoringRun.objects.filter(pk=run.pk, status=ScoringRun.Status.CANCELLED).exists():
-        raise ScoringCancelled
+    """Mark the run running unless it is finished. A run is never held by one worker (its folds
+    are, each by its own lease), so any worker may dispatch it again: ``stale_after`` is zero."""
+    return job_claim(ScoringRun, run_id, resumable=True, stale_after=timedelta(0),
+                     progress=lambda stored: {**stored, "stage": "preparing"})
 
 
 def scoring_run(*, run_id: int) -> ScoringRun:
-    """Score every unfinished (trial, fold) of the run; idempotent and resumable."""
+    """Enqueue a task for every unfinished (trial, fold) that no live worker trains, or finish the
+    run when none is left; idempotent (a worker starting re-dispatches every active run)."""
     run = _claim(run_id)
     if run is None:
         return ScoringRun.objects.get(pk=run_id)
     try:
-        _score_missing_folds(run)
-        _finish(run)
-    except ScoringCancelled:
-        logger.info("Scoring run %s was cancelled; its finished folds are kept", run_id)
+        missing = folds_missing(run, run_folds(run, examples_of(run)[0]))
+        fold_claims_create(run)
+        job_progress_save(run, done_folds=run.fold_results.count(), stage="preparing" if missing else "done")
+        if missing:
+            folds_schedule(run, missing)  # eager Celery (tests, embedded): each fold runs here, in turn
+        else:
+            scoring_finish_if_complete(run)
     except Exception as error:
         logger.exception("Scoring run %s failed", run_id)
-        if not ScoringRun.objects.filter(pk=run_id, status=ScoringRun.Status.CANCELLED).exists():
+        if ScoringRun.objects.filter(pk=run_id, status=ScoringRun.Status.RUNNING).exists():
             job_fail(run, error)
     return ScoringRun.objects.get(pk=run_id)
 
 
-def _score_missing_folds(run: ScoringRun) -> None:
-    questions, examples = _examples(run)
-    fold_of = _run_folds(run, questions)
-    done = set(run.fold_results.values_list("trial", "fold"))
-    job_progress_save(run, done_folds=len(done), stage="preparing")
-    # A fold whose every question was deleted has nothing to predict.
-    missing = [(t, f) for t in range(run.trials) for f in range(run.folds)
-               if (t, f) not in done and f in fold_of[t].values()]
-    if not missing:
-        return
-    config = FineTuneConfig(**run.config)
-    runner = FoldRunner(run.base_checkpoint, examples, config)  # frozen-layer cache built once per run
-    position = {q.pk: index for index, q in enumerate(questions)}
-    for trial, fold in missing:
-        _stop_if_cancelled(run)
-        train_index = [position[pk] for pk, f in fold_of[trial].items() if f != fold]
-        test_index = [position[pk] for pk, f in fold_of[trial].items() if f == fold]
-        started = time.monotonic()
-        predictions = runner.run_fold(
-            train_index, test_index, seed=config.seed + trial, progress=_ProgressWriter(run, trial, fold)
-        )
-        _store_fold(run, trial, fold, [questions[i] for i in test_index], predictions, len(train_index),
-                    time.monotonic() - started)
-        job_progress_save(run, done_folds=run.fold_results.count(), stage="training")
-
-
-@transaction.atomic
-def _store_fold(run, trial, fold, questions, predictions, n_train, seconds) -> None:
-    if ScoringFold.objects.filter(run=run, trial=trial, fold=fold).exists():
-        return  # another worker finished this fold first
-    # Questions deleted while the fold trained lose their prediction; the lock keeps the rest.
-    alive = set(Question.objects.select_for_update().filter(pk__in=[q.pk for q in questions])
-                .values_list("pk", flat=True))
-    rows = [
-        CVPrediction(run=run, question=q, trial=trial, fold=fold, probs=list(p.probs),
-                     predicted_index=p.predicted, correct=p.predicted == q.correct_index)
-        for q, p in zip(questions, predictions) if q.pk in alive
-    ]
-    if not rows:
-        return
-    CVPrediction.objects.bulk_create(rows)
-    accuracy = sum(row.correct for row in rows) / len(rows)
-    ScoringFold.objects.create(run=run, trial=trial, fold=fold, accuracy=accuracy, n_train=n_train,
-                               n_test=len(rows), seconds=round(seconds, 2))
-
-
-def _finish(run: ScoringRun) -> None:
-    """Summarise the out-of-fold predictions (SPEC §5.3/§5.5) and mark the run done."""
-    questions, _ = _examples(run)
-    fold_of = _run_folds(run, questions)
-    if any(fold_of[t] != fold_of[0] for t in range(run.trials)):
-        raise ValueError("the trials of this run hold different folds; cv_summary needs one split")
-    kept = [q for q in questions if q.pk in fold_of[0]]
-    if not kept:
-        raise ValueError("every question of this run was deleted; there is nothing to summarise")
-    ids, gold = [q.pk for q in kept], [q.correct_index for q in kept]
-    predicted = {(p.trial, p.question_id): p.predicted_index for p in run.predictions.all()}
-    oof = [[predicted[(t, pk)] for pk in ids] for t in range(run.trials)]
-    # Folds emptied by deletions are left out of the mean over folds (and shown as None).
-    present = sorted(set(fold_of[0].values()))
-    number = {fold: index for index, fold in enumerate(present)}
-    assignment = FoldAssignment(tuple(ids), tuple(_stratum(q) for q in kept),
-                                tuple(number[fold_of[0][pk]] for pk in ids), len(present), "stratified", run.seed)
-    result = cv_summary(gold, oof, assignment)
-    sizes = dict(zip(present, assignment.fold_sizes()))
-    summary = {
-        "accuracy": result.statistic, "mean": result.mean, "std": None if result.std != result.std else result.std,
-        "fold_accuracy": [[float(row[number[f]]) if f in number else None for f in range(run.folds)]
-                          for row in result.fold_accuracy],
-        "fold_questions": [sizes.get(f, 0) for f in range(run.folds)],
-        "questions": len(ids),
-    }
-    if run.kind == ScoringRun.Kind.ANSWER_ONLY:
-        answer_only = answer_only_summary(gold, oof[0])
-        summary.update(answer_only_accuracy=answer_only.statistic, binomial_pvalue=answer_only.pvalue,
-                       binomial_log10_pvalue=answer_only.log10_pvalue)
-    job_done(
-        run, summary=summary,
-        progress={**run.progress, "stage": "done", "done_folds": run.folds * run.trials, "eta_seconds": 0},
-    )
-    credit_changed.send(sender=ScoringRun, round_id=run.round_id, user_ids=None)
-
-
 def scoring_resume_interrupted() -> int:
     """Re-enqueue runs that are queued or whose worker stopped (called when a worker starts)."""
-    return jobs_resume(ScoringRun, enqueue=lambda pk: scoring_schedule(run_id=pk), resumable=True, stale_after=_stale_after())
+    return jobs_resume(ScoringRun, enqueue=lambda pk: scoring_schedule(run_id=pk), resumable=True,
+                       stale_after=timedelta(0))
 
 
 def scoring_cancel(*, run_id: int, user: User | None = None) -> ScoringRun:

@@ -35,7 +35,9 @@ from modelhub.training import training_job_finish
 
 TASK_NAME = "collector.training_job_run"
 # The task that runs each kind of training job (the answer-only one: ``services/coach.py``).
-TASK_NAMES = {TrainingJob.Kind.NEXT_MODEL: TASK_NAME, TrainingJob.Kind.ANSWER_ONLY: "collector.answer_only_job_run"}
+TASK_NAMES = {TrainingJob.Kind.NEXT_MODEL: TASK_NAME, TrainingJob.Kind.ANSWER_ONLY: "collector.answer_only_job_run",
+              TrainingJob.Kind.STARTER: "collector.train_starter_model",
+              TrainingJob.Kind.COMMAND: "collector.training_command_run"}  # train_mc_model: services/training_command.py
 
 # Training files are the instructor's own (often the public CODAH release, which repeats a
 # distractor in 3 rows and has long prompts), not student input: accept what the tokenizer can
@@ -69,6 +71,7 @@ def model_version_train(
     progress: Callable[[TrainProgress], None] | None = None,
     description: str = "",
     course_id: int | None = None,
+    eval_set: str = "",
 ) -> ModelVersion:
     """Fine-tune ``base`` on ``train_examples`` and register the result as version ``name``.
 
@@ -76,8 +79,9 @@ def model_version_train(
     name; the new weights get a new revision). With ``eval_examples`` the saved checkpoint is
     reloaded and scored, so the metric describes exactly what will be served. ``live_round``
     gets the new version as its live model. ``course_id`` is the course whose questions these are:
-    the version is its instructors' (None: public). Raises ValidationError for a bad name, ValueError
-    for unusable examples and ``mlcore.models.loading.ModelLoadError`` for an unloadable base.
+    the version is its instructors' (None: public). ``eval_set`` names the evaluation questions in words
+    (``metrics["eval_set"]``, shown with the accuracy on the round page). Raises ValidationError for a
+    bad name, ValueError for unusable examples and ``mlcore.models.loading.ModelLoadError`` for an unloadable base.
     """
     from mlcore.models.finetune import MultipleChoiceTrainer
     from mlcore.models.inference import MultipleChoiceModelScorer
@@ -99,6 +103,8 @@ def model_version_train(
             spec = ScorerSpec(kind=ScorerKind.MULTIPLE_CHOICE, path=str(directory), name=name, revision=revision)
             result = evaluate_accuracy(MultipleChoiceModelScorer(spec), eval_examples)
             metrics.update(eval_accuracy=result.accuracy, eval_examples=result.n)
+            if eval_set:
+                metrics["eval_set"] = eval_set
         return metrics
 
     return modelhub_training.model_version_train_and_register(

@@ -4,6 +4,7 @@ import pytest
 from collector.selectors.coach import clear_word_tables
 from collector.selectors.duplicates import clear_index_cache
 from collector.services.questions import question_submit
+from collector.tests.item_quality_fixtures import scored_round  # noqa: F401 (a fixture, used by name)
 from courses.services import course_join
 
 

@@ -1,6 +1,7 @@
 """The round page's "Download grades" button: Canvas, Moodle or plain CSV."""
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from collector.forms.grades import GradesExportForm
@@ -18,7 +19,7 @@ def round_grades_download(request: HttpRequest, round_id: int) -> HttpResponse:
     """One row per enrolled student as a Canvas, Moodle or plain CSV file."""
     round_ = round_for_manager(user=request.user, round_id=round_id)
     form = GradesExportForm(request.GET)
-    if form_refused(request, form, "No grades exported."):
+    if form_refused(request, form, _("No grades exported.")):
         return back_to_round(round_)
     fmt, points_possible = form.cleaned_data["format"], form.cleaned_data["points_possible"]
     rows = round_grades(round_=round_, points_possible=points_possible)

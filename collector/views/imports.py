@@ -9,6 +9,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from collector.forms.imports import RoundImportForm
@@ -42,7 +44,7 @@ def round_import(request: HttpRequest, round_id: int) -> HttpResponse:
         text = data["file"] if data["file"] is not None else import_staged(
             round_=round_, user=request.user, token=data["staged"])
         if text is None:
-            form.add_error("file", "The previewed file is no longer kept (after an hour): choose it again.")
+            form.add_error("file", _("The previewed file is no longer kept (after an hour): choose it again."))
             return render(request, "collector/round_import.html", context)
         options = {"file_format": import_format(text), **form.import_options()}
         try:
@@ -56,8 +58,7 @@ def round_import(request: HttpRequest, round_id: int) -> HttpResponse:
         else:
             if context["preview"] is None:
                 import_unstage(round_=round_, user=request.user, token=data["staged"])
-                messages.success(request, f"Imported {len(questions)} questions from {data['staged_name'] or 'the file'} "
-                                          f"into round {round_.name}, as accepted questions by {round_.course.owner}.")
+                messages.success(request, _imported_message(len(questions), data["staged_name"], round_))
                 return back_to_round(round_)
     return render(request, "collector/round_import.html", context)
 
@@ -83,13 +84,24 @@ def _problems(form: RoundImportForm, error: ImportFailed) -> list[dict]:
             form.add_error("source_dataset", message)
         else:
             rows.append({"id": form["file"].id_for_label, "messages": [message],
-                         "label": f"line {where}" if isinstance(where, int) else str(where)})
+                         "label": _("line %(line)s") % {"line": where} if isinstance(where, int) else str(where)})
     return rows
+
+
+def _imported_message(count: int, name: str, round_: Round) -> str:
+    values = {"count": count, "name": name or _("the file"), "round": round_.name, "owner": round_.course.owner}
+    return ngettext("Imported %(count)s question from %(name)s into round %(round)s, as an accepted question by %(owner)s.",
+                    "Imported %(count)s questions from %(name)s into round %(round)s, as accepted questions by %(owner)s.",
+                    count) % values
 
 
 def _problems_intro(rows: int) -> str:
     if not rows:
-        return "Nothing was imported: fix the problems marked below."
-    shown = f" (the first {PROBLEMS_SHOWN} below)" if rows > PROBLEMS_SHOWN else ""
-    return (f"Nothing was imported: the file has {rows} problem{'s' if rows != 1 else ''}{shown}, by line as "
-            "manage.py import_codah lists them. Fix them and choose the file again.")
+        return _("Nothing was imported: fix the problems marked below.")
+    if rows > PROBLEMS_SHOWN:
+        return _("Nothing was imported: the file has %(rows)s problems (the first %(shown)s below), by line as "
+                 "manage.py import_codah lists them. Fix them and choose the file again.") % {"rows": rows, "shown": PROBLEMS_SHOWN}
+    return ngettext("Nothing was imported: the file has %(rows)s problem, by line as "
+                    "manage.py import_codah lists them. Fix it and choose the file again.",
+                    "Nothing was imported: the file has %(rows)s problems, by line as "
+                    "manage.py import_codah lists them. Fix them and choose the file again.", rows) % {"rows": rows}

@@ -5,9 +5,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from collector.presentation.quality import accuracy_chart, coach_chart, workload_chart
+from collector.presentation.quality import accuracy_chart, coach_chart, item_map_chart, workload_chart
 from collector.presentation.training import training_job_card
 from collector.selectors.coach import coach_notes
+from collector.selectors.item_quality import round_item_quality
 from collector.selectors.quality import round_quality_report
 from collector.selectors.rounds import round_for_manager
 from collector.selectors.training import answer_only_job_latest
@@ -26,6 +27,7 @@ def round_quality(request: HttpRequest, round_id: int) -> HttpResponse:
         "answer_only_job": training_job_card(job) if (job := answer_only_job_latest(round_=round_)) else None,
         **{f"{name}_chart": chart_view(f"{name}-chart", chart) if chart else None
            for name, chart in (("accuracy", accuracy_chart(report)), ("workload", workload_chart(report)),
-                               ("coach", coach_chart(report)))},
+                               ("coach", coach_chart(report)),
+                               ("item_map", item_map_chart(round_item_quality(round_=round_))))},
     }
     return render(request, "collector/round_quality.html", context)

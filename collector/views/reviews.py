@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import collector.selectors.reviews as review_selectors
@@ -77,15 +78,18 @@ def question_review(request: HttpRequest, question_id: int) -> HttpResponse:
             except ValidationError as error:
                 form.add_service_errors(error)
             else:
-                messages.success(request, f"Question #{question.pk}: {_decision_words(kwargs['action'])}.")
+                messages.success(request, _decision_message(kwargs["action"], question.pk))
                 return redirect(back)
     context = {"item": review_item(question), "decision_form": decision_form, "edit_form": edit_form, "next": back,
                "round": question.round, "appeal_form": AppealDecisionForm()}
     return render(request, "collector/question_review.html", context)
 
 
-def _decision_words(action: str) -> str:
-    return {"accept": "accepted", "reject": "rejected; the author sees your reason", "edit": "edited and accepted"}[action]
+def _decision_message(action: str, question_id: int) -> str:
+    message = {"accept": _("Question #%(id)s: accepted."),
+               "reject": _("Question #%(id)s: rejected; the author sees your reason."),
+               "edit": _("Question #%(id)s: edited and accepted.")}[action]
+    return message % {"id": question_id}
 
 
 @login_required
@@ -93,14 +97,14 @@ def _decision_words(action: str) -> str:
 def appeal_submit(request: HttpRequest, question_id: int) -> HttpResponse:
     form = AppealForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Appeal not sent. {' '.join(form.errors.get('message', []))}")
+        messages.error(request, _("Appeal not sent. %(reason)s") % {"reason": " ".join(form.errors.get("message", []))})
         return redirect("collector:dashboard")
     try:
         review_services.appeal_submit(author=request.user, question_id=question_id, **form.cleaned_data)
     except ValidationError as error:
-        messages.error(request, f"Appeal not sent. {first_message(error)}")
+        messages.error(request, _("Appeal not sent. %(reason)s") % {"reason": first_message(error)})
     else:
-        messages.success(request, "Your appeal is sent; the instructor will decide. You see the answer here.")
+        messages.success(request, _("Your appeal is sent; the instructor will decide. You see the answer here."))
     return redirect("collector:dashboard")
 
 
@@ -110,15 +114,16 @@ def appeal_decide(request: HttpRequest, appeal_id: int) -> HttpResponse:
     form = AppealDecisionForm(request.POST)
     fallback = reverse("courses:course_list")
     if not form.is_valid():
-        messages.error(request, "Appeal not decided: choose to uphold or deny it.")
+        messages.error(request, _("Appeal not decided: choose to uphold or deny it."))
         return redirect(_next_url(request, fallback))
     uphold = form.cleaned_data["decision"] == "uphold"
     try:
         appeal = review_services.appeal_decide(reviewer=request.user, appeal_id=appeal_id, uphold=uphold,
                                                    response=form.cleaned_data["response"])
     except ValidationError as error:
-        messages.error(request, f"Appeal not decided. {first_message(error)}")
+        messages.error(request, _("Appeal not decided. %(reason)s") % {"reason": first_message(error)})
     else:
-        outcome = "upheld: the question is accepted" if uphold else "denied: the question stays rejected"
-        messages.success(request, f"Appeal on question #{appeal.question_id} {outcome}.")
+        outcome = (_("Appeal on question #%(id)s upheld: the question is accepted.") if uphold
+                   else _("Appeal on question #%(id)s denied: the question stays rejected."))
+        messages.success(request, outcome % {"id": appeal.question_id})
     return redirect(_next_url(request, fallback))

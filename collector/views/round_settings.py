@@ -4,6 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from collector.forms.round_settings import QualitySettingsForm, RoundSettingsForm
@@ -44,8 +45,8 @@ def round_settings_edit(request: HttpRequest, round_id: int) -> HttpResponse:
             on_quality = quality_posted and set(getattr(error, "error_dict", {})) & set(quality.fields)
             (quality if on_quality else form).add_service_errors(error)
         else:
-            messages.success(request, "Round settings saved. New scoring settings apply to the next scoring run; "
-                             "authors see new coach settings when they reconnect.")
+            messages.success(request, _("Round settings saved. New scoring settings apply to the next scoring run; "
+                                       "authors see new coach settings when they reconnect."))
             return back_to_round(round_)
     elif request.method == "POST":
         # Refused by the form: the service's checks too, on what it could read, so every problem shows at once.

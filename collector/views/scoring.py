@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from collector.cleaning import first_message
@@ -34,32 +35,32 @@ def round_scoring_start(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = round_for_manager(user=request.user, round_id=round_id)
     # The page opens at the scoring section again, its message there beside the progress bar.
     form = ScoringStartForm(request.POST)
-    if form_refused(request, form, "Scoring not started.", extra_tags=SCORING_TAG):
+    if form_refused(request, form, _("Scoring not started."), extra_tags=SCORING_TAG):
         return back_to_scoring(round_.pk)
     try:
         run = scoring_start(round_=round_, user=request.user, **form.cleaned_data)
     except ScoringRefused as error:
         messages.error(request, error.message, extra_tags=SCORING_TAG)
     except ValidationError as error:
-        messages.error(request, f"Scoring not started. {first_message(error)}", extra_tags=SCORING_TAG)
+        messages.error(request, _("Scoring not started. %(reason)s") % {"reason": first_message(error)}, extra_tags=SCORING_TAG)
     else:
         messages.success(
-            request, f"{run.get_kind_display()} run {run.pk} of {run.folds} folds queued; a worker will run it. "
-            "Its progress shows below.", extra_tags=SCORING_TAG,
+            request, _("%(kind)s run %(id)s of %(folds)s folds queued; a worker will run it. Its progress shows below.")
+            % {"kind": run.get_kind_display(), "id": run.pk, "folds": run.folds}, extra_tags=SCORING_TAG,
         )
     return back_to_scoring(round_.pk)
 
 
 def _run_control(request: HttpRequest, run_id: int, control, done: str) -> HttpResponse:
     """Cancel or resume (``control``) the run and say so in the scoring section; ``done`` is the
-    message on success, with ``{pk}`` for the run's id."""
+    message on success, with ``%(id)s`` for the run's id."""
     run = scoring_run_for_manager(user=request.user, run_id=run_id)
     try:
         control(run_id=run.pk, user=request.user)
     except ScoringRefused as error:
         messages.error(request, error.message, extra_tags=SCORING_TAG)
     else:
-        messages.success(request, done.format(pk=run.pk), extra_tags=SCORING_TAG)
+        messages.success(request, done % {"id": run.pk}, extra_tags=SCORING_TAG)
     return back_to_scoring(run.round_id)
 
 
@@ -67,10 +68,11 @@ def _run_control(request: HttpRequest, run_id: int, control, done: str) -> HttpR
 @require_POST
 def scoring_run_cancel(request: HttpRequest, run_id: int) -> HttpResponse:
     return _run_control(request, run_id, scoring_cancel,
-                        "Run {pk} cancelled. Its finished folds are kept; resume it to score the rest.")
+                        _("Run %(id)s cancelled. Its finished folds are kept; resume it to score the rest."))
 
 
 @login_required
 @require_POST
 def scoring_run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
-    return _run_control(request, run_id, scoring_resume, "Run {pk} queued again; only its unfinished folds are trained.")
+    return _run_control(request, run_id, scoring_resume,
+                        _("Run %(id)s queued again; only its unfinished folds are trained."))

@@ -3,11 +3,13 @@
 The embedded default needs no server: SQLite, the in-process channel layer and Celery's
 filesystem transport. ``DATABASE_URL`` and ``REDIS_URL`` switch to PostgreSQL and Redis.
 """
+import os
 from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from config.database import pooled
 from config.logging import logging_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -99,6 +101,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # connection that died with a database restart and replaces it instead of failing the request.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# PostgreSQL: at most DB_POOL_MAX_SIZE connections per process, whatever the load (config/database.py).
+DATABASES["default"] = pooled(
+    DATABASES["default"],
+    max_size=env.int("DB_POOL_MAX_SIZE", default=12),
+    min_size=env.int("DB_POOL_MIN_SIZE", default=1),
+    timeout=env.float("DB_POOL_TIMEOUT", default=10.0),
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -210,6 +219,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 HF_TOKEN = env.str("HF_TOKEN", default="")
 STUMPER_BASE_CHECKPOINT = env.str("STUMPER_BASE_CHECKPOINT", default="packaged:all-MiniLM-L6-v2")
 STUMPER_MODEL_DIR = Path(env.str("STUMPER_MODEL_DIR", default=str(VAR_DIR / "models")))
+# CODAH for the starter model (collector/services/starter.py): a local file or the official https URL; "": none.
+STUMPER_STARTER_CODAH = env.str("STUMPER_STARTER_CODAH", default="https://raw.githubusercontent.com/Websail-NU/CODAH/"
+                                "acf7ffa4041ade86c6f7dd2f92fb08c957350280/data/full_data.tsv")
 STUMPER_TORCH_THREADS = env.int("STUMPER_TORCH_THREADS", default=2)
 # Inference service: drafts waiting at most (one per connection); beyond that authors are told
 # the model is busy and their draft is retried with their next keystroke.
@@ -231,6 +243,9 @@ if STUMPER_INFERENCE_ENGINE not in ("auto", "torch", "torch-int8", "onnx", "onnx
         f'STUMPER_INFERENCE_ENGINE must be "auto", "torch", "torch-int8", "onnx" or "onnx-int8", '
         f"not {STUMPER_INFERENCE_ENGINE!r}."
     )
+# Exported ONNX engines kept across restarts; mlcore (Django-free) reads the variable (engine_cache.py).
+STUMPER_ENGINE_CACHE_DIR = env.str("STUMPER_ENGINE_CACHE_DIR", default=str(VAR_DIR / "engine-cache"))
+os.environ["STUMPER_ENGINE_CACHE_DIR"] = STUMPER_ENGINE_CACHE_DIR
 # Where the web's model work runs: "local", in the web process (drafts in a thread, submissions
 # scored in the request; the embedded default), or "worker", on the inference queue (scaled out:
 # no model in the web processes): one Celery task per batch of drafts, answered through the Redis
@@ -257,6 +272,10 @@ STUMPER_SUBMIT_SCORING_BUDGET = env.float("STUMPER_SUBMIT_SCORING_BUDGET", defau
 STUMPER_SCORING_STALE_SECONDS = env.int("STUMPER_SCORING_STALE_SECONDS", default=120)
 # Any job: running, but its worker silent this long, it says "stalled: no worker has reported..." (core.jobs).
 STUMPER_JOB_STALL_SECONDS = env.int("STUMPER_JOB_STALL_SECONDS", default=300)
+# Prometheus scrapers send "Authorization: Bearer <this>" to /metrics; empty: staff only (core.metrics).
+STUMPER_METRICS_TOKEN = env.str("STUMPER_METRICS_TOKEN", default="")
+# In-memory layer: the web server's /internal/jobs/push/, where other processes send job pushes (core.job_relay).
+STUMPER_JOB_PUSH_URL = env.str("STUMPER_JOB_PUSH_URL", default="")
 
 # Selectional-ambiguity questions (JSON Lines, the format of Mao et al.'s probe) that evaluation
 # reports run a project's QA model on; empty: that report section is off (the data is not shipped).
@@ -322,49 +341,8 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "config.schema.StyleguideAutoSchema",
-    # Token first: an anonymous request then gets 401 with "WWW-Authenticate: Token" (DRF takes
-    # the challenge from the first class; the session class has none, which would make it 403).
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # JSON through the one bounded reader (depth, numbers): a bad body is a 400, never a 500.
-    "DEFAULT_PARSER_CLASSES": ["core.parsers.BoundedJSONParser", "rest_framework.parsers.FormParser",
-                               "rest_framework.parsers.MultiPartParser"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
-    "PAGE_SIZE": 50,
-}
-
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Stumper API",
-    "DESCRIPTION": (
-        "Collect adversarial questions, annotate spans and evaluate bias. Authenticate with "
-        "`Authorization: Token <key>` (an instructor creates keys in the admin) or the session cookie."
-    ),
-    "VERSION": "1.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "SCHEMA_PATH_PREFIX": r"/api/",
-    "COMPONENT_SPLIT_REQUEST": True,
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    # System fonts: the Redoc page loads nothing from outside (templates/drf_spectacular/redoc.html).
-    "REDOC_UI_SETTINGS": {"theme": {"typography": {"fontFamily": "system-ui, sans-serif",
-                                                   "headings": {"fontFamily": "system-ui, sans-serif"}}}},
-    # Choice sets that share a field name ("kind", "status") get enums named after their models.
-    "ENUM_NAME_OVERRIDES": {
-        "ScoringRunKindEnum": "collector.models.ScoringRun.Kind",
-        "AnnotationSessionKindEnum": "annotation.models.AnnotationSession.Kind",
-        "QuestionStatusEnum": "collector.models.QuestionStatus",
-        # A scoring run's states (with cancelled); training jobs' four are TrainingJobStatusEnum.
-        "JobStatusEnum": "collector.models.ScoringRun.Status",
-        "ParagraphStatusEnum": "annotation.models.Paragraph.Status",
-        "QuestionFlagStatusEnum": "annotation.models.QuestionFlag.Status",
-    },
-}
+# The API: DRF (bounded JSON, token then session auth, pages of 50) and its OpenAPI schema.
+from config.settings.api import *  # noqa: E402, F403
 
 # --- LTI 1.3 (lti/, docs/lms.md) -------------------------------------------------------------
 # A rotated-out signing key stays in /lti/jwks/ this long (our JWTs live 10 minutes at most; LMSs cache key sets).

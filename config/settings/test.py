@@ -4,6 +4,10 @@ import os
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
 # Tests load the models they need; the servers and workers they start inherit this too.
 os.environ.setdefault("STUMPER_PRELOAD_MODELS", "false")
+# No connection pool by default: the browser tests fork their Daphne from the test process, and a
+# psycopg pool (its connections and threads) does not survive a fork. tests/test_database_pool.py
+# turns it on for real servers started by the tests.
+os.environ.setdefault("DB_POOL_MAX_SIZE", "0")
 
 from config.settings.base import *  # noqa: F403
 from config.settings.base import CELERY_BROKER_URL, DATABASES, STATIC_ROOT, VAR_DIR, env

@@ -3,6 +3,8 @@ choices are the project's evaluation reports with weights; evaluation/views/expo
 from django import forms
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from annotation.models import Project, Split
 from evaluation.models import EvaluationRun
@@ -12,13 +14,15 @@ class SquadExportForm(forms.Form):
     """Options of the SQuAD-2.0 download (a GET form): one split or all, and optionally the weights
     of one of the project's finished evaluation reports (``runs``)."""
 
-    split = forms.ChoiceField(required=False, choices=[("", "All splits"), *Split.choices])
+    split = forms.ChoiceField(required=False, choices=[("", gettext_lazy("All splits")), *Split.choices],
+                              label=gettext_lazy("Split"))
     weights_run = forms.ModelChoiceField(
-        required=False, queryset=EvaluationRun.objects.none(), empty_label="No weights",
-        label="Weights from evaluation report",
-        help_text='Adds each question\'s reweighting weight n·q as "weight" (null where the report weighed none: '
-                  "it weighs the train split).",
-        error_messages={"invalid_choice": "Choose a finished evaluation report of this project that has weights."},
+        required=False, queryset=EvaluationRun.objects.none(), empty_label=gettext_lazy("No weights"),
+        label=gettext_lazy("Weights from evaluation report"),
+        help_text=gettext_lazy('Adds each question\'s reweighting weight n·q as "weight" (null where the report '
+                               "weighed none: it weighs the train split)."),
+        error_messages={"invalid_choice": gettext_lazy("Choose a finished evaluation report of this project that has "
+                                                       "weights.")},
     )
 
     def __init__(self, *args, runs: QuerySet[EvaluationRun], **kwargs) -> None:
@@ -33,5 +37,7 @@ class SquadExportForm(forms.Form):
 
 
 def _run_label(run: EvaluationRun) -> str:
-    finished = f", finished {timezone.localtime(run.finished_at):%Y-%m-%d %H:%M}" if run.finished_at else ""
-    return f"Report {run.pk}{finished}"
+    if run.finished_at:
+        return _("Report %(id)s, finished %(at)s") % {"id": run.pk,
+                                                      "at": f"{timezone.localtime(run.finished_at):%Y-%m-%d %H:%M}"}
+    return _("Report %(id)s") % {"id": run.pk}

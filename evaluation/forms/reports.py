@@ -5,6 +5,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from evaluation.selectors.ambiguity_datasets import ambiguity_datasets
 from evaluation.services.ambiguity_datasets import (
@@ -24,25 +25,25 @@ class EvaluationStartForm(forms.Form):
     """Analysis settings of a new report, all with the paper's (SPEC-bias) defaults."""
 
     k = forms.IntegerField(
-        label="Top features per label", initial=DEFAULT_CONFIG["k"], min_value=LIMITS["k"][0], max_value=LIMITS["k"][1],
-        help_text="k of the z-score ranking (50 in Serrano et al.).",
+        label=_lazy("Top features per label"), initial=DEFAULT_CONFIG["k"], min_value=LIMITS["k"][0], max_value=LIMITS["k"][1],
+        help_text=_lazy("k of the z-score ranking (50 in Serrano et al.)."),
     )
     p0 = forms.ChoiceField(
-        label="Null for z-scores", initial=DEFAULT_CONFIG["p0"],
-        choices=[("uniform", "Uniform, 1/|labels| (the paper)"), ("prior", "Label prior (imbalanced data)")],
-        help_text="A round's completions are 1 correct to 3 incorrect; the prior null ranks deviation from that.",
+        label=_lazy("Null for z-scores"), initial=DEFAULT_CONFIG["p0"],
+        choices=[("uniform", _lazy("Uniform, 1/|labels| (the paper)")), ("prior", _lazy("Label prior (imbalanced data)"))],
+        help_text=_lazy("A round's completions are 1 correct to 3 incorrect; the prior null ranks deviation from that."),
     )
     min_count = forms.IntegerField(
-        label="Reweighting: minimum count", required=False, min_value=LIMITS["min_count"][0],
+        label=_lazy("Reweighting: minimum count"), required=False, min_value=LIMITS["min_count"][0],
         max_value=LIMITS["min_count"][1],
-        help_text="Unigrams in at least this many instances are balanced. Blank: 1% of the instances, 5 to 100.",
+        help_text=_lazy("Unigrams in at least this many instances are balanced. Blank: 1% of the instances, 5 to 100."),
     )
     max_steps = forms.IntegerField(
-        label="Reweighting: Adam steps", initial=DEFAULT_CONFIG["max_steps"], min_value=LIMITS["max_steps"][0],
+        label=_lazy("Reweighting: Adam steps"), initial=DEFAULT_CONFIG["max_steps"], min_value=LIMITS["max_steps"][0],
         max_value=LIMITS["max_steps"][1],
     )
     seed = forms.IntegerField(
-        label="Seed of the bigram sample", initial=DEFAULT_CONFIG["seed"], min_value=LIMITS["seed"][0],
+        label=_lazy("Seed of the bigram sample"), initial=DEFAULT_CONFIG["seed"], min_value=LIMITS["seed"][0],
         max_value=LIMITS["seed"][1],
     )
 
@@ -61,17 +62,17 @@ class ProjectEvaluationStartForm(EvaluationStartForm):
     when the report starts; it then becomes the choice of its kind.
     """
 
-    ambiguity_questions = forms.ChoiceField(label="Selectional ambiguity: question set", required=False)
+    ambiguity_questions = forms.ChoiceField(label=_lazy("Selectional ambiguity: question set"), required=False)
     ambiguity_questions_file = forms.FileField(
-        label="… or upload a question set", required=False,
-        help_text="JSON Lines, one “Who discovered the …” question per line with its gold discoverers "
-                  "(id, name, question, context, options with name and gender): the format of Mao et al.'s set.",
+        label=_lazy("… or upload a question set"), required=False,
+        help_text=_lazy("JSON Lines, one “Who discovered the …” question per line with its gold discoverers "
+                  "(id, name, question, context, options with name and gender): the format of Mao et al.'s set."),
     )
-    occupations = forms.ChoiceField(label="Retrieval ambiguity: occupation list", required=False)
+    occupations = forms.ChoiceField(label=_lazy("Retrieval ambiguity: occupation list"), required=False)
     occupations_file = forms.FileField(
-        label="… or upload an occupation list", required=False,
-        help_text="UnQover's format, one “[p_act] was a nurse” line per occupation; in another language give the "
-                  "occupation alone (“[p_act] پرستار”). Use the language of the project's passages.",
+        label=_lazy("… or upload an occupation list"), required=False,
+        help_text=_lazy("UnQover's format, one “[p_act] was a nurse” line per occupation; in another language give the "
+                  "occupation alone (“[p_act] پرستار”). Use the language of the project's passages."),
     )
 
     def __init__(self, *args, project, **kwargs):
@@ -80,8 +81,8 @@ class ProjectEvaluationStartForm(EvaluationStartForm):
         questions = [(str(d.pk), d.label) for d in ambiguity_datasets(project=project, kind=QUESTIONS)]
         server = settings.STUMPER_AMBIGUITY_QUESTIONS
         if server:
-            questions.append((SERVER, f"The server's set ({Path(server).name})"))
-        self.fields["ambiguity_questions"].choices = [*questions, (NONE, "None: skip this probe")]
+            questions.append((SERVER, _("The server's set (%(name)s)") % {"name": Path(server).name}))
+        self.fields["ambiguity_questions"].choices = [*questions, (NONE, _("None: skip this probe"))]
         self.fields["ambiguity_questions"].initial = questions[0][0] if questions else NONE
         self.selectional_requirement = selectional_requirement(project=project)
         if self.selectional_requirement:
@@ -92,7 +93,7 @@ class ProjectEvaluationStartForm(EvaluationStartForm):
             self.fields["ambiguity_questions_file"].widget.attrs["disabled"] = True
             self.fields["ambiguity_questions_file"].help_text = self.selectional_requirement
         occupations = [(str(d.pk), d.label) for d in ambiguity_datasets(project=project, kind=OCCUPATIONS)]
-        self.fields["occupations"].choices = [*occupations, (UNQOVER, "UnQover's 70 occupations (English)")]
+        self.fields["occupations"].choices = [*occupations, (UNQOVER, _("UnQover's 70 occupations (English)"))]
         self.fields["occupations"].initial = occupations[0][0] if occupations else UNQOVER
 
     def _upload(self, field: str, kind: str):

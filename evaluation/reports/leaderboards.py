@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core.i18n import digits
 from core.jobs import job_display, job_kind, job_progress_shown
@@ -187,10 +188,13 @@ def leaderboard_csv(board: dict) -> str:
 
 def leaderboard_chart(board: dict) -> dict:
     """A bar per model (the chart helper's ``bar`` kind), the live model named as such."""
-    items = [{"label": e["model_version"]["name"] + (" (live)" if e["is_live_model"] else ""),
+    items = [{"label": _("%(name)s (live)") % {"name": e["model_version"]["name"]} if e["is_live_model"]
+              else e["model_version"]["name"],
               "value": (e["headline"] or {}).get("value")} for e in board["entries"]]
-    chance = {"value": 0.25, "label": "chance (1 in 4)"} if board["target"] == "round" else None
-    return {"kind": "bar", "title": f"{board['metric'].capitalize()} of each model on {board['name']}",
+    chance = {"value": 0.25, "label": _("chance (1 in 4)")} if board["target"] == "round" else None
+    title = (_("Accuracy of each model on %(name)s") if board["target"] == "round"
+             else _("Exact match (EM) of each model on %(name)s")) % {"name": board["name"]}
+    return {"kind": "bar", "title": title,
             "items": items, "max": 1.0, "format": "percent", **({"reference": chance} if chance else {})}
 
 
@@ -217,6 +221,27 @@ def vmer_point(point: RoundVmer) -> dict:
     }
 
 
+# The leaderboard's column headings as people read them (the CSV keeps the keys).
+HEADER_LABELS = {
+    "model": gettext_lazy("model"), "kind": gettext_lazy("kind"), "revision": gettext_lazy("revision"),
+    "live_model": gettext_lazy("live model"), "questions": gettext_lazy("questions"),
+    "snapshot_id": gettext_lazy("snapshot id"), "on_current_data": gettext_lazy("on current data"),
+    "em": gettext_lazy("em"), "em_low": gettext_lazy("em low"), "em_high": gettext_lazy("em high"),
+    "f1": gettext_lazy("f1"), "has_ans_em": gettext_lazy("has ans em"), "has_ans_f1": gettext_lazy("has ans f1"),
+    "no_ans_em": gettext_lazy("no ans em"), "no_ans_f1": gettext_lazy("no ans f1"),
+    "accuracy": gettext_lazy("accuracy"), "accuracy_low": gettext_lazy("accuracy low"),
+    "accuracy_high": gettext_lazy("accuracy high"),
+}
+
+
+def _header_label(name: str) -> str:
+    if name in HEADER_LABELS:
+        return str(HEADER_LABELS[name])
+    if name.startswith("accuracy_"):
+        return _("accuracy %(category)s") % {"category": name.removeprefix("accuracy_")}
+    return name.replace("_", " ")
+
+
 def sorted_table(table: dict, *, sort: str | None, direction: str | None) -> dict:
     """The table sorted by column ``sort`` (``direction`` "asc" or "desc"; empty cells last), with
     each header's sort link and ``aria-sort`` state, so sorting works by keyboard and without JavaScript."""
@@ -234,7 +259,7 @@ def sorted_table(table: dict, *, sort: str | None, direction: str | None) -> dic
         current = name == key
         next_direction = "asc" if current and descending else "desc"
         headers.append({
-            "name": name, "label": name.replace("_", " "), "query": f"?sort={name}&dir={next_direction}",
+            "name": name, "label": _header_label(name), "query": f"?sort={name}&dir={next_direction}",
             "aria_sort": ("descending" if descending else "ascending") if current else "none",
         })
     return {"columns": columns, "headers": headers, "rows": rows,
@@ -245,7 +270,7 @@ def _cell_text(value) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)

@@ -136,6 +136,12 @@ def _label(key: str) -> str:
     return LABELS.get(key) or key.replace("_", " ").capitalize()
 
 
+def _shown(title: str) -> str:
+    """A stored title in the reader's language: reports store English, the catalogue has the known titles
+    (one computed with numbers in it, unknown to the catalogue, stays as stored)."""
+    return _(title) if title else title
+
+
 def _partial(name: str) -> str | None:
     # The ambiguity probes may ship their own partial; otherwise the section is drawn generically.
     template = f"evaluation/_{name}.html"
@@ -160,7 +166,7 @@ def _charts(section: str, value: dict) -> dict[str, ChartView | str]:
 def section_view(run: EvaluationRun, name: str, value: dict) -> SectionView:
     tables = [
         TableView(
-            name=table_name, title=item.get("title") or _label(table_name),
+            name=table_name, title=_shown(item.get("title")) or _label(table_name),
             columns=[column(item["columns"][i], name) for i in shown_columns(item["columns"], name)],
             rows=format_table(item["columns"], item["rows"][:PREVIEW_ROWS], name),
             total_rows=len(item["rows"]),
@@ -171,11 +177,11 @@ def section_view(run: EvaluationRun, name: str, value: dict) -> SectionView:
         for table_name, item in (value.get("tables") or {}).items()
     ]
     return SectionView(
-        name=name, title=value.get("title") or _label(name), available=bool(value.get("available", True)),
+        name=name, title=_shown(value.get("title")) or _label(name), available=bool(value.get("available", True)),
         note=value.get("note") or "", meaning=section_meaning(name, value),
         summary=format_summary(value.get("summary") or {}, name),
         tables=tables, charts=_charts(name, value), partial=_partial(name) if name.startswith("ambiguity") else None,
-        data=value,
+        data={**value, "title": _shown(value.get("title"))} if value.get("title") else value,
     )
 
 

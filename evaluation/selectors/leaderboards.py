@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from annotation.models import Project, SpanQuestion, Split
@@ -158,12 +159,13 @@ def course_vmer_curve(*, course: Course) -> list[RoundVmer]:
 def vmer_curve(*, course: Course) -> dict:
     """vMER per round of the course, oldest first, and its chart."""
     points = [vmer_point(p) for p in course_vmer_curve(course=course)]
-    chart = {"kind": "bar", "title": f"Validated model error rate per round of {course}", "max": 1.0,
+    chart = {"kind": "bar", "title": _("Validated model error rate per round of %(course)s") % {"course": course},
+             "max": 1.0,
              "format": "percent",
              "items": [{"label": p["round"], "value": p["vmer"]["value"]} for p in points]}
     return {"course_id": course.pk, "course": str(course), "rounds": points, "chart": chart,
-            "definition": "Of each round's validated questions, the share whose answer key validation confirmed "
-                          "and which fooled the round's live model when submitted (Dynabench's vMER)."}
+            "definition": _("Of each round's validated questions, the share whose answer key validation confirmed "
+                            "and which fooled the round's live model when submitted (Dynabench's vMER).")}
 
 
 # --- The leaderboard ------------------------------------------------------------------------

@@ -95,6 +95,9 @@ def project_release_content(*, project: Project, options: ReleaseOptions, key: b
     if "fooled_cv" in options.fields:
         raise ReleaseError("fooled_cv is a field of rounds: span projects are not scored in cross-validation.",
                            field="fields")
+    if "item_quality" in options.fields:
+        raise ReleaseError("item_quality is a field of rounds: span projects have no item quality scores.",
+                           field="fields")
     questions, excluded = _questions(project, options)
     weights = weights_of(project=project) if "weights" in options.fields else {}
     split = _split(project, questions, options)

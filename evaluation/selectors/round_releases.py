@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from collector.models import CVPrediction, Prediction, Question, QuestionStatus, Round, ScoringRun
+from collector.selectors.item_quality import item_quality_fields, round_item_quality
 from collector.selectors.quality import MIN_SHARED_FOR_KAPPA
 from collector.selectors.scoring import latest_scoring_run
 from collector.selectors.validation import validation_answers
@@ -154,6 +155,7 @@ def round_release_content(*, round_: Round, options: ReleaseOptions, key: bytes)
         raise ReleaseError(f"fooled_cv needs a finished cross-validation scoring run of round {round_.name}; "
                            "run “Score in cross-validation” first, or leave the field out.", field="fields")
     weights = weights_of(round_=round_) if "weights" in options.fields else {}
+    quality = round_item_quality(round_=round_) if "item_quality" in options.fields else None
     answers = validation_answers(question_ids=ids)
     by_question = defaultdict(list)
     for a in answers:
@@ -171,6 +173,8 @@ def round_release_content(*, round_: Round, options: ReleaseOptions, key: bytes)
         author = None if _imported(q) else names(q.author_id) if options.pseudonymise else q.author.username
         row = _row(q, source.imported_from if _imported(q) else round_.name, options, author, categories,
                    live.get(q.pk), cv_rates.get(q.pk), by_question[q.pk], weights)
+        if quality is not None:  # null scores until the round has people's and models' answers
+            row.update(item_quality_fields(quality.get(q.pk)))
         rows_by_split[split_name].append(row)
         for category in q.categories or [UNCATEGORISED]:
             category_counts[category][split_name] += 1

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from annotation.inputs import first_message
@@ -35,7 +36,7 @@ def project_export(request: HttpRequest, project_id: int) -> HttpResponse:
         weights = evaluation_run_weights(run_id=run.pk, project=project) if run else None
     except ValidationError as error:
         # A download link has no page of its own to show the problem on.
-        messages.error(request, f"Nothing exported. {first_message(error)}")
+        messages.error(request, _("Nothing exported. %(reason)s") % {"reason": first_message(error)})
         return redirect("annotation:project_dashboard", project_id=project.pk)
     data = project_squad_dict(project=project, split=form.cleaned_data["split"] or None, weights=weights)
     response = HttpResponse(json.dumps(data, ensure_ascii=False), content_type="application/json; charset=utf-8")

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from collector.cleaning import first_message
@@ -68,18 +69,18 @@ def leaderboard_evaluate(request: HttpRequest, round_id: int | None = None,
             user=request.user, version_id=int(request.POST.get("model_version")))
         evaluation = model_evaluation_start(model_version=version, user=request.user, **target)
     except (TypeError, ValueError):
-        messages.error(request, "Choose a model version to evaluate.")
+        messages.error(request, _("Choose a model version to evaluate."))
     except ValidationError as error:
-        messages.error(request, f"Not started. {first_message(error)}")
+        messages.error(request, _("Not started. %(reason)s") % {"reason": first_message(error)})
     except AccessError as error:
-        messages.error(request, f"Not started. {error.message}")
+        messages.error(request, _("Not started. %(reason)s") % {"reason": error.message})
     else:
         if evaluation.status == evaluation.Status.DONE:
-            messages.info(request, f"{version.name} was already evaluated on exactly these questions; "
-                                   "its entry is on the leaderboard.")
+            messages.info(request, _("%(name)s was already evaluated on exactly these questions; "
+                                     "its entry is on the leaderboard.") % {"name": version.name})
         else:
-            messages.success(request, f"Evaluation of {version.name} queued: a worker computes it; "
-                                      "its progress shows below.")
+            messages.success(request, _("Evaluation of %(name)s queued: a worker computes it; "
+                                        "its progress shows below.") % {"name": version.name})
     return redirect(f"evaluation:{target_kind(target)}_leaderboard", round_id or project_id)
 
 

@@ -8,6 +8,8 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from collector.cleaning import first_message
@@ -26,18 +28,20 @@ RUNS_PAGE_SIZE = 10
 # What the report page says about each kind of target.
 PAGE_TEXT = {
     "round": {
-        "back": ("collector:round_detail", "Round page"),
-        "intro": "Bias benchmarks on the round's questions: CODAH-style accuracy tables and lexical artifacts in the "
-                 "completions (Serrano, Dodge & Smith 2023).",
-        "needs": "the round's questions, the live model's answers and the newest finished cross-validation and "
-                 "answer-only scoring runs (run those from the round page first for the full report)",
+        "back": ("collector:round_detail", gettext_lazy("Round page")),
+        "intro": gettext_lazy("Bias benchmarks on the round's questions: CODAH-style accuracy tables and lexical "
+                              "artifacts in the completions (Serrano, Dodge & Smith 2023)."),
+        "needs": gettext_lazy("the round's questions, the live model's answers and the newest finished "
+                              "cross-validation and answer-only scoring runs (run those from the round page first "
+                              "for the full report)"),
     },
     "project": {
-        "back": ("annotation:project_dashboard", "Project dashboard"),
-        "intro": "Bias benchmarks on the project's questions: PQuAD-style EM/F1, lexical artifacts of answerable vs "
-                 "unanswerable questions, and the QA ambiguity probes of Mao et al. (2021).",
-        "needs": "the project's submitted questions with their gold answers, the QA model's answers and the "
-                 "project's passages",
+        "back": ("annotation:project_dashboard", gettext_lazy("Project dashboard")),
+        "intro": gettext_lazy("Bias benchmarks on the project's questions: PQuAD-style EM/F1, lexical artifacts of "
+                              "answerable vs unanswerable questions, and the QA ambiguity probes of Mao et al. "
+                              "(2021)."),
+        "needs": gettext_lazy("the project's submitted questions with their gold answers, the QA model's answers and "
+                              "the project's passages"),
     },
 }
 
@@ -49,7 +53,7 @@ def _page_target(*, round_=None, project=None) -> dict:
     back_url, back_label = text["back"]
     return {
         "kind": kind, "object": target, "title": str(round_) if round_ is not None else project.name,
-        "eyebrow": str(round_.course) if round_ is not None else "Annotation project",
+        "eyebrow": str(round_.course) if round_ is not None else _("Annotation project"),
         "back_url": reverse(back_url, args=[target.pk]), "back_label": back_label,
         "start_url": reverse(f"evaluation:{kind}_report_start", args=[target.pk]),
         "intro": text["intro"], "needs": text["needs"],
@@ -98,9 +102,9 @@ def report_start(request: HttpRequest, round_id: int | None = None, project_id: 
     except EvaluationRefused as error:
         messages.error(request, error.message)
     except ValidationError as error:
-        messages.error(request, f"Report not started. {first_message(error)}")
+        messages.error(request, _("Report not started. %(reason)s") % {"reason": first_message(error)})
     else:
-        messages.success(request, f"Report {run.pk} queued: a worker computes it; its progress shows below.")
+        messages.success(request, _("Report %(id)s queued: a worker computes it; its progress shows below.") % {"id": run.pk})
     return page
 
 

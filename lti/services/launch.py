@@ -9,6 +9,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.services import user_create
@@ -47,7 +48,7 @@ class LaunchResult:
 def _context_of(platform: Platform, data: dict) -> ContextLink:
     context_claim = data.get(claims.CONTEXT) or {}
     if not context_claim.get("id"):
-        raise LaunchRefused("The LMS sent no course (context) with this launch.")
+        raise LaunchRefused(gettext("The LMS sent no course (context) with this launch."))
     context, _ = ContextLink.objects.get_or_create(platform=platform, context_id=str(context_claim["id"]))
     context.title = str(context_claim.get("title") or context_claim.get("label") or "")[:255]
     nrps = data.get(claims.NRPS) or {}
@@ -88,7 +89,7 @@ def _user_of(platform: Platform, data: dict, role: str) -> User:
     """The account linked to issuer + subject; a new one if there is none (never matched by e-mail)."""
     subject = str(data.get("sub") or "")
     if not subject:
-        raise LaunchRefused("The LMS sent an anonymous launch (no subject); Stumper needs to know who you are.")
+        raise LaunchRefused(gettext("The LMS sent an anonymous launch (no subject); Stumper needs to know who you are."))
     identity = LtiIdentity.objects.select_related("user").filter(platform=platform, subject=subject).first()
     ids = _launch_ids(data)
     if identity is not None:
@@ -159,13 +160,13 @@ def launch_accept(*, platform: Platform, data: dict) -> LaunchResult:
     """Sign-in, enrolment and bookkeeping of one validated launch (resource link or deep linking)."""
     role = claims.course_role(data.get(claims.ROLES) or [])
     if role is None:
-        raise LaunchRefused("Your role in this LMS course is neither instructor, teaching assistant nor learner.")
+        raise LaunchRefused(gettext("Your role in this LMS course is neither instructor, teaching assistant nor learner."))
     deep_linking = data.get(claims.MESSAGE_TYPE) == "LtiDeepLinkingRequest"
     if deep_linking and role != "instructor":
-        raise LaunchRefused("Only instructors can add Stumper rounds and projects to an LMS course.")
+        raise LaunchRefused(gettext("Only instructors can add Stumper rounds and projects to an LMS course."))
     context = _context_of(platform, data)
     if context.course is None and role != "instructor":
-        raise LaunchRefused("Your instructor has not set up Stumper for this course yet. Try again later.")
+        raise LaunchRefused(gettext("Your instructor has not set up Stumper for this course yet. Try again later."))
     user = _user_of(platform, data, role)
     link, missing = None, ""
     if context.course is not None:

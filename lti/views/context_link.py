@@ -4,6 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 from pylti1p3.exception import LtiException
 
@@ -17,8 +18,8 @@ from lti.views.launch import SESSION_KEY, refused, signed_in_redirect
 
 
 class ContextLinkForm(forms.Form):
-    course = forms.ModelChoiceField(queryset=None, required=False, empty_label="(create a new course)")
-    new_course_name = forms.CharField(max_length=200, required=False)
+    course = forms.ModelChoiceField(queryset=None, required=False, empty_label=_("(create a new course)"), label=_("Course"))
+    new_course_name = forms.CharField(max_length=200, required=False, label=_("New course name"))
 
     def __init__(self, *args, courses, **kwargs):
         super().__init__(*args, **kwargs)

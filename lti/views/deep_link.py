@@ -5,6 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from collector.selectors.rounds import course_rounds
@@ -18,9 +19,9 @@ from lti.views.context_link import cached_launch
 
 
 class DeepLinkForm(forms.Form):
-    round = forms.ModelChoiceField(queryset=None, required=False, empty_label="—")
-    project = forms.ModelChoiceField(queryset=None, required=False, empty_label="—", label="or an annotation project")
-    score_maximum = forms.FloatField(min_value=0.01, initial=10, label="Maximum score in the LMS gradebook", help_text=(
+    round = forms.ModelChoiceField(queryset=None, required=False, empty_label="—", label=_("Round"))
+    project = forms.ModelChoiceField(queryset=None, required=False, empty_label="—", label=_("or an annotation project"))
+    score_maximum = forms.FloatField(min_value=0.01, initial=10, label=_("Maximum score in the LMS gradebook"), help_text=_(
         "A round: points are credit, capped at this. A project: one point per paragraph accepted, capped at this, "
         "so set it to the number of paragraphs each student should do."))
 
@@ -32,7 +33,7 @@ class DeepLinkForm(forms.Form):
     def clean(self) -> dict:
         cleaned = super().clean()
         if (cleaned.get("round") is None) == (cleaned.get("project") is None):
-            raise forms.ValidationError("Choose one round or one annotation project.")
+            raise forms.ValidationError(_("Choose one round or one annotation project."))
         return cleaned
 
 

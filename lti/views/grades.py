@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from annotation.selectors.projects import project_for_owner
@@ -14,7 +15,7 @@ from lti.tasks import project_grades_passback_task, round_grades_passback_task
 def _send_again(request: HttpRequest, task: Task, target_id: int, page: str, **page_args: int) -> HttpResponse:
     """Queue the passback of every student's score again (forced), say so, and go back to ``page``."""
     task.delay(target_id, None, True)
-    messages.info(request, "Every student's score is being sent to the LMS again.")
+    messages.info(request, _("Every student's score is being sent to the LMS again."))
     return redirect(page, **page_args)
 
 

@@ -7,6 +7,8 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -21,8 +23,12 @@ from lti.tool_conf import StumperMessageLaunch, StumperToolConf
 
 logger = logging.getLogger(__name__)
 SESSION_KEY = "lti"  # {"platform_id", "launch_id"}: this session began with an LTI launch
-MISSING = ("This LMS assignment points to a Stumper {what} that no longer exists or is not part of this course. "
-           "Ask your instructor to choose it again in the LMS.")
+MISSING = {
+    "round": gettext_lazy("This LMS assignment points to a Stumper round that no longer exists or is not part of this "
+                          "course. Ask your instructor to choose it again in the LMS."),
+    "project": gettext_lazy("This LMS assignment points to a Stumper project that no longer exists or is not part of "
+                            "this course. Ask your instructor to choose it again in the LMS."),
+}
 
 
 def refused(request: HttpRequest, reason: str, status: int = 400) -> HttpResponse:
@@ -57,10 +63,10 @@ def lti_launch(request: HttpRequest) -> HttpResponse:
     except (LtiServiceException, requests.RequestException) as exc:
         # Not expected here (the key set's failures are KeySetUnavailable); the text may hold a remote answer.
         logger.warning("LTI launch: a request to the LMS failed: %s", str(exc)[:300])
-        return refused(request, "The launch could not be verified: the LMS could not be reached.")
+        return refused(request, _("The launch could not be verified: the LMS could not be reached."))
     except (LtiException, ValueError, KeyError) as exc:
         # ValueError/KeyError: a malformed id_token. The messages are pylti1p3's and ours, never an LMS's answer.
-        return refused(request, f"The launch could not be verified: {exc}")
+        return refused(request, _("The launch could not be verified: %(reason)s") % {"reason": exc})
     platform = Platform.objects.get(issuer=data["iss"], client_id=launch.get_client_id())
     try:
         result = launch_accept(platform=platform, data=data)
@@ -80,7 +86,7 @@ def signed_in_redirect(request: HttpRequest, result: LaunchResult, *, platform: 
         return redirect("lti:deep_link", launch_id=launch_id)
     course = result.context.course
     if result.missing:
-        messages.warning(request, MISSING.format(what=result.missing))
+        messages.warning(request, str(MISSING[result.missing]))
     if result.round is not None:
         name = "collector:round_detail" if result.role == "instructor" else "collector:round_write"
         return redirect(name, round_id=result.round.pk)
@@ -88,7 +94,8 @@ def signed_in_redirect(request: HttpRequest, result: LaunchResult, *, platform: 
         if result.manages_project:
             return redirect("annotation:project_dashboard", project_id=result.project.pk)
         if not result.project.is_active:  # its card is not on the task list until the owner reopens it
-            messages.info(request, f"{result.project.name} is not taking annotations at the moment. Try again later.")
+            messages.info(request, _("%(name)s is not taking annotations at the moment. Try again later.")
+                          % {"name": result.project.name})
         return redirect(reverse("annotation:task_list") + f"#project-{result.project.pk}")
     if result.role == "instructor":
         return redirect("collector:course_detail", course_id=course.pk)

@@ -6,6 +6,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from lti import selectors
@@ -19,16 +21,18 @@ def _words(text: str) -> list[str]:
 
 
 class PlatformForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    issuer = forms.URLField(assume_scheme="https", max_length=500, help_text="e.g. https://canvas.instructure.com")
-    client_id = forms.CharField(max_length=255)
-    deployment_ids = forms.CharField(help_text="One or more, separated by commas or spaces")
-    auth_login_url = forms.URLField(assume_scheme="https", max_length=500, label="Platform OIDC auth URL")
-    auth_token_url = forms.URLField(assume_scheme="https", max_length=500, label="Platform token URL")
-    key_set_url = forms.URLField(assume_scheme="https", max_length=500, label="Platform key set (JWKS) URL")
-    auth_audience = forms.CharField(max_length=500, required=False, label="Token audience (if not the token URL)")
-    frame_origins = forms.CharField(required=False, label="LMS web origins (iframe)",
-                                    help_text="e.g. https://school.instructure.com; separated by commas or spaces")
+    name = forms.CharField(max_length=200, label=gettext_lazy("Name"))
+    issuer = forms.URLField(assume_scheme="https", max_length=500, label=gettext_lazy("Issuer"),
+                            help_text=gettext_lazy("e.g. https://canvas.instructure.com"))
+    client_id = forms.CharField(max_length=255, label=gettext_lazy("Client id"))
+    deployment_ids = forms.CharField(label=gettext_lazy("Deployment ids"),
+                                     help_text=gettext_lazy("One or more, separated by commas or spaces"))
+    auth_login_url = forms.URLField(assume_scheme="https", max_length=500, label=gettext_lazy("Platform OIDC auth URL"))
+    auth_token_url = forms.URLField(assume_scheme="https", max_length=500, label=gettext_lazy("Platform token URL"))
+    key_set_url = forms.URLField(assume_scheme="https", max_length=500, label=gettext_lazy("Platform key set (JWKS) URL"))
+    auth_audience = forms.CharField(max_length=500, required=False, label=gettext_lazy("Token audience (if not the token URL)"))
+    frame_origins = forms.CharField(required=False, label=gettext_lazy("LMS web origins (iframe)"),
+                                    help_text=gettext_lazy("e.g. https://school.instructure.com; separated by commas or spaces"))
 
     def clean_frame_origins(self) -> list[str]:
         return _words(self.cleaned_data["frame_origins"])
@@ -70,7 +74,7 @@ def platform_list(request: HttpRequest) -> HttpResponse:
         except ValidationError as exc:
             _add_errors(form, exc)
         else:
-            messages.success(request, f"{platform.name} is registered.")
+            messages.success(request, _("%(name)s is registered.") % {"name": platform.name})
             return redirect("lti:platforms")
     return render(request, "lti/platforms.html", {"form": form, "platforms": selectors.platforms_of(user=request.user),
                                                   "urls": tool_urls(request)})
@@ -87,7 +91,7 @@ def platform_edit(request: HttpRequest, platform_id: int) -> HttpResponse:
         except ValidationError as exc:
             _add_errors(form, exc)
         else:
-            messages.success(request, f"{platform.name} is saved.")
+            messages.success(request, _("%(name)s is saved.") % {"name": platform.name})
             return redirect("lti:platforms")
     return render(request, "lti/platform_edit.html", {"form": form, "platform": platform})
 
@@ -97,5 +101,5 @@ def platform_edit(request: HttpRequest, platform_id: int) -> HttpResponse:
 def platform_remove(request: HttpRequest, platform_id: int) -> HttpResponse:
     platform = selectors.platform_of_manager(user=request.user, platform_id=platform_id)
     platform_delete(user=request.user, platform=platform)
-    messages.success(request, f"{platform.name} is no longer registered.")
+    messages.success(request, _("%(name)s is no longer registered.") % {"name": platform.name})
     return redirect("lti:platforms")

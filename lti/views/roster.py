@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from courses.selectors import course_for_manager
@@ -25,5 +26,5 @@ def course_roster_sync(request: HttpRequest, course_id: int) -> HttpResponse:
     course = course_for_manager(user=request.user, course_id=course_id)
     for context in selectors.course_contexts(course_id=course.pk):
         roster_sync_task.delay(context.pk)
-    messages.info(request, "Roster sync started: reload in a moment.")
+    messages.info(request, _("Roster sync started: reload in a moment."))
     return redirect("lti:course_roster", course_id=course.pk)

@@ -33,15 +33,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 
-from mlcore.configs import NUM_CHOICES, MCExample, MCPrediction
+from mlcore.configs import NUM_CHOICES, LiveKey, MCExample, MCPrediction
 from mlcore.models.loading import ModelLoadError, load_pretrained, resolve_checkpoint, weights_revision
-
-if TYPE_CHECKING:
-    from mlcore.models.live import LiveKey
 
 __all__ = [
     "CAUSAL_LM_KIND",
@@ -194,9 +191,10 @@ class CausalLMScorer:
 
     @classmethod
     def from_live_key(cls, key: LiveKey) -> CausalLMScorer:
-        """A builder for :func:`mlcore.models.live.register_kind`: the key's checkpoint on its device, default settings."""
+        """The live model of a key: its checkpoint on its device; the spec's ``normalization`` option, else ``sum``."""
         spec = key.spec
-        return cls(CausalLMSpec(spec.path, spec.name, spec.revision, CausalLMConfig(device=key.device)))
+        config = CausalLMConfig(normalization=spec.option("normalization", "sum"), device=key.device)
+        return cls(CausalLMSpec(spec.path, spec.name, spec.revision, config))
 
     # --- LiveModel -----------------------------------------------------------------------------
 

@@ -28,6 +28,8 @@ from typing import Any, Literal
 
 import torch
 
+from mlcore.models.engine_cache import EngineCache, engine_key
+
 __all__ = [
     "AUTO_ENGINE",
     "ENGINES",
@@ -81,7 +83,7 @@ def resolve_engine(requested: str) -> str:
 
 
 def build_runner(model: Any, *, engine: str, output: Output, input_names: Sequence[str],
-                 threads: int | None = None) -> SequenceRunner:
+                 threads: int | None = None, cache_dir: Path | None = None) -> SequenceRunner:
     """A runner computing ``model``'s ``output`` with ``engine`` (not ``auto``: resolve it first).
 
     Parameters
@@ -96,6 +98,11 @@ def build_runner(model: Any, *, engine: str, output: Output, input_names: Sequen
         The tokenizer's tensors the model takes, e.g. ``tokenizer.model_input_names``.
     threads : int or None
         Intra-op threads of an ONNX Runtime session (default: ``torch.get_num_threads()``).
+    cache_dir : Path or None
+        Where exported ONNX graphs are kept between processes (default: the folder named by the
+        environment variable ``STUMPER_ENGINE_CACHE_DIR``; unset, nothing is kept). A graph is
+        found again only for the same weights, configuration, engine, output and library
+        versions (:func:`mlcore.models.engine_cache.engine_key`), so a restart skips the export.
 
     Raises
     ------
@@ -114,7 +121,7 @@ def build_runner(model: Any, *, engine: str, output: Output, input_names: Sequen
     if not engine_available(engine):
         raise EngineUnavailable(f"engine {engine!r} needs the onnxruntime and onnx packages")
     return _onnx_runner(model, output, list(input_names), quantize=engine == "onnx-int8",
-                        threads=threads or torch.get_num_threads())
+                        threads=threads or torch.get_num_threads(), cache=EngineCache.at(cache_dir))
 
 
 def _torch_runner(model: Any, output: Output) -> SequenceRunner:
@@ -155,39 +162,57 @@ def _export_inputs(model: Any, output: Output, input_names: list[str]) -> tuple[
     return tuple(tensors)
 
 
-def _onnx_runner(model: Any, output: Output, input_names: list[str], *, quantize: bool, threads: int) -> SequenceRunner:
-    import onnxruntime as ort
-
+def _onnx_runner(model: Any, output: Output, input_names: list[str], *, quantize: bool, threads: int,
+                 cache: EngineCache | None) -> SequenceRunner:
     unknown = [name for name in input_names if name not in ("input_ids", "attention_mask", "token_type_ids")]
     if unknown:
         raise EngineUnavailable(f"cannot export a model taking {unknown} to ONNX")
+    key = engine_key(model, engine="onnx-int8" if quantize else "onnx", output=output, input_names=input_names)
+    cached = cache.find(key) if cache is not None else None
+    if cached is not None:
+        return _onnx_session_runner(cached, input_names, threads)
+    with tempfile.TemporaryDirectory(prefix="mlcore-onnx-") as tmp:
+        path = _export_onnx(model, output, input_names, quantize=quantize, folder=Path(tmp))
+        if cache is not None:
+            path = cache.keep(key, path)
+        return _onnx_session_runner(path, input_names, threads)
+
+
+def _export_onnx(model: Any, output: Output, input_names: list[str], *, quantize: bool, folder: Path) -> Path:
+    """The ONNX graph of ``model``'s ``output``, written in ``folder`` (quantized to int8 if asked)."""
     axes = {0: "batch", 1: "choices", 2: "seq"} if output == "logits" else {0: "batch", 1: "seq"}
     out_axes = {0: "batch", 1: "choices"} if output == "logits" else {0: "batch", 1: "seq"}
-    with tempfile.TemporaryDirectory(prefix="mlcore-onnx-") as tmp:
-        path = Path(tmp) / "model.onnx"
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # tracer warnings about Python control flow on shapes
-                torch.onnx.export(
-                    _OutputOnly(model, output, input_names).eval(), _export_inputs(model, output, input_names),
-                    str(path), dynamo=False, input_names=input_names, output_names=[output], opset_version=17,
-                    dynamic_axes={**dict.fromkeys(input_names, axes), output: out_axes},
-                )
-            if quantize:
-                from onnxruntime.quantization import QuantType, quantize_dynamic
+    path = folder / "model.onnx"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # tracer warnings about Python control flow on shapes
+            torch.onnx.export(
+                _OutputOnly(model, output, input_names).eval(), _export_inputs(model, output, input_names),
+                str(path), dynamo=False, input_names=input_names, output_names=[output], opset_version=17,
+                dynamic_axes={**dict.fromkeys(input_names, axes), output: out_axes},
+            )
+        if quantize:
+            from onnxruntime.quantization import QuantType, quantize_dynamic
 
-                quantized = Path(tmp) / "model.int8.onnx"
-                quantize_dynamic(str(path), str(quantized), weight_type=QuantType.QInt8)
-                path = quantized
-        except Exception as exc:  # the exporter raises many types; all mean "not on this engine"
-            raise EngineUnavailable(f"could not export the model to ONNX: {type(exc).__name__}: {exc}") from exc
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        # No busy-waiting between ops: the web process's event loop and the other processes need
-        # the cores (measured with 2 threads on a shared 2-core machine: spinning doubled a forward).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+            quantized = folder / "model.int8.onnx"
+            quantize_dynamic(str(path), str(quantized), weight_type=QuantType.QInt8)
+            path = quantized
+    except Exception as exc:  # the exporter raises many types; all mean "not on this engine"
+        raise EngineUnavailable(f"could not export the model to ONNX: {type(exc).__name__}: {exc}") from exc
+    return path
+
+
+def _onnx_session_runner(path: Path, input_names: list[str], threads: int) -> SequenceRunner:
+    """A runner over an ONNX Runtime session of the graph at ``path`` (read once, here)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    # No busy-waiting between ops: the web process's event loop and the other processes need
+    # the cores (measured with 2 threads on a shared 2-core machine: spinning doubled a forward).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
     def run(inputs: dict[str, torch.Tensor]) -> torch.Tensor:
         feed = {name: inputs[name].numpy() for name in input_names}

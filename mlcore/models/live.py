@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from mlcore.configs import MCExample, MCPrediction, ScorerKind, ScorerSpec
+from mlcore.configs import LiveKey, MCExample, MCPrediction, ScorerKind, ScorerSpec
 from mlcore.models.inference_cache import shared_cache
 from mlcore.models.loading import LoadOnceCache, forget_file_hashes
 
@@ -61,25 +60,16 @@ class LiveModel(Protocol):
         ...
 
     def predict(self, examples: Sequence[MCExample]) -> list[MCPrediction]:
-        """One prediction per example, in order, naming the model and its revision."""
+        """One prediction per example, in order, naming the model and its revision.
+
+        A kind that can fail per example (a remote endpoint) returns a failed record for that
+        example (:meth:`MCPrediction.failure`, ``answered`` false) instead of raising.
+        """
         ...
 
     def close(self) -> None:
         """Free what the model holds (weights, sessions, connections)."""
         ...
-
-
-@dataclass(frozen=True)
-class LiveKey:
-    """Which live model: the weights (``spec``), the inference engine and the device.
-
-    ``engine`` is ``"auto"`` or one of :data:`mlcore.models.engines.ENGINES` for the encoder
-    kinds; other kinds read it as they document. ``device`` is ``"cpu"`` or a torch device name.
-    """
-
-    spec: ScorerSpec
-    engine: str = "auto"
-    device: str = "cpu"
 
 
 #: Builds a model (not yet warm) of one kind from its key; cheap, loads nothing.
@@ -92,10 +82,24 @@ def _encoder(key: LiveKey) -> LiveModel:
     return EncoderLiveModel(key.spec, engine=key.engine, device=key.device)
 
 
+def _causal_lm(key: LiveKey) -> LiveModel:
+    from mlcore.models.causal_lm import CausalLMScorer  # imports torch: only when a model is built
+
+    return CausalLMScorer.from_live_key(key)
+
+
+def _openai_compatible(key: LiveKey) -> LiveModel:
+    from mlcore.models.openai_endpoint import EndpointLiveModel
+
+    return EndpointLiveModel.from_live_key(key)
+
+
 #: One builder per :class:`~mlcore.configs.ScorerKind` value; each imports its heavy code itself.
 _BUILDERS: dict[str, Builder] = {
     ScorerKind.MULTIPLE_CHOICE.value: _encoder,
     ScorerKind.ZERO_SHOT.value: _encoder,
+    ScorerKind.CAUSAL_LM.value: _causal_lm,
+    ScorerKind.OPENAI_COMPATIBLE.value: _openai_compatible,
 }
 
 

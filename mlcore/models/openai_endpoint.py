@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from mlcore.configs import NUM_CHOICES, MCExample, MCPrediction
+from mlcore.configs import NUM_CHOICES, LiveKey, MCExample, MCPrediction
 from mlcore.models.loading import ModelLoadError
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "CallStatus",
     "EndpointCall",
     "EndpointCallFailed",
+    "EndpointLiveModel",
     "EndpointPrediction",
     "EndpointSpec",
     "OpenAICompatibleModel",
@@ -90,9 +91,9 @@ class TokenUsage:
 
 @dataclass(frozen=True)
 class EndpointPrediction(MCPrediction):
-    """An :class:`MCPrediction` from an endpoint; without probabilities, ``probs`` is one-hot on the letter."""
-
-    has_probabilities: bool = True
+    """An :class:`MCPrediction` from an endpoint; without probabilities (``has_probabilities``
+    false) ``probs`` is one-hot on the letter. Its fields are :class:`MCPrediction`'s, so it
+    travels to and from an inference worker as one."""
 
 
 @dataclass(frozen=True)
@@ -340,6 +341,30 @@ class OpenAICompatibleModel:
         except Exception as error:  # the client's own surprises (e.g. a body it cannot read) end this call only
             return EndpointCall(CallStatus.MALFORMED, detail=f"{type(error).__name__}: {_first_line(error)}"), None
         return parse_chat_completion(body, name=self.spec.name, revision=self.spec.model), None
+
+
+class EndpointLiveModel(OpenAICompatibleModel):
+    """The endpoint as the product's live model: ``predict`` never raises for the server's sake.
+
+    An example the server did not answer gets :meth:`MCPrediction.failure` with the call's
+    status (``timeout``, ``rate_limited``...) and detail, so a panel shows that model's status and
+    the other models' answers. A missing API key variable still fails :meth:`warm_up` (a
+    setting to fix, refused when the model is added to a panel).
+    """
+
+    @classmethod
+    def from_live_key(cls, key: LiveKey) -> EndpointLiveModel:
+        """The spec's ``path`` is the base URL; options ``model`` (default: the name) and ``api_key_env``."""
+        spec = key.spec
+        return cls(EndpointSpec(base_url=spec.path, model=spec.option("model", spec.name), name=spec.name,
+                                api_key_env=spec.option("api_key_env")))
+
+    def predict(self, examples: Sequence[MCExample]) -> list[MCPrediction]:
+        """One record per example: the answer, or a failure naming the call's status."""
+        return [call.prediction if call.answered and call.prediction is not None else
+                MCPrediction.failure(model_name=self.spec.name, model_revision=self.spec.model,
+                                     status=call.status.value, detail=call.detail)
+                for call in self.answer(examples)]
 
 
 _RETRIED = frozenset({CallStatus.RATE_LIMITED, CallStatus.SERVER_ERROR, CallStatus.TIMEOUT, CallStatus.CONNECTION_ERROR})

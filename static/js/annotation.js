@@ -7,6 +7,9 @@
  * session's draft, so a reload or a crash loses nothing. The REST endpoints are in
  * annotation/api_urls.py; the model in the loop answers over the websocket documented in
  * annotation/consumers.py and only ever advises. User text is only written with textContent.
+ * Screen readers hear the page's one polite live region (lib/announce.js): the selected answer
+ * once the selection stops moving, the model's answer once it has come, "Saved." — not the
+ * status lines, which change on every keystroke.
  *
  *   annotate/question_list.js  the list of added questions, their marks and the counts
  *   annotate/question_form.js  add / edit / delete, and the draft of the question being typed
@@ -14,6 +17,7 @@
  *   annotate/keyboard.js       Ctrl+Enter and Alt+U
  *   annotation_spans.js        the paragraph and its selection (shared with the second pass)
  */
+import { announcer } from "./lib/announce.js";
 import { call, showErrors } from "./lib/api.js";
 import { digits, fmt, gettext } from "./lib/i18n.js";
 import { paragraphTimer } from "./lib/paragraph_timer.js";
@@ -38,8 +42,10 @@ function pageElements(root) {
 
 function showSelection(page, selection) {
   const el = page.els.selectionText;
-  el.textContent = selection ? selection.text : (page.els.impossible.checked ? gettext("none (unanswerable)") : gettext("nothing yet"));
+  const impossible = !selection && page.els.impossible.checked;
+  el.textContent = selection ? selection.text : (impossible ? gettext("none (unanswerable)") : gettext("nothing yet"));
   el.classList.toggle("is-empty", !selection);
+  page.say.part("selection", selection || impossible ? fmt(gettext("Selected answer: %(text)s"), {text: el.textContent}) : "");
 }
 
 function timerTick(limit) {
@@ -93,7 +99,7 @@ function bindSession(page) {
 
 function bindEdits(page) {
   const {els, form, model} = page;
-  els.input.addEventListener("input", function () { form.scheduleDraft(); model.schedule(); });
+  els.input.addEventListener("input", function () { form.scheduleDraft(); model.schedule(); page.say.part("model", ""); });
   els.impossible.addEventListener("change", function () {
     if (els.impossible.checked) { page.paragraph.setSelection(null); }
     showSelection(page, page.paragraph.selection());
@@ -115,13 +121,15 @@ function main() {
   if (!root || !dataEl || !window.fetch) { return; }
   const data = JSON.parse(dataEl.textContent);
   const page = {data: data, project: data.project, api: root.dataset.apiBase, questions: data.questions,
-                editingId: null, selectedId: null, finished: false, els: pageElements(root)};
+                editingId: null, selectedId: null, finished: false, els: pageElements(root),
+                say: announcer(byId("announcer"))};
   page.paragraph = mount(byId("paragraph"), data.paragraph.context, {
     onChange: function (selection) {
       showSelection(page, selection);
       if (selection && page.els.impossible.checked) { page.els.impossible.checked = false; }
       page.form.scheduleDraft();
       page.model.schedule();
+      page.say.part("model", ""); // the model's answer to the old span is not said: a new one is coming
     },
     onMarkClick: function (id) { selectQuestion(page, id, true); },
   });

@@ -8,6 +8,7 @@
  * One colour language, the legend's: the worker's answers in green (hl-ans), the original in
  * purple (hl-orig). The list items are built in review/parts.js.
  */
+import { announcer } from "./lib/announce.js";
 import { call, showErrors } from "./lib/api.js";
 import { digits, fmt, gettext } from "./lib/i18n.js";
 import { paragraphTimer } from "./lib/paragraph_timer.js";
@@ -116,10 +117,12 @@ function actions(page) {
 
 function mountParagraph(page) {
   const selectionText = document.getElementById("selection-text");
+  const say = announcer(document.getElementById("announcer")); // the page's one live region: said once it settles
   return mount(document.getElementById("paragraph"), page.data.paragraph.context, {
     onChange: function (selection) {
       selectionText.textContent = selection ? selection.text : gettext("nothing yet");
       selectionText.classList.toggle("is-empty", !selection);
+      say(selection ? fmt(gettext("Selected answer: %(text)s"), {text: selection.text}) : "");
     },
     onMarkClick: function (id) {
       const q = questionById(page, id);

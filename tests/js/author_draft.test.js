@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  MESSAGES, cleanDraft, differs, draftAction, draftKey, formatDuration, isComplete, parseSaved, verdictFor,
+  ENGLISH, MESSAGES, announcementFor, cleanDraft, differs, draftAction, draftKey, formatDuration, isComplete, parseSaved,
+  verdictFor, verdictTexts,
 } from "../../static/js/author/draft.js";
 
 const full = cleanDraft(" The cat ", ["sat.", "ran.", "flew.", " slept. "], 2);
@@ -67,4 +68,34 @@ test("the time spent reads m:ss", () => {
   assert.equal(formatDuration(0), "0:00");
   assert.equal(formatDuration(65), "1:05");
   assert.equal(formatDuration(600), "10:00");
+});
+
+test("the live region's text: only a guess for the draft as it stands, with its pick, share and verdict", () => {
+  const guess = { key: draftKey(full), answer: 2, predicted: 2, probs: [0.1, 0.2, 0.615, 0.085] };
+  assert.equal(announcementFor(full, guess, false), "The model picks C with 62%. " + MESSAGES.notFooled + ".");
+  assert.equal(announcementFor({ ...full, answer: 0 }, { ...guess, answer: 0 }, false),
+    "The model picks C with 62%. " + MESSAGES.fooled + ".");
+  assert.equal(announcementFor({ ...full, prompt: "The dog" }, guess, false), ""); // typed since: not settled
+  assert.equal(announcementFor({ ...full, answer: 1 }, guess, false), "");        // another answer, not asked yet
+  assert.equal(announcementFor(full, null, false), "");
+  assert.equal(announcementFor(full, guess, true), "");                           // an error is shown instead
+});
+
+test("the verdict and the live region's text are in the page's language when given its texts", () => {
+  const persian = {
+    "The model is fooled": "مدل فریب خورد",
+    "The model picks %(letter)s with %(percent)s. %(verdict)s.": "مدل %(letter)s را با %(percent)s برمی‌گزیند. %(verdict)s.",
+  };
+  const i18n = {
+    gettext: (text) => persian[text] || text,
+    fmt: (text, params) => text.replace(/%\((\w+)\)s/g, (whole, name) => params[name]),
+    percent: (share) => "٪" + Math.round(100 * share),
+  };
+  const guess = { key: draftKey(full), answer: 0, predicted: 2, probs: [0.1, 0.2, 0.615, 0.085] };
+  const draft = { ...full, answer: 0 };
+  assert.deepEqual(verdictFor(draft, guess, false, verdictTexts(i18n.gettext)), ["fooled", "مدل فریب خورد"]);
+  assert.equal(announcementFor(draft, guess, false, i18n), "مدل C را با ٪62 برمی‌گزیند. مدل فریب خورد.");
+  assert.deepEqual(verdictTexts(), MESSAGES); // English without a catalogue
+  assert.equal(MESSAGES.fooled, "The model is fooled");
+  assert.equal(ENGLISH.percent(0.615), "62%");
 });

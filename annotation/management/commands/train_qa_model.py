@@ -1,30 +1,30 @@
 """``manage.py train_qa_model PATH.json --name VERSION``: fine-tune an extractive QA model and register it.
 
     train_qa_model PATH.json --name VERSION [--base CHECKPOINT] [--epochs E] [--lr LR] [--batch-size B]
-                   [--max-length L] [--eval PATH.json] [--lang en|fa] [--project NAME] [--limit N]
+                   [--max-length L] [--eval PATH.json] [--lang en|fa] [--project NAME] [--limit N] [--no-wait]
+
+The command checks its arguments and files, then starts a ``QATrainingJob`` that a worker runs
+(``annotation.services.qa_models``); by default it follows that job until it ends (progress on
+stderr, the result on stdout, a non-zero exit if it fails). Ctrl+C stops the following, not the job.
+With ``--no-wait`` it only starts the job. The files must be readable by the worker.
 """
 from pathlib import Path
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.inputs import first_message
-from annotation.management.commands._common import project_named, read_json
-from annotation.services.qa_training import qa_model_name_check, qa_model_train
-from mlcore.models.loading import ModelLoadError
-from mlcore.stats.squad_metrics import parse_squad_json
-from modelhub.progress import ProgressBar
+from annotation.management.commands._common import project_named
+from annotation.models import QATrainingJob
+from annotation.services.qa_models import qa_training_command_start
+from core.management.follow import ProgressLine, job_follow_done
+from modelhub.progress import training_job_display
 
 
-def _questions(path: Path, limit: int | None) -> tuple:
-    try:
-        questions = parse_squad_json(read_json(path)).questions
-    except ValueError as error:
-        raise CommandError(f"{path}: {error}") from None
-    if not questions:
-        raise CommandError(f"{path} has no questions.")
-    return questions[:limit] if limit else questions
+def progress_show(job: QATrainingJob, line: ProgressLine) -> None:
+    """The job's progress as its project page words it; piped, a new line per stage and tenth of the steps."""
+    shown, progress = training_job_display(job), job.progress or {}
+    line.update(shown["percent"], shown["progress"], key=(job.status, progress.get("stage"), int(shown["percent"] // 10)))
 
 
 class Command(BaseCommand):
@@ -48,30 +48,30 @@ class Command(BaseCommand):
         parser.add_argument("--lang", choices=("en", "fa"), default="en", help="Normaliser for the evaluation")
         parser.add_argument("--project", help="Make the new version this annotation project's model in the loop")
         parser.add_argument("--limit", type=int, help="Train on the first N questions only")
+        parser.add_argument("--no-wait", action="store_true", help="Only start the training job; do not follow it")
 
     def handle(self, *args, **options) -> None:
-        from mlcore.models.qa_finetune import QAFineTuneConfig  # imports torch and transformers: only when training
-
         try:
-            # Everything that can be wrong with the arguments fails here, before minutes of training.
-            config = QAFineTuneConfig(epochs=options["epochs"], learning_rate=options["lr"],
-                                      batch_size=options["batch_size"], max_length=options["max_length"],
-                                      doc_stride=options["doc_stride"], threads=settings.STUMPER_TORCH_THREADS)
-            qa_model_name_check(name=options["name"])
+            # Everything that can be wrong with the arguments fails here, before a worker spends minutes on it.
             project = project_named(options["project"]) if options["project"] else None
-            questions = _questions(options["path"], options["limit"])
-            eval_questions = _questions(options["eval"], None) if options["eval"] else ()
-            self.stdout.write(f"Training {options['name']!r} on {len(questions)} questions "
-                              f"({config.epochs} epoch(s), lr {config.learning_rate}, batch {config.batch_size})")
-            version = qa_model_train(name=options["name"], questions=questions, base=options["base"], config=config,
-                                     eval_questions=eval_questions, language=options["lang"], project=project,
-                                     progress=ProgressBar(self.stdout))
-        except ModelLoadError as error:
-            raise CommandError(str(error)) from None
+            job = qa_training_command_start(
+                name=options["name"], path=options["path"], eval_path=options["eval"], base=options["base"],
+                language=options["lang"], project=project, limit=options["limit"], epochs=options["epochs"],
+                learning_rate=options["lr"], batch_size=options["batch_size"], max_length=options["max_length"],
+                doc_stride=options["doc_stride"])
         except ValidationError as error:
             raise CommandError(first_message(error)) from None
         except (ValueError, OSError) as error:
             raise CommandError(str(error)) from None
+        settings_ = job.options
+        self.stdout.write(f"Training {job.name!r} on {settings_['questions']} questions ({settings_['epochs']} "
+                          f"epoch(s), lr {settings_['learning_rate']}, batch {settings_['batch_size']}): "
+                          f"training job {job.pk}")
+        if options["no_wait"]:
+            self.stdout.write(f"Queued training job {job.pk}; a worker will run it")
+            return
+        ended = job_follow_done(QATrainingJob, job.pk, stderr=self.stderr, show=progress_show)
+        version = ended.model_version
         self.stdout.write(f"Saved {version.name} to {version.path} (revision {version.revision})")
         if "eval" in version.metrics:
             scores = version.metrics["eval"]

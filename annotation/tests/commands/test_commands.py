@@ -1,14 +1,20 @@
 """Management commands: import_articles, import_squad, squad_eval, train_qa_model (export_squad is evaluation's)."""
 import io
 import json
+import threading
+import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connections
 
-from annotation.models import Article, Paragraph, SpanQuestion
+from annotation.models import Article, Paragraph, QATrainingJob, SpanQuestion
 from annotation.selectors.exports import project_squad_dict
+from annotation.services.qa_models import qa_training_command_start, qa_training_job_run
 from annotation.tests.factories import SQUAD
+from core.management import follow
 from modelhub.models import ModelVersion
 
 pytestmark = pytest.mark.django_db
@@ -125,18 +131,38 @@ class SquadEvalCommandTests:
             run("squad_eval", str(gold), str(preds), "--na-prob", str(_write(tmp_path, "na.json", {})))
 
 
-def test_train_qa_model_registers_a_version_and_attaches_it(project, tmp_path, tiny_qa_dir, settings):
-    settings.STUMPER_MODEL_DIR = tmp_path / "models"
+def _river(tmp_path: Path) -> Path:
     context = "the river reaches the sea at khartoum ."
     qas = [{"id": f"q{i}", "question": "where does the river reach the sea ?",
             "answers": [{"text": "khartoum", "answer_start": context.index("khartoum")}], "is_impossible": False}
            for i in range(6)]
     data = {"version": "v2.0", "data": [{"title": "t", "paragraphs": [{"context": context, "qas": qas}]}]}
-    path = _write(tmp_path, "train.json", data)
-    out = run("train_qa_model", str(path), "--name", "river-qa", "--base", str(tiny_qa_dir), "--epochs", "2",
-              "--batch-size", "4", "--max-length", "64", "--doc-stride", "16", "--eval", str(path),
-              "--project", project.name)
+    return _write(tmp_path, "train.json", data)
+
+
+@pytest.fixture
+def fast_polling(monkeypatch):
+    monkeypatch.setattr(follow, "POLL_SECONDS", 0.05)
+
+
+@pytest.mark.django_db(transaction=True)  # the job's task is enqueued (and run eagerly) when the start commits
+def test_train_qa_model_registers_a_version_and_attaches_it(project, tmp_path, tiny_qa_dir, settings, fast_polling):
+    settings.STUMPER_MODEL_DIR = tmp_path / "models"
+    path = _river(tmp_path)
+    err = io.StringIO()
+    with mock.patch("annotation.management.commands.train_qa_model.qa_training_command_start",
+                    wraps=qa_training_command_start) as start:
+        out = io.StringIO()
+        call_command("train_qa_model", str(path), "--name", "river-qa", "--base", str(tiny_qa_dir), "--epochs", "2",
+                     "--batch-size", "4", "--max-length", "64", "--doc-stride", "16", "--eval", str(path),
+                     "--project", project.name, stdout=out, stderr=err)
+        out = out.getvalue()
+    start.assert_called_once()  # a job, as the project page starts one, run by (eager) Celery
     version = ModelVersion.objects.get(name="river-qa")
+    job = QATrainingJob.objects.get()
+    assert (job.status, job.model_version, job.project) == ("done", version, project)
+    assert out.splitlines()[0] == f"Training 'river-qa' on 6 questions (2 epoch(s), lr 5e-05, batch 4): training job {job.pk}"
+    assert "[" + "#" * 24 + "] 100.0% Finished." in err.getvalue().splitlines() and "[#" not in out
     assert version.kind == "question_answering" and Path(version.path, "config.json").is_file()
     assert version.metrics["train_questions"] == 6 and version.metrics["eval"]["total"] == 6
     assert "Eval: EM" in out and "model in the loop of project" in out
@@ -144,7 +170,8 @@ def test_train_qa_model_registers_a_version_and_attaches_it(project, tmp_path, t
     assert project.qa_model == version
 
 
-def test_train_qa_model_refuses_bad_arguments_before_training(project, tmp_path):
+@pytest.mark.django_db(transaction=True)
+def test_train_qa_model_refuses_bad_arguments_before_training(project, tmp_path, fast_polling):
     ModelVersion.objects.create(name="taken", kind="multiple_choice", path="x")
     path = _write(tmp_path, "train.json", SQUAD)
     with pytest.raises(CommandError, match="already registered"):
@@ -153,5 +180,53 @@ def test_train_qa_model_refuses_bad_arguments_before_training(project, tmp_path)
         run("train_qa_model", str(path), "--name", "bad name")
     with pytest.raises(CommandError, match="epochs"):
         run("train_qa_model", str(path), "--name", "ok", "--epochs", "0")
-    with pytest.raises(CommandError, match="does not exist"):
-        run("train_qa_model", str(path), "--name", "ok", "--base", str(tmp_path / "nowhere"))
+    with pytest.raises(CommandError, match="Cannot read file"):
+        run("train_qa_model", str(tmp_path / "missing.json"), "--name", "ok")
+    assert not QATrainingJob.objects.exists()  # every mistake above was found before a job was started
+    with pytest.raises(CommandError, match=r"Training job \d+ failed: .*does not exist"):
+        run("train_qa_model", str(path), "--name", "ok", "--base", str(tmp_path / "nowhere"))  # found by the worker
+    assert QATrainingJob.objects.get().status == "failed"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_train_qa_model_without_eager_celery_follows_the_worker(tmp_path, tiny_qa_dir, settings, fast_polling):
+    settings.STUMPER_MODEL_DIR = tmp_path / "models"
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    ran_in: list[str] = []
+    threads: list[threading.Thread] = []
+
+    def worker(job_id: int) -> None:  # a Celery worker elsewhere: here a thread that picks the task up late
+        time.sleep(0.3)
+        ran_in.append(threading.current_thread().name)
+        try:
+            qa_training_job_run(job_id=job_id)
+        finally:
+            connections.close_all()
+
+    def send(name: str, job_id: int) -> None:
+        assert name == "annotation.qa_training_job_run"
+        threads.append(threading.Thread(target=worker, args=(job_id,), name="worker"))
+        threads[-1].start()
+
+    err = io.StringIO()
+    with mock.patch("annotation.services.qa_models.task_enqueue", side_effect=send):
+        out = io.StringIO()
+        call_command("train_qa_model", str(_river(tmp_path)), "--name", "river-worker", "--base", str(tiny_qa_dir),
+                     "--epochs", "1", "--max-length", "64", "--doc-stride", "16", stdout=out, stderr=err)
+    for thread in threads:  # its last read of the row, before the test database is emptied
+        thread.join(timeout=60)
+    assert ran_in == ["worker"]  # the command only started and followed the job
+    job = QATrainingJob.objects.get()
+    assert (job.status, job.project, job.model_version.name) == ("done", None, "river-worker")
+    assert err.getvalue().splitlines()[0] == "[" + "." * 24 + "]   0.0% Waiting for a worker to start it."
+    assert "Saved river-worker to " in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_train_qa_model_no_wait_only_starts_the_job(tmp_path):
+    with mock.patch("annotation.services.qa_models.task_enqueue") as enqueue:
+        out = run("train_qa_model", str(_river(tmp_path)), "--name", "later", "--limit", "2", "--no-wait")
+    job = QATrainingJob.objects.get()
+    enqueue.assert_called_once_with("annotation.qa_training_job_run", job.pk)
+    assert (job.status, job.options["questions"], job.options["limit"]) == ("queued", 2, 2)
+    assert out.splitlines()[-1] == f"Queued training job {job.pk}; a worker will run it"

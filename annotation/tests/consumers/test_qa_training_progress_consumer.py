@@ -4,7 +4,6 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
-from annotation.consumers import QATrainingProgressConsumer
 from annotation.models import QATrainingJob
 from annotation.routing import websocket_urlpatterns
 from core.jobs import job_claim, job_fail, job_progress_save
@@ -66,16 +65,16 @@ async def test_others_and_unknown_jobs_are_refused(project, crowdworker, owner):
     assert (await communicator.receive_output(timeout=5))["code"] == 4403
 
 
-async def test_beside_a_separate_worker_on_the_in_memory_layer_the_socket_rereads_active_jobs(
-        owner, project, settings, monkeypatch):
-    # The embedded setup: the worker is another process, so its pushes cannot reach this one.
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    monkeypatch.setattr(QATrainingProgressConsumer, "local_refresh_seconds", 0.1)
+async def test_a_silent_socket_reads_its_job_again_after_the_stall_period(owner, project, settings):
+    # A dead worker pushes nothing: the socket reads its active job once more after
+    # STUMPER_JOB_STALL_SECONDS (+1 s) of silence, and only then (no 2 s re-reads: pushes reach
+    # the web process in every setup, core.job_relay in the embedded one).
+    settings.STUMPER_JOB_STALL_SECONDS = 2
     job = await queued_job(project)
     communicator = await socket_connect(websocket_urlpatterns, path(job), owner)
     assert (await communicator.receive_json_from(timeout=5))["run"]["status"] == "queued"
     await database_sync_to_async(QATrainingJob.objects.filter(pk=job.pk).update)(status="failed", error="Killed")
-    run = (await communicator.receive_json_from(timeout=5))["run"]  # no push: read again after a moment
+    assert await communicator.receive_nothing(timeout=1.5)
+    run = (await communicator.receive_json_from(timeout=5))["run"]  # no push: read again after the stall period
     assert run["status"] == "failed" and run["error"] == "Killed"
     await communicator.disconnect()

@@ -1,14 +1,21 @@
-"""``score_round``: queue a run, or run it here with progress and a summary; failures exit non-zero."""
+"""``score_round``: start a run as the web does; ``--wait`` follows it (progress on stderr, summary on stdout) and
+exits non-zero when it fails. The tests run Celery eagerly: the run's task runs when ``scoring_start`` commits."""
 import json
+import threading
+import time
 from io import StringIO
 from unittest import mock
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connections
 
 from collector.management.commands import score_round
 from collector.models import Question, ScoringRun
+from collector.services.scoring import scoring_run, scoring_start
+from collector.services.scoring_folds import scoring_fold_run
 from collector.tests.factories import finished_scoring_run, toy_scoring_round
+from core.management import follow
 from mlcore.models.cv_runner import FoldRunner
 
 TINY_SCORING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}
@@ -22,13 +29,17 @@ def toy_round(open_round, student, tiny_model_dir):
 
 @pytest.fixture(autouse=True)
 def fast_polling(monkeypatch):
-    monkeypatch.setattr(score_round, "POLL_SECONDS", 0.05)
+    monkeypatch.setattr(follow, "POLL_SECONDS", 0.05)
 
 
 def score(*args) -> str:
-    out = StringIO()
-    call_command("score_round", *args, stdout=out)
-    return out.getvalue()
+    return score_with_progress(*args)[0]
+
+
+def score_with_progress(*args) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command("score_round", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
 
 
 @pytest.mark.django_db
@@ -69,19 +80,22 @@ def test_too_few_questions_and_bad_settings(open_round, toy_round):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_wait_runs_it_here_with_progress_and_summary(toy_round):
-    with mock.patch("collector.services.scoring.scoring_schedule"):
-        output = score("--round", toy_round.name, "--folds", "3", "--trials", "2", "--wait")
+def test_wait_follows_the_job_with_progress_and_summary(toy_round):
+    with mock.patch("collector.management.commands.score_round.scoring_start", wraps=scoring_start) as start:
+        output, progress = score_with_progress("--round", toy_round.name, "--folds", "3", "--trials", "2", "--wait")
+    start.assert_called_once()  # started by the web's own start function, its task run by (eager) Celery
     run = ScoringRun.objects.get()
     assert run.status == ScoringRun.Status.DONE, run.error
     lines = output.splitlines()
     assert lines[0] == f"Scoring run {run.pk} of round {toy_round.name}: cross-validation, 12 questions, 3 folds x 2 trial(s)"
-    done = [line for line in lines if " done: accuracy " in line]
+    assert " done: accuracy " not in output and "[#" not in output  # progress goes to stderr
+    progress_lines = progress.splitlines()
+    done = [line for line in progress_lines if " done: accuracy " in line]
     assert [line.split(" done")[0].strip() for line in done] == [
         f"trial {t}/2 fold {f}/3" for t in (1, 2) for f in (1, 2, 3)
     ]
     assert all("on 4 questions (trained on 8," in line for line in done)
-    assert "[########################] 100.0% Finished all 6 folds." in lines
+    assert "[########################] 100.0% Finished all 6 folds." in progress_lines
     assert any(line.startswith("CV accuracy (pooled) ") and " of 12 questions × 2 trials. Mean per-fold accuracy (CODAH) "
                in line and "(std over 2 trials)." in line for line in lines)
     assert "Questions per fold: 4  4  4" in lines
@@ -93,16 +107,46 @@ def test_wait_runs_it_here_with_progress_and_summary(toy_round):
 
 @pytest.mark.django_db(transaction=True)
 def test_wait_answer_only_reports_the_binomial_test(toy_round):
-    with mock.patch("collector.services.scoring.scoring_schedule"):
-        output = score("--round", toy_round.name, "--folds", "3", "--answer-only", "--wait")
+    output = score("--round", toy_round.name, "--folds", "3", "--answer-only", "--wait")
     assert ScoringRun.objects.get().kind == "answer_only"
     assert "vs 25% chance (one-sided binomial test p = " in output
 
 
 @pytest.mark.django_db(transaction=True)
+def test_wait_without_eager_celery_follows_the_worker_and_runs_nothing_itself(toy_round, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    ran_in: list[str] = []
+    threads: list[threading.Thread] = []
+
+    def worker(run_id: int) -> None:  # a Celery worker elsewhere: here a thread that picks the task up late
+        time.sleep(0.3)
+        ran_in.append(threading.current_thread().name)
+        try:
+            scoring_run(run_id=run_id)
+        finally:
+            connections.close_all()
+
+    def send(name: str, run_id: int, *fold: int) -> None:
+        if name == "collector.train_scoring_fold":  # the run's folds: the same worker trains them
+            scoring_fold_run(run_id=run_id, trial=fold[0], fold=fold[1])
+        elif name == "collector.scoring_run":
+            threads.append(threading.Thread(target=worker, args=(run_id,), name="worker"))
+            threads[-1].start()
+
+    with mock.patch("collector.services.scoring.task_enqueue", side_effect=send), \
+            mock.patch("collector.services.scoring_folds.task_enqueue", side_effect=send):
+        output, progress = score_with_progress("--round", toy_round.name, "--folds", "3", "--wait")
+    for thread in threads:  # its last read of the row, before the test database is emptied
+        thread.join(timeout=60)
+    assert ran_in == ["worker"]  # the command only started and followed the job
+    assert ScoringRun.objects.get().status == ScoringRun.Status.DONE
+    assert progress.splitlines()[0] == "[........................]   0.0% Waiting for a worker to start it."
+    assert "fold 3/3 done: accuracy" in progress and output.count("CV accuracy (pooled) ") == 1
+
+
+@pytest.mark.django_db(transaction=True)
 def test_wait_exits_non_zero_with_the_error_when_the_run_fails(toy_round):
-    with mock.patch("collector.services.scoring.scoring_schedule"), \
-            mock.patch.object(FoldRunner, "run_fold", side_effect=RuntimeError("out of memory")), \
+    with mock.patch.object(FoldRunner, "run_fold", side_effect=RuntimeError("out of memory")), \
             pytest.raises(CommandError, match=r"Scoring run \d+ failed: RuntimeError: out of memory"):
         score("--round", toy_round.name, "--folds", "3", "--wait")
     assert ScoringRun.objects.get().status == ScoringRun.Status.FAILED
@@ -116,13 +160,13 @@ def test_progress_line_rewrites_itself_on_a_terminal():
     from django.core.management.base import OutputWrapper
 
     out = Terminal()
-    line = score_round.ProgressLine(OutputWrapper(out))
+    line = follow.ProgressLine(OutputWrapper(out))
     run = ScoringRun(status="running", folds=5, trials=1, progress={
         "stage": "training", "trial": 0, "fold": 0, "step": 5, "total_steps": 10, "done_folds": 0,
         "total_folds": 5, "eta_seconds": 70, "loss": 1.3})
-    line.update(run)
+    score_round.progress_show(run, line)
     run.progress = {**run.progress, "fold": 1, "done_folds": 1, "step": 1}
-    line.update(run)
+    score_round.progress_show(run, line)
     line.finish()
     text = out.getvalue()
     assert text.count("\r") == 2 and text.endswith("\n")

@@ -207,3 +207,25 @@ async def test_an_expected_timeout_is_logged_as_one_line(student, open_round, ca
     assert len(records) == 1 and records[0].levelname == "WARNING" and records[0].exc_info is None
     assert "no answer within" in records[0].getMessage()
     await communicator.disconnect()
+
+
+@pytest.mark.parametrize("scope, expected", [
+    ({"cookies": {"django_language": "fa"}}, "این دور بسته شده است"),
+    ({"headers": [(b"accept-language", b"fa-IR,fa;q=0.9,en;q=0.5")]}, "این دور بسته شده است"),
+    ({"cookies": {"django_language": "en"}, "headers": [(b"accept-language", b"fa")]}, "This round is closed"),
+])
+async def test_the_socket_speaks_the_author_pages_language(student, open_round, scope, expected):
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+
+    from collector.routing import websocket_urlpatterns
+
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/author/{open_round.pk}/",
+                                         headers=scope.get("headers", []))
+    communicator.scope.update(user=student, cookies=scope.get("cookies", {}))
+    open_round.closes_at = timezone.now() - timedelta(hours=1)
+    await database_sync_to_async(open_round.save)()
+    assert (await communicator.connect())[0]
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply["type"] == "error" and expected in reply["message"]
+    await communicator.disconnect()

@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 from django.urls import reverse
 
-from collector.models import CVPrediction, ScoringFold, ScoringRun
+from collector.models import CVPrediction, ScoringFold, ScoringFoldClaim, ScoringRun
 from collector.selectors.questions import author_credit_total, question_credit, questions_of_author
 from collector.selectors.rounds import round_stats
 from collector.services.scoring import ScoringCancelled, ScoringRefused, scoring_cancel, scoring_resume, scoring_run
@@ -128,14 +128,18 @@ def test_a_killed_run_resumes_without_redoing_finished_folds(scored_round):
 
 
 @pytest.mark.django_db
-def test_a_run_held_by_a_live_worker_is_left_alone(scored_round):
+def test_folds_held_by_a_live_worker_are_left_alone(scored_round):
     run = start(scored_round)
     ScoringRun.objects.filter(pk=run.pk).update(
         status=ScoringRun.Status.RUNNING, progress={"owner": "another-host:1", "done_folds": 0, "total_folds": 5},
         heartbeat_at=run.created_at,
     )
-    with mock.patch("django.utils.timezone.now", return_value=run.created_at):
+    ScoringFoldClaim.objects.bulk_create([ScoringFoldClaim(run=run, trial=0, fold=f, owner="another-host:1",
+                                                           heartbeat_at=run.created_at) for f in range(5)])
+    with mock.patch("django.utils.timezone.now", return_value=run.created_at), \
+            mock.patch.object(FoldRunner, "run_fold") as spy:
         assert scoring_run(run_id=run.pk).status == ScoringRun.Status.RUNNING
+    spy.assert_not_called()
     assert not ScoringFold.objects.exists()
 
 

@@ -69,7 +69,14 @@ def test_jsonl_export_has_one_record_per_question_with_live_prediction(tmp_path,
     records = [json.loads(line) for line in out_path.read_text(encoding="utf-8").splitlines()]
     assert len(records) == 2
     first = records[0]
-    assert set(first) == {"id", "author", "prompt", "choices", "answer", "categories", "created_at", "live_prediction"}
+    assert set(first) == {"id", "author", "prompt", "choices", "answer", "categories", "created_at", "live_prediction",
+                          "panel_predictions", "quality", "difficulty", "discrimination"}
+    # No validator has answered yet: the item quality columns are there, empty.
+    assert (first["quality"], first["difficulty"], first["discrimination"]) == (None, None, None)
+    assert first["panel_predictions"] == [{  # one entry per panel model: here the live model alone
+        "model_version": plain_round.live_model.name, "model_revision": "r", "role": "shown", "status": "done",
+        "predicted": 3, "probs": [0.1, 0.2, 0.3, 0.4], "fooled": True,
+    }]
     assert first["id"] == question.pk and first["author"] == student.username and first["answer"] == 0
     assert first["live_prediction"] == {
         "status": "done", "probs": [0.1, 0.2, 0.3, 0.4], "predicted": 3, "fooled": True,

@@ -13,7 +13,7 @@ from mlcore.data.release.citations import citations_for
 
 MULTIPLE_CHOICE, SPAN = "multiple_choice", "span"
 # Optional per-item fields (``--fields``); a span project has no cross-validation folds.
-FIELDS = ("predictions", "fooled_live", "fooled_cv", "agreement", "weights")
+FIELDS = ("predictions", "fooled_live", "fooled_cv", "agreement", "weights", "item_quality")
 SPAN_FIELDS = ("predictions", "fooled_live", "agreement", "weights")
 TASKS = {MULTIPLE_CHOICE: ("multiple-choice", "multiple-choice-qa"), SPAN: ("question-answering", "extractive-qa")}
 # datasets/utils/resources/size_categories.json, the values the Hub filters on.

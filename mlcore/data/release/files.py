@@ -41,6 +41,8 @@ def mc_features(categories: Sequence[str], fields: Sequence[str]) -> datasets.Fe
         "agreement": {"validations": datasets.Value("int32"), "validators_agreeing": datasets.Value("int32"),
                       "agreement": datasets.Value("float32")},
         "weights": {"weights": datasets.List(datasets.Value("float32"), length=4)},
+        "item_quality": {"quality": datasets.Value("float32"), "difficulty": datasets.Value("float32"),
+                         "discrimination": datasets.Value("float32")},
     }
     for name in fields:
         spec.update(optional[name])

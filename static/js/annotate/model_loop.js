@@ -4,7 +4,8 @@
  * highlight and a verdict. It only ever advises: nothing here stores anything.
  *
  *   const model = modelLoop(page); model.schedule(); model.connect(); model.close()
- * page = {project, paragraph, els, finished} (annotation.js)
+ * page = {project, paragraph, els, finished, say} (annotation.js); the status line is visual only,
+ * the answer, once it has come, is said through `say` (the page's live region, lib/announce.js).
  */
 import { connectSocket } from "../lib/socket.js";
 import { debounce } from "../lib/debounce.js";
@@ -50,6 +51,8 @@ export function modelLoop(page) {
     els.modelAnswerText.textContent = message.text || gettext("no answer (unanswerable)");
     showVerdict(els.modelVerdict, message);
     setStatus(fmt(gettext("Model %(name)s answered your current question."), {name: message.model_version}));
+    page.say.part("model", fmt(gettext("Model's answer: %(text)s; %(verdict)s."),
+                               {text: els.modelAnswerText.textContent, verdict: els.modelVerdict.textContent}));
   }
 
   function onStatus(message) {
@@ -61,7 +64,7 @@ export function modelLoop(page) {
   function onMessage(message) {
     if (message.type === "prediction") { showPrediction(message); }
     else if (message.type === "status") { onStatus(message); }
-    else if (message.type === "error") { setStatus(message.message); }
+    else if (message.type === "error") { setStatus(message.message); page.say.part("model", message.message); }
   }
 
   function connect() {
@@ -71,6 +74,7 @@ export function modelLoop(page) {
       shouldReconnect: function () { return !page.finished; },
       onRetry: function () {
         setStatus(gettext("Lost the connection to the model; reconnecting. Your questions are saved either way."));
+        page.say.part("model", els.modelStatus.textContent);
       },
     });
   }

@@ -62,6 +62,7 @@ function stored(page, question) {
   }
   clear(page);
   page.els.saveState.textContent = gettext("Saved.");
+  page.say.part("saved", gettext("Saved."));
   page.els.input.focus();
   window.setTimeout(function () { refreshPredictions(page); }, PREDICTION_DELAY_MS);
 }

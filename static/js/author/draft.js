@@ -7,14 +7,31 @@
  *   prediction = {probs, predicted, key, answer}; inFlight = {seq, key, answer} | null
  */
 
-export const MESSAGES = {
-  incomplete: "Fill in all four completions to see the model's guess",
-  waiting: "Asking the model…",
-  noGuess: "No guess from the model right now — you can still submit",
-  noAnswer: "Mark the right answer to see whether the model is fooled",
-  fooled: "The model is fooled",
-  notFooled: "The model is not fooled — it picks the right answer",
+const same = (text) => text;
+
+/**
+ * The page's texts and numbers (lib/i18n.js's gettext, fmt and percent on the page, where they are
+ * in the page's language); English by default, so these functions stay pure.
+ */
+export const ENGLISH = {
+  gettext: same,
+  fmt: (text, params) => text.replace(/%\((\w+)\)s/g, (whole, name) => String(params[name])),
+  percent: (share) => Math.round(100 * share) + "%",
 };
+
+/** The verdict line's texts, through `gettext`. */
+export function verdictTexts(gettext = same) {
+  return {
+    incomplete: gettext("Fill in all four completions to see the model's guess"),
+    waiting: gettext("Asking the model…"),
+    noGuess: gettext("No guess from the model right now — you can still submit"),
+    noAnswer: gettext("Mark the right answer to see whether the model is fooled"),
+    fooled: gettext("The model is fooled"),
+    notFooled: gettext("The model is not fooled — it picks the right answer"),
+  };
+}
+
+export const MESSAGES = verdictTexts();
 
 /** The draft as the model reads it: trimmed texts. */
 export function cleanDraft(prompt, choices, answer) {
@@ -48,13 +65,28 @@ export function draftAction(draft, { lastPrediction, inFlight, socketOpen }) {
   return socketOpen ? "send" : "offline";
 }
 
-/** [state, message] of the verdict line for the current draft and the last guess. */
-export function verdictFor(draft, lastPrediction, silent) {
-  if (!isComplete(draft)) { return ["idle", MESSAGES.incomplete]; }
-  if (lastPrediction === null) { return ["idle", silent ? MESSAGES.noGuess : MESSAGES.waiting]; }
-  if (draft.answer === null) { return ["unknown", MESSAGES.noAnswer]; }
-  if (lastPrediction.predicted !== draft.answer) { return ["fooled", MESSAGES.fooled]; }
-  return ["not-fooled", MESSAGES.notFooled];
+/** [state, message] of the verdict line for the current draft and the last guess (`texts`: verdictTexts()). */
+export function verdictFor(draft, lastPrediction, silent, texts = MESSAGES) {
+  if (!isComplete(draft)) { return ["idle", texts.incomplete]; }
+  if (lastPrediction === null) { return ["idle", silent ? texts.noGuess : texts.waiting]; }
+  if (draft.answer === null) { return ["unknown", texts.noAnswer]; }
+  if (lastPrediction.predicted !== draft.answer) { return ["fooled", texts.fooled]; }
+  return ["not-fooled", texts.notFooled];
+}
+
+const LETTERS = "ABCD";
+
+/**
+ * What the page's live region says once the model's guess is for the draft as it stands: the pick,
+ * its probability and the verdict ("" while the guess is missing or belongs to an older draft).
+ */
+export function announcementFor(draft, lastPrediction, silent, i18n = ENGLISH) {
+  if (silent || !isComplete(draft) || lastPrediction === null || differs(draft, lastPrediction)) { return ""; }
+  const pick = lastPrediction.predicted;
+  const share = Math.max(0, Math.min(1, Number(lastPrediction.probs[pick]) || 0));
+  const [, verdict] = verdictFor(draft, lastPrediction, false, verdictTexts(i18n.gettext));
+  return i18n.fmt(i18n.gettext("The model picks %(letter)s with %(percent)s. %(verdict)s."),
+    { letter: LETTERS[pick] || "?", percent: i18n.percent(share), verdict: verdict });
 }
 
 /** "m:ss" */

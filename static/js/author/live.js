@@ -8,15 +8,28 @@
  */
 import { connectSocket } from "../lib/socket.js";
 import { debounce } from "../lib/debounce.js";
-import { differs, draftAction, draftKey, verdictFor } from "./draft.js";
+import * as i18n from "../lib/i18n.js";
+import { showForecast } from "./forecast.js";
+import { announcementFor, differs, draftAction, draftKey, verdictFor, verdictTexts } from "./draft.js";
 
 const DEBOUNCE_MS = 250;
+const { gettext } = i18n;
+const TEXTS = verdictTexts(gettext); // in the page's language (the catalogue runs before the modules)
 
 function guessShown(live) { return live.state.lastPrediction !== null; }
 
 function renderVerdict(live) {
-  const [kind, text] = verdictFor(live.page.readDraft(), live.state.lastPrediction, live.state.silent || live.state.stopped);
+  const draft = live.page.readDraft(), silent = live.state.silent || live.state.stopped;
+  const [kind, text] = verdictFor(draft, live.state.lastPrediction, silent, TEXTS);
   live.view.verdict(kind, text);
+  // Said once the guess is for this very draft (a keystroke drops one not yet made: edited()).
+  const announcement = announcementFor(draft, live.state.lastPrediction, silent, i18n);
+  if (announcement) { live.view.announce(announcement); }
+}
+
+function showConnection(live, text) {
+  live.view.connection.textContent = text;
+  live.view.announce(text); // the guess shown is no longer live
 }
 
 function transmit(live, draft) {
@@ -46,6 +59,7 @@ function send(live) {
     state.lastPrediction = null;
     live.view.bars(null);
     live.view.coach([]);
+    showForecast(null);
   }
   if (action === "send") { transmit(live, draft); }
   live.view.stale(action !== "incomplete" && action !== "unchanged" && guessShown(live));
@@ -67,6 +81,7 @@ function onPrediction(live, message) {
   state.silent = false;
   view.hideNotice();
   renderVerdict(live);
+  showForecast(message.survival); // the survival forecast (issue 29 §1), advice only; said after the guess
 }
 
 // An error or a status instead of a prediction: the notice says why, the guess shown is dimmed.
@@ -82,13 +97,13 @@ function onStatus(live, message) {
   if (message.state === "loading") {
     // The server is still loading the model (a fresh process): the draft stays in flight and is
     // answered once the model is there.
-    live.view.notice("busy", String(message.message || "The model is loading…"));
+    live.view.notice("busy", String(message.message || gettext("The model is loading…")));
     live.view.stale(guessShown(live));
     return;
   }
   // No prediction is coming for that draft: the next edit (or "change") may send it again.
   if (state.inFlight !== null && (message.seq === state.inFlight.seq || message.seq === undefined)) { state.inFlight = null; }
-  onSilence(live, message.state === "busy" ? "busy" : "warning", String(message.message || "The model is not available."));
+  onSilence(live, message.state === "busy" ? "busy" : "warning", String(message.message || gettext("The model is not available.")));
 }
 
 function onMessage(live, message) {
@@ -99,7 +114,7 @@ function onMessage(live, message) {
     onStatus(live, message);
   } else if (message.type === "error") {
     live.state.inFlight = null;
-    onSilence(live, "error", String(message.message || "The server could not read this draft."));
+    onSilence(live, "error", String(message.message || gettext("The server could not read this draft.")));
   }
 }
 
@@ -121,12 +136,12 @@ function connect(live) {
     onClose: function () { state.inFlight = null; }, // its answer would have come on the closed socket
     onForbidden: function () { // the consumer's "you may not write here"
       state.stopped = true;
-      view.connection.textContent = "Live feedback is off for this round.";
+      showConnection(live, gettext("Live feedback is off for this round."));
       renderVerdict(live);
     },
     shouldReconnect: function () { return !state.stopped && !state.leaving; },
     onRetry: function () {
-      view.connection.textContent = "Live feedback lost — reconnecting…";
+      showConnection(live, gettext("Live feedback lost — reconnecting…"));
       view.stale(guessShown(live));
     },
   });
@@ -151,6 +166,7 @@ export function liveFeedback(form, view, page) {
     // The guess is out of date from the first keystroke, not only once the new draft is sent.
     edited: function () {
       if (guessShown(live)) { view.stale(differs(page.readDraft(), live.state.lastPrediction)); }
+      view.quiet(); // a guess not yet announced is out of date: it is not said
       scheduleSend();
     },
     leave: function () { live.state.leaving = true; },

@@ -1,12 +1,13 @@
 /*
- * The page language's texts and numbers for the crowdworker pages. The translations come from
- * Django's JavaScript catalogue (/annotation/i18n/<lang>.js, a classic script the page loads
- * before its modules: it defines window.gettext and window.ngettext); without it the English
- * text is shown.
+ * The page language's texts and numbers. The translations come from Django's JavaScript
+ * catalogue (core.views.javascript_catalog: /jsi18n/<lang>.js, or /annotation/i18n/<lang>.js on the
+ * crowdworker pages; a classic script the page loads before its modules: it defines window.gettext
+ * and window.ngettext); without it the English text is shown.
  *
  * gettext("…") / ngettext("one", "many", n) -> the translated text
  * fmt(gettext("…%(n)s…"), {n: 3}) -> the text with its values (numbers in the page's digits)
  * digits("3:05") -> "۳:۰۵" on a Persian page; decimal(0.5, 2) -> "0.50" / "۰٫۵۰"
+ * percent(0.615) -> "62%" / "۶۲٪"
  */
 const lang = document.documentElement.lang || "en";
 
@@ -40,4 +41,9 @@ export function fmt(text, params) {
 /** `value` with `places` decimals, in the page language's digits and decimal sign. */
 export function decimal(value, places) {
   return new Intl.NumberFormat(lang, { minimumFractionDigits: places, maximumFractionDigits: places }).format(value);
+}
+
+/** A share (0..1) as a whole percentage in the page language's digits and percent sign. */
+export function percent(share) {
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
 }
