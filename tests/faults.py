@@ -17,6 +17,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import kombu.pools
 from celery import current_app
 
 
@@ -62,19 +63,26 @@ class ThrowawayRedis:
         _wait_port(self.port, up=False)
 
 
+def reset_celery_pools() -> None:
+    """Forget this process's broker connection and producer pools: the app's and kombu's global ones.
+
+    Closing the app's pool closes kombu's shared pool for that broker URL, which kombu keeps handing
+    out (closed) to the next producer for the same URL ("Acquire on closed pool", even for an eager
+    task, which takes a producer too); ``kombu.pools.reset`` drops them all, so the next use makes new.
+    """
+    if current_app._pool is not None:
+        current_app._pool.force_close_all()
+    current_app._pool = None
+    current_app.amqp._producer_pool = None
+    kombu.pools.reset()
+
+
 @contextlib.contextmanager
 def celery_broker(url: str) -> Iterator[None]:
     """Send this process's tasks to ``url`` (not eagerly) for the block, as the web process does."""
     conf = current_app.conf
     saved = (conf.broker_url, conf.task_always_eager, conf.broker_transport_options)
-
-    def reset_pools() -> None:
-        # The app caches connection and producer pools made for the previous broker.
-        if current_app._pool is not None:
-            current_app._pool.force_close_all()
-        current_app._pool = None
-        current_app.amqp._producer_pool = None
-
+    reset_pools = reset_celery_pools
     conf.broker_url, conf.task_always_eager = url, False
     # Fail fast while the broker is down instead of retrying for a minute.
     conf.broker_transport_options = {"max_retries": 0}

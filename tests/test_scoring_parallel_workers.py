@@ -16,6 +16,7 @@ from celery import current_app
 from collector.models import CVPrediction, ScoringFold, ScoringFoldClaim, ScoringRun
 from collector.services.scoring import scoring_start
 from collector.tests.factories import toy_scoring_round
+from tests.faults import reset_celery_pools
 from tests.worker import celery_worker, wait_for
 
 pytestmark = [
@@ -32,6 +33,8 @@ FOLDS = 4
 
 @pytest.fixture
 def round_to_score(open_round, student, tiny_model_dir):
+    # Fresh broker pools: a test before may have closed the ones kombu shares (tests/faults.py).
+    reset_celery_pools()
     return toy_scoring_round(open_round, student, tiny_model_dir, FOLD_SCORING, questions=24, seed=9)
 
 
