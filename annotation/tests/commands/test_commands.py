@@ -1,20 +1,18 @@
 """Management commands: import_articles, import_squad, squad_eval, train_qa_model (export_squad is evaluation's)."""
 import io
 import json
-import threading
-import time
 from pathlib import Path
 from unittest import mock
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connections
 
 from annotation.models import Article, Paragraph, QATrainingJob, SpanQuestion
 from annotation.selectors.exports import project_squad_dict
 from annotation.services.qa_models import qa_training_command_start, qa_training_job_run
 from annotation.tests.factories import SQUAD
 from core.management import follow
+from core.tests.late_worker import LateWorker
 from modelhub.models import ModelVersion
 
 pytestmark = pytest.mark.django_db
@@ -192,30 +190,19 @@ def test_train_qa_model_refuses_bad_arguments_before_training(project, tmp_path,
 def test_train_qa_model_without_eager_celery_follows_the_worker(tmp_path, tiny_qa_dir, settings, fast_polling):
     settings.STUMPER_MODEL_DIR = tmp_path / "models"
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    ran_in: list[str] = []
-    threads: list[threading.Thread] = []
-
-    def worker(job_id: int) -> None:  # a Celery worker elsewhere: here a thread that picks the task up late
-        time.sleep(0.3)
-        ran_in.append(threading.current_thread().name)
-        try:
-            qa_training_job_run(job_id=job_id)
-        finally:
-            connections.close_all()
+    worker = LateWorker(qa_training_job_run)
 
     def send(name: str, job_id: int) -> None:
         assert name == "annotation.qa_training_job_run"
-        threads.append(threading.Thread(target=worker, args=(job_id,), name="worker"))
-        threads[-1].start()
+        worker.start(job_id)
 
     err = io.StringIO()
     with mock.patch("annotation.services.qa_models.task_enqueue", side_effect=send):
         out = io.StringIO()
         call_command("train_qa_model", str(_river(tmp_path)), "--name", "river-worker", "--base", str(tiny_qa_dir),
                      "--epochs", "1", "--max-length", "64", "--doc-stride", "16", stdout=out, stderr=err)
-    for thread in threads:  # its last read of the row, before the test database is emptied
-        thread.join(timeout=60)
-    assert ran_in == ["worker"]  # the command only started and followed the job
+    worker.join()
+    assert worker.ran_in == ["worker"]  # the command only started and followed the job
     job = QATrainingJob.objects.get()
     assert (job.status, job.project, job.model_version.name) == ("done", None, "river-worker")
     assert err.getvalue().splitlines()[0] == "[" + "." * 24 + "]   0.0% Waiting for a worker to start it."

@@ -1,14 +1,11 @@
 """``score_round``: start a run as the web does; ``--wait`` follows it (progress on stderr, summary on stdout) and
 exits non-zero when it fails. The tests run Celery eagerly: the run's task runs when ``scoring_start`` commits."""
 import json
-import threading
-import time
 from io import StringIO
 from unittest import mock
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connections
 
 from collector.management.commands import score_round
 from collector.models import Question, ScoringRun
@@ -16,6 +13,7 @@ from collector.services.scoring import scoring_run, scoring_start
 from collector.services.scoring_folds import scoring_fold_run
 from collector.tests.factories import finished_scoring_run, toy_scoring_round
 from core.management import follow
+from core.tests.late_worker import LateWorker
 from mlcore.models.cv_runner import FoldRunner
 
 TINY_SCORING = {"epochs": 1, "batch_size": 4, "max_length": 32, "freeze_layers": 1, "threads": 1}
@@ -115,30 +113,19 @@ def test_wait_answer_only_reports_the_binomial_test(toy_round):
 @pytest.mark.django_db(transaction=True)
 def test_wait_without_eager_celery_follows_the_worker_and_runs_nothing_itself(toy_round, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    ran_in: list[str] = []
-    threads: list[threading.Thread] = []
-
-    def worker(run_id: int) -> None:  # a Celery worker elsewhere: here a thread that picks the task up late
-        time.sleep(0.3)
-        ran_in.append(threading.current_thread().name)
-        try:
-            scoring_run(run_id=run_id)
-        finally:
-            connections.close_all()
+    worker = LateWorker(scoring_run, keyword="run_id")
 
     def send(name: str, run_id: int, *fold: int) -> None:
         if name == "collector.train_scoring_fold":  # the run's folds: the same worker trains them
             scoring_fold_run(run_id=run_id, trial=fold[0], fold=fold[1])
         elif name == "collector.scoring_run":
-            threads.append(threading.Thread(target=worker, args=(run_id,), name="worker"))
-            threads[-1].start()
+            worker.start(run_id)
 
     with mock.patch("collector.services.scoring.task_enqueue", side_effect=send), \
             mock.patch("collector.services.scoring_folds.task_enqueue", side_effect=send):
         output, progress = score_with_progress("--round", toy_round.name, "--folds", "3", "--wait")
-    for thread in threads:  # its last read of the row, before the test database is emptied
-        thread.join(timeout=60)
-    assert ran_in == ["worker"]  # the command only started and followed the job
+    worker.join()
+    assert worker.ran_in == ["worker"]  # the command only started and followed the job
     assert ScoringRun.objects.get().status == ScoringRun.Status.DONE
     assert progress.splitlines()[0] == "[........................]   0.0% Waiting for a worker to start it."
     assert "fold 3/3 done: accuracy" in progress and output.count("CV accuracy (pooled) ") == 1

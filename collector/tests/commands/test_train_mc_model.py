@@ -1,20 +1,18 @@
 """``train_mc_model``: checks its arguments, starts a training job and follows it (progress on stderr, the
 result on stdout, non-zero exit when the job fails). The tests run Celery eagerly: the job's task runs
 when the start commits; one test plays the worker in a thread instead."""
-import threading
-import time
 from io import StringIO
 from pathlib import Path
 from unittest import mock
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connections
 
 from collector.models import Round, TrainingJob
 from collector.services.training_command import training_command_run, training_command_start
 from collector.tests.factories import GOOD_ROWS, tsv
 from core.management import follow
+from core.tests.late_worker import LateWorker
 from modelhub.models import ModelVersion
 
 
@@ -133,29 +131,18 @@ def test_no_wait_only_starts_the_job(model_dir, train_tsv, tiny_model_dir):
 def test_without_eager_celery_it_follows_the_worker_and_trains_nothing_itself(model_dir, train_tsv, tiny_model_dir,
                                                                               settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    ran_in: list[str] = []
-    threads: list[threading.Thread] = []
-
-    def worker(job_id: int) -> None:  # a Celery worker elsewhere: here a thread that picks the task up late
-        time.sleep(0.3)
-        ran_in.append(threading.current_thread().name)
-        try:
-            training_command_run(job_id=job_id)
-        finally:
-            connections.close_all()
+    worker = LateWorker(training_command_run)
 
     def send(name: str, job_id: int) -> None:
         assert name == "collector.training_command_run"
-        threads.append(threading.Thread(target=worker, args=(job_id,), name="worker"))
-        threads[-1].start()
+        worker.start(job_id)
 
     out, err = StringIO(), StringIO()
     with mock.patch("collector.services.training_command.task_enqueue", side_effect=send):
         call_command("train_mc_model", "--tsv", str(train_tsv), "--name", "by-worker", "--base", str(tiny_model_dir),
                      "--epochs", "1", stdout=out, stderr=err)
-    for thread in threads:  # its last read of the row, before the test database is emptied
-        thread.join(timeout=60)
-    assert ran_in == ["worker"]  # the command only started and followed the job
+    worker.join()
+    assert worker.ran_in == ["worker"]  # the command only started and followed the job
     assert TrainingJob.objects.get().status == "done"
     assert err.getvalue().splitlines()[0] == "[" + "." * 24 + "]   0.0% Waiting for a worker to start it."
     assert f"Saved by-worker to {model_dir / 'by-worker'}" in out.getvalue()
