@@ -48,7 +48,8 @@ log "Seeding the demo course"
 SEED_OUTPUT="$("$PY" manage.py seed_demo)"
 printf '%s\n' "$SEED_OUTPUT" | head -n 1  # the logins are printed once the server answers
 # Once: the worker fine-tunes MiniLM on CODAH in the background; version 0 serves meanwhile (docs/models.md).
-"$PY" manage.py starter_model
+# No page is open before the web server starts: nothing to relay the queued job's push to.
+env -u STUMPER_JOB_PUSH_URL "$PY" manage.py starter_model
 
 WEB_PID=""
 WORKER_PID=""
